@@ -1,0 +1,11 @@
+#ifndef STORERULES_CSQLITE_SHIM_H
+#define STORERULES_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// `SQLITE_TRANSIENT` is a macro casting -1 to a destructor pointer, which Swift cannot import.
+static inline sqlite3_destructor_type storerules_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+#endif
