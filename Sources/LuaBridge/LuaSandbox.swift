@@ -1,0 +1,77 @@
+/// The environment policy code runs in.
+///
+/// Only `string`, `table`, `math`, `utf8` and a trimmed base library are reachable. The
+/// library tables and the globals are read-only proxies, the string metatable is locked,
+/// `load` compiles text only, `collectgarbage` only counts, and `setmetatable` refuses
+/// finalizers (which would run outside the limits of a call). There is no `io`, `os`,
+/// `package`, `require`, `debug`, `dofile`, `loadfile`, `rawset` or `string.dump`.
+enum LuaSandbox {
+    /// Base functions copied into the sandbox as they are.
+    static let baseFunctions = [
+        "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber",
+        "tostring", "type", "xpcall", "rawequal", "rawlen", "rawget", "getmetatable",
+    ]
+
+    /// Libraries reachable as read-only proxies, with the functions removed from them.
+    static let libraries: [(name: String, removed: [String])] = [
+        ("string", ["dump"]), ("table", []), ("math", []), ("utf8", []),
+    ]
+
+    /// Builds the sandbox. Called with the full base library as `base`, the full library
+    /// tables in `libraries`, and the host's `print`; returns the read-only globals table.
+    static var builder: String { builderPrefix + baseFunctionList + builderBody }
+
+    private static var baseFunctionList: String {
+        "local BASE_FUNCTIONS = {" + baseFunctions.map { "\"\($0)\"" }.joined(separator: ", ") + "}\n"
+    }
+
+    private static let builderPrefix = "local base, libraries, print = ...\n"
+
+    private static let builderBody = """
+    local error, type, rawget, select = base.error, base.type, base.rawget, base.select
+    local real_setmetatable, real_load, real_collectgarbage, tostring =
+        base.setmetatable, base.load, base.collectgarbage, base.tostring
+
+    local function readonly(target, name)
+        return real_setmetatable({}, {
+            __index = target,
+            __newindex = function(_, key)
+                error("attempt to modify read-only table '" .. name .. "' (field '" .. tostring(key) .. "')", 2)
+            end,
+            __pairs = function() return next, target, nil end,
+            __len = function() return #target end,
+            __metatable = false,
+        })
+    end
+
+    local globals = {}
+    for _, name in ipairs(BASE_FUNCTIONS) do globals[name] = base[name] end
+    for name, library in pairs(libraries) do globals[name] = readonly(library, name) end
+    globals._VERSION = base._VERSION
+    globals.print = print
+
+    function globals.load(chunk, chunkname, mode, ...)
+        if mode ~= nil and mode ~= "t" then
+            error("load: only text chunks can be loaded (mode \\"t\\")", 2)
+        end
+        return real_load(chunk, chunkname, "t", ...)
+    end
+
+    function globals.collectgarbage(option)
+        if option == nil or option == "count" then return real_collectgarbage("count") end
+        error("collectgarbage: only \\"count\\" is available to policies", 2)
+    end
+
+    function globals.setmetatable(target, metatable)
+        if type(metatable) == "table" and rawget(metatable, "__gc") ~= nil then
+            error("setmetatable: finalizers (__gc) are not available to policies", 2)
+        end
+        return real_setmetatable(target, metatable)
+    end
+
+    local sandbox = readonly(globals, "_G")
+    globals._G = sandbox
+    getmetatable("").__metatable = false
+    return sandbox
+    """
+}

@@ -1,0 +1,337 @@
+import CLua
+
+/// A sandboxed Lua 5.4 state with limits.
+///
+/// A state serves one thread at a time: it may move between threads (a pool hands it out),
+/// but two threads must never use it at once. Every call into Lua is protected: errors,
+/// limits and bad results come back as ``LuaError`` and the state stays usable.
+public final class LuaState: @unchecked Sendable {
+    /// The limits for the next calls.
+    public var limits: LuaLimits {
+        didSet { accounting.pointee.bytes_limit = limits.memoryLimit > 0 ? limits.memoryLimit : 0 }
+    }
+
+    /// What `print` in policy code does with its line.
+    public typealias PrintHandler = @Sendable (String) -> Void
+
+    let handle: OpaquePointer
+    private let accounting: UnsafeMutablePointer<srlua_limits>
+    private let printBox: PrintBox
+    private var globalsReference: LuaReference
+    var hostFunctions: [HostFunctionBox] = []
+
+    /// The read-only globals table policy code sees.
+    var globals: LuaReference { globalsReference }
+
+    /// Creates a sandboxed state.
+    ///
+    /// - Parameters:
+    ///   - limits: the instruction budget, deadline and memory cap.
+    ///   - print: receives each line policy code prints; by default lines are dropped.
+    public init(limits: LuaLimits = .default, print: @escaping PrintHandler = { _ in }) throws(LuaError) {
+        self.limits = limits
+        accounting = UnsafeMutablePointer<srlua_limits>.allocate(capacity: 1)
+        accounting.initialize(to: srlua_limits())
+        accounting.pointee.bytes_limit = limits.memoryLimit > 0 ? limits.memoryLimit : 0
+        guard let state = srlua_newstate(accounting) else {
+            accounting.deallocate()
+            throw LuaError(kind: .memory, message: "cannot create a Lua state")
+        }
+        handle = state
+        printBox = PrintBox(print)
+        globalsReference = LuaReference(slot: srlua_noref())
+        do {
+            globalsReference = try installSandbox()
+        } catch {
+            lua_close(state)
+            accounting.deallocate()
+            throw error
+        }
+    }
+
+    deinit {
+        lua_close(handle)
+        accounting.deallocate()
+    }
+
+    /// Bytes the state holds now.
+    public var memoryInUse: Int { accounting.pointee.bytes_in_use }
+
+    // MARK: Loading
+
+    /// Compiles `source` as text (never as a binary chunk) under `chunkName`, runs it in the
+    /// sandbox, and keeps its first result in the registry.
+    ///
+    /// - Returns: a reference to what the chunk returned.
+    public func load(_ source: String, chunkName: String) throws(LuaError) -> LuaReference {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        try compile(source, chunkName: chunkName)
+        try protectedCall(arguments: 0, results: 1, chunkName: chunkName)
+        return reference(toValueAt: -1)
+    }
+
+    /// Compiles `source` and runs it, returning its first result as a ``LuaValue``.
+    public func evaluate(_ source: String, chunkName: String = "=input") throws(LuaError) -> LuaValue {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        try compile(source, chunkName: chunkName)
+        try protectedCall(arguments: 0, results: 1, chunkName: chunkName)
+        return try stack.value(at: -1)
+    }
+
+    /// Runs a compiled chunk's text once more without keeping anything: used to check that
+    /// a source compiles.
+    public func checkSyntax(_ source: String, chunkName: String) throws(LuaError) {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        try compile(source, chunkName: chunkName)
+    }
+
+    // MARK: References
+
+    /// Keeps the value at `index` in the registry.
+    public func reference(toValueAt index: Int32) -> LuaReference {
+        lua_pushvalue(handle, index)
+        return LuaReference(slot: luaL_ref(handle, srlua_registryindex()))
+    }
+
+    /// Releases a registry reference.
+    public func release(_ reference: LuaReference) {
+        luaL_unref(handle, srlua_registryindex(), reference.slot)
+    }
+
+    /// Keeps field `name` of the table held by `table` in the registry, when it is a function.
+    ///
+    /// - Returns: the reference, or nil when the field is nil.
+    /// - Throws: a `badResult` error when the field is neither nil nor a function.
+    public func functionReference(named name: String, in table: LuaReference) throws(LuaError) -> LuaReference? {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        stack.push(table)
+        guard stack.type(at: -1) == .table else {
+            throw LuaError(kind: .badResult, message: "expected a table, got \(stack.type(at: -1).name)")
+        }
+        switch stack.pushField(name, of: -1) {
+        case .nil: return nil
+        case .function: return reference(toValueAt: -1)
+        case let other: throw LuaError(kind: .badResult, message: "'\(name)' is a \(other.name), not a function")
+        }
+    }
+
+    /// The names of the table held by `table` whose values are functions.
+    public func functionNames(in table: LuaReference) -> [String] {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        stack.push(table)
+        guard stack.type(at: -1) == .table else { return [] }
+        var names: [String] = []
+        stack.forEachPair(of: -1) { key, value in
+            if stack.type(at: value) == .function, let name = stack.string(at: key) { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    // MARK: Calling
+
+    /// Calls the function `function` under the limits.
+    ///
+    /// - Parameters:
+    ///   - function: the function to call.
+    ///   - chunkName: named in errors that carry no position of their own.
+    ///   - arguments: pushes the arguments and returns how many it pushed.
+    ///   - results: reads the results; the first result is at index `first`, and `count`
+    ///     results are on the stack.
+    /// - Returns: what `results` returns.
+    public func call<Result>(
+        _ function: LuaReference,
+        chunkName: String? = nil,
+        arguments: (LuaStack) throws(LuaError) -> Int32,
+        results: (_ stack: LuaStack, _ first: Int32, _ count: Int32) throws(LuaError) -> Result
+    ) throws(LuaError) -> Result {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        guard stack.reserve(16) else { throw LuaError(kind: .memory, message: "the Lua stack cannot grow") }
+        stack.push(function)
+        let count = try arguments(stack)
+        try protectedCall(arguments: count, results: srlua_multret(), chunkName: chunkName)
+        return try results(stack, base + 1, stack.top - base)
+    }
+
+    /// Calls `function` with `arguments` and returns its first result.
+    public func call(_ function: LuaReference, with arguments: [LuaValue], chunkName: String? = nil) throws(LuaError) -> LuaValue {
+        try call(function, chunkName: chunkName, arguments: { stack throws(LuaError) in
+            for argument in arguments { stack.push(argument) }
+            return Int32(arguments.count)
+        }, results: { stack, first, count throws(LuaError) in
+            count > 0 ? try stack.value(at: first) : .nil
+        })
+    }
+
+    /// Runs `body` with the stack, for pushing and reading values outside a call.
+    public func withStack<Result>(_ body: (LuaStack) throws -> Result) rethrows -> Result {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        return try body(stack)
+    }
+
+    // MARK: Internals
+
+    private func compile(_ source: String, chunkName: String) throws(LuaError) {
+        var source = source
+        let status = source.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                srlua_loadbuffer(handle, chars.baseAddress, chars.count, "@" + chunkName, "t")
+            }
+        }
+        guard status == LUA_OK else {
+            let message = LuaStack(handle).string(at: -1) ?? "cannot load chunk"
+            let kind: LuaError.Kind = status == LUA_ERRMEM ? .memory : .syntax
+            throw LuaError.located(kind: kind, rawMessage: message, traceback: nil, defaultChunk: chunkName)
+        }
+        LuaStack(handle).push(globalsReference)
+        lua_setupvalue(handle, -2, 1)
+    }
+
+    /// Calls the function below `arguments` values on the stack, under the limits, with a
+    /// traceback message handler; on failure throws and leaves the stack where it was.
+    private func protectedCall(arguments: Int32, results: Int32, chunkName: String?) throws(LuaError) {
+        let functionIndex = lua_gettop(handle) - arguments
+        lua_pushcclosure(handle, srlua_message_handler, 0)
+        srlua_insert(handle, functionIndex)
+        srlua_arm(handle, Int64(limits.instructionBudget), Int64(limits.checkInterval), limits.deadlineSeconds)
+        let status = srlua_pcall(handle, arguments, results, functionIndex)
+        let tripped = accounting.pointee.tripped
+        let refused = accounting.pointee.allocation_refused != 0
+        srlua_disarm(handle)
+        srlua_remove(handle, functionIndex)
+        guard status != LUA_OK else { return }
+
+        let stack = LuaStack(handle)
+        let text = stack.string(at: -1) ?? "(error object is a \(stack.type(at: -1).name) value)"
+        stack.setTop(functionIndex - 1)
+        let kind: LuaError.Kind
+        if tripped == Int32(SRLUA_TRIPPED_BUDGET) {
+            kind = .instructionBudget
+        } else if tripped == Int32(SRLUA_TRIPPED_DEADLINE) {
+            kind = .deadline
+        } else if status == LUA_ERRMEM || refused {
+            kind = .memory
+        } else {
+            kind = .runtime
+        }
+        if kind != .runtime {
+            srlua_collect_garbage(handle)
+        }
+        let (message, traceback) = Self.splitTraceback(text)
+        var error = LuaError.located(kind: kind, rawMessage: message, traceback: traceback, defaultChunk: chunkName)
+        switch kind {
+        case .instructionBudget:
+            error.message = "used more than \(limits.instructionBudget) instructions"
+        case .deadline:
+            error.message = "ran longer than \(limits.deadline)"
+        case .memory:
+            error.message = limits.memoryLimit > 0
+                ? "needed more than the \(limits.memoryLimit) bytes the state may use" : "out of memory"
+        default:
+            break
+        }
+        throw error
+    }
+
+    private static func splitTraceback(_ text: String) -> (String, String?) {
+        let marker = "\nstack traceback:"
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index...].hasPrefix(marker) {
+                return (String(text[..<index]), String(text[text.index(after: index)...]))
+            }
+            index = text.index(after: index)
+        }
+        return (text, nil)
+    }
+
+    private func installSandbox() throws(LuaError) -> LuaReference {
+        luaL_openlibs(handle)
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        var builder = LuaSandbox.builder
+        let status = builder.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                srlua_loadbuffer(handle, chars.baseAddress, chars.count, "=sandbox", "t")
+            }
+        }
+        guard status == LUA_OK else {
+            throw LuaError(kind: .syntax, message: stack.string(at: -1) ?? "sandbox does not compile")
+        }
+        lua_rawgeti(handle, srlua_registryindex(), lua_Integer(srlua_ridx_globals()))
+        let fullGlobals = stack.top
+        stack.pushTable()
+        for library in LuaSandbox.libraries {
+            stack.pushTable()
+            let copy = stack.top
+            stack.pushField(library.name, of: fullGlobals)
+            stack.forEachPair(of: -1) { key, value in
+                if let name = stack.string(at: key), library.removed.contains(name) { return }
+                stack.pushCopy(of: key)
+                stack.pushCopy(of: value)
+                stack.setPair(of: copy)
+            }
+            stack.setTop(copy)
+            stack.setField(library.name, of: copy - 1)
+        }
+        srlua_push_callback(handle, printTrampoline, Unmanaged.passUnretained(printBox).toOpaque())
+        let status2 = srlua_pcall(handle, 3, 1, 0)
+        guard status2 == LUA_OK else {
+            throw LuaError(kind: .runtime, message: stack.string(at: -1) ?? "sandbox failed to build")
+        }
+        lua_pushvalue(handle, -1)
+        lua_rawseti(handle, srlua_registryindex(), lua_Integer(srlua_ridx_globals()))
+        return reference(toValueAt: -1)
+    }
+}
+
+/// Holds the host's print handler for the trampoline.
+private final class PrintBox {
+    let handler: LuaState.PrintHandler
+    init(_ handler: @escaping LuaState.PrintHandler) { self.handler = handler }
+}
+
+/// `print` for policy code: joins its arguments with tabs, as Lua's print does, without
+/// running `__tostring` metamethods, and hands the line to the host.
+private let printTrampoline: srlua_callback = { state, context in
+    guard let state, let context else { return 0 }
+    let box = Unmanaged<PrintBox>.fromOpaque(context).takeUnretainedValue()
+    box.handler(LuaStack(state).printedLine())
+    return 0
+}
+
+extension LuaStack {
+    /// The stack's values joined with tabs, as Lua's `print` writes them.
+    func printedLine() -> String {
+    var parts: [String] = []
+    for index in 1...max(1, top) where index <= top {
+        switch type(at: index) {
+        case .string: parts.append(string(at: index) ?? "")
+        case .number:
+            if let integer = integer(at: index), lua_isinteger(state, index) != 0 {
+                parts.append(String(integer))
+            } else {
+                parts.append(String(number(at: index) ?? 0))
+            }
+        case .boolean: parts.append(bool(at: index) == true ? "true" : "false")
+        case .nil: parts.append("nil")
+        case let other: parts.append(other.name)
+        }
+    }
+    return parts.joined(separator: "\t")
+    }
+}
