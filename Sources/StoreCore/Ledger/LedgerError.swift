@@ -1,0 +1,53 @@
+/// Why the ``Ledger`` refused an input. A refused input changes nothing that is stored.
+public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A signed payload lacks a field the ledger needs, such as `transactionId`.
+    case missingField(payload: String, field: String)
+    /// A signed payload's field has a value the ledger cannot accept, such as a quantity of 0.
+    case invalidField(payload: String, field: String, value: String)
+    /// A customer id is empty.
+    case emptyCustomerID
+    /// A transaction already stored arrived with a different value of a field that never
+    /// changes for one transaction (its customer, product, purchase date …).
+    case conflictingTransaction(transactionID: String, field: String, stored: String, received: String)
+    /// The app account token is already attached to another customer.
+    case appAccountTokenInUse(token: String, customerID: String)
+    /// The customer already has a different app account token.
+    case conflictingAppAccountToken(customerID: String, stored: String, received: String)
+    /// A notification's transaction belongs to no known customer: no customer id was given, no
+    /// stored transaction shares its original transaction id, and no customer has its app
+    /// account token.
+    case unknownCustomer(transactionID: String, originalTransactionID: String)
+    /// No transaction with this id is stored.
+    case unknownTransaction(String)
+    /// A notification lacks its `notificationUUID`.
+    case missingNotificationUUID
+    /// The decoded payloads given with a notification do not match the signed data it carries
+    /// (a transaction given for a notification without `signedTransactionInfo`, or the reverse).
+    case notificationPayloadMismatch(String)
+
+    /// One line describing the refusal.
+    public var description: String {
+        switch self {
+        case .missingField(let payload, let field):
+            "the \(payload) has no '\(field)'"
+        case .invalidField(let payload, let field, let value):
+            "the \(payload) has an invalid '\(field)': \(value)"
+        case .emptyCustomerID:
+            "a customer id must not be empty"
+        case .conflictingTransaction(let transactionID, let field, let stored, let received):
+            "transaction \(transactionID) is stored with \(field) \(stored), and arrived with \(received)"
+        case .appAccountTokenInUse(let token, let customerID):
+            "the app account token \(token) already belongs to customer \(customerID)"
+        case .conflictingAppAccountToken(let customerID, let stored, let received):
+            "customer \(customerID) has app account token \(stored), not \(received)"
+        case .unknownCustomer(let transactionID, let originalTransactionID):
+            "no customer is known for transaction \(transactionID) (original transaction \(originalTransactionID))"
+        case .unknownTransaction(let transactionID):
+            "no transaction \(transactionID) is stored"
+        case .missingNotificationUUID:
+            "the notification has no 'notificationUUID'"
+        case .notificationPayloadMismatch(let detail):
+            "the notification's payloads do not match: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import CSQLite
+import Foundation
+
+/// An SQLite database file behind one connection, safe to share between threads.
+///
+/// Opening a database configures it for durability: write-ahead logging (`journal_mode=WAL`),
+/// `synchronous=FULL` (a committed transaction survives power loss), foreign keys enforced,
+/// and a busy timeout for files shared with other processes.
+///
+/// Every access goes through ``read(_:)`` or ``write(_:)``, which hold a lock around the single
+/// connection for the duration of the closure, so calls from many threads run one at a time.
+/// The lock is recursive: a `read` inside a `write` on the same thread joins the open
+/// transaction, while a `write` inside another transaction fails with an ``SQLiteError``.
+public final class Database: @unchecked Sendable {
+    /// How a database is opened.
+    public struct Configuration: Sendable, Hashable {
+        /// How long a statement waits for another process's lock before failing with
+        /// ``SQLiteResultCode/busy``.
+        public var busyTimeout: Duration
+
+        /// The default configuration: a five-second busy timeout.
+        public init(busyTimeout: Duration = .seconds(5)) {
+            self.busyTimeout = busyTimeout
+        }
+    }
+
+    /// The path of the database file.
+    public let path: String
+
+    // Guards `connection`: every use of it happens inside `lock`.
+    private let lock = NSRecursiveLock()
+    private let connection: DatabaseConnection
+
+    /// Opens (creating when missing) the database file at `path` and configures it.
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be opened, is not an SQLite database
+    ///   (``SQLiteResultCode/notADatabase``), or cannot use write-ahead logging. A file that
+    ///   fails to open is left as it was.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(connection: handle, code: code, sql: nil)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        let connection = DatabaseConnection(handle: handle)
+        do {
+            sqlite3_extended_result_codes(handle, 1)
+            let milliseconds = configuration.busyTimeout.components.seconds * 1000
+                + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000
+            sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+            let journalMode = try connection.fetchValue(String.self, "PRAGMA journal_mode = WAL")
+            guard journalMode?.lowercased() == "wal" else {
+                throw SQLiteError(
+                    extendedResultCode: .error,
+                    message: "the database could not switch to write-ahead logging (journal mode is \(journalMode ?? "unknown"))",
+                    sql: "PRAGMA journal_mode = WAL")
+            }
+            try connection.execute("PRAGMA synchronous = FULL")
+            try connection.execute("PRAGMA foreign_keys = ON")
+        } catch {
+            connection.close()
+            throw error
+        }
+        self.path = path
+        self.connection = connection
+    }
+
+    deinit {
+        connection.close()
+    }
+
+    /// Runs `body` with the connection inside a read transaction, so every query in it sees the
+    /// same snapshot of the file. Inside an open transaction (a `read` nested in a `write`),
+    /// `body` joins that transaction instead.
+    public func read<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if connection.isInsideTransaction {
+            return try body(connection)
+        }
+        try connection.execute("BEGIN DEFERRED")
+        let result: T
+        do {
+            result = try body(connection)
+        } catch {
+            rollBack()
+            throw error
+        }
+        try connection.execute("COMMIT")
+        return result
+    }
+
+    /// Runs `body` with the connection inside `BEGIN IMMEDIATE … COMMIT`: the write lock is
+    /// taken up front, and every change in `body` is committed together, or — when `body` or
+    /// the commit throws — none of them is.
+    ///
+    /// - Throws: whatever `body` throws, after rolling back; ``SQLiteError`` when the
+    ///   transaction cannot begin (for example inside another transaction) or commit.
+    public func write<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body(connection)
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            rollBack()
+            throw error
+        }
+    }
+
+    private func rollBack() {
+        // SQLite rolls some failures back by itself; only an open transaction needs it.
+        guard connection.isInsideTransaction else { return }
+        sqlite3_exec(connection.handle, "ROLLBACK", nil, nil, nil)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The JSON coding of App Store signed payloads.
+///
+/// Dates travel as integer milliseconds since 1970 (`"signedDate": 1698148900000`) and the
+/// payload types expose them as `Date`. Use these coders, not plain `JSONEncoder()` and
+/// `JSONDecoder()`, to read or write a payload type yourself.
+public enum SignedPayloadJSON {
+    /// A decoder that reads dates as milliseconds since 1970.
+    ///
+    /// It accepts integers and also the fractional milliseconds that StoreKit Testing in Xcode
+    /// writes (`1697679936049.7297`). Fields it does not know are ignored.
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            if let milliseconds = try? container.decode(Int64.self) {
+                return Date(millisecondsSince1970: milliseconds)
+            }
+            let milliseconds = try container.decode(Double.self)
+            guard milliseconds.isFinite else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "A date must be a finite number of milliseconds.")
+            }
+            return Date(timeIntervalSince1970: milliseconds / 1000)
+        }
+        return decoder
+    }
+
+    /// An encoder that writes dates as whole milliseconds since 1970, with sorted keys and
+    /// unescaped slashes, so the same payload always encodes to the same bytes.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.millisecondsSince1970)
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+extension Date {
+    /// Creates a date from milliseconds since 1970, the form App Store payloads use.
+    public init(millisecondsSince1970: Int64) {
+        self.init(timeIntervalSince1970: Double(millisecondsSince1970) / 1000)
+    }
+
+    /// This date as whole milliseconds since 1970, rounded to the nearest millisecond.
+    public var millisecondsSince1970: Int64 {
+        Int64((timeIntervalSince1970 * 1000).rounded())
+    }
+}
