@@ -1,0 +1,345 @@
+import Foundation
+
+/// Reads a `.storekit` document into a ``Catalog``, stopping at the first problem.
+///
+/// Keys present decide what is read, never the format version. Parts are read in this order:
+/// `version`, `identifier`, `settings`, `products`, `nonRenewingSubscriptions`,
+/// `subscriptionGroups`, `appPolicies`, `subscriptionOffersKeyPair`.
+struct CatalogDecoder {
+    private let localeIdentifier: String
+    private let priceFormatter: Price.Formatter
+    /// Where each product identifier was first seen, to report duplicates.
+    private var productIDPaths: [String: JSONPath] = [:]
+
+    private init(localeIdentifier: String, priceFormatter: Price.Formatter) {
+        self.localeIdentifier = localeIdentifier
+        self.priceFormatter = priceFormatter
+    }
+
+    /// Decodes the document in `data`.
+    static func decode(_ data: Data, fileName: String, localeIdentifier: String?,
+                       storefront: String?) throws(ConfigurationReadFailure) -> Catalog {
+        let root = try ConfigurationValue.parse(data).object()
+        let formatVersion = try root.object("version").map { version throws(ConfigurationReadFailure) in
+            FormatVersion(major: try version.requiredValue("major").integer(), minor: try version.integer("minor") ?? 0)
+        }
+        let identifier = try root.string("identifier")
+        let settings = try Self.settings(try root.object("settings"))
+
+        let chosenLocale = localeIdentifier ?? settings.localeIdentifier
+        let locale = Locale(identifier: chosenLocale)
+        let resolvedStorefront = Storefront(countryCode: storefront ?? settings.storefront, locale: locale)
+        var decoder = CatalogDecoder(
+            localeIdentifier: chosenLocale,
+            priceFormatter: Price.Formatter(currencyCode: resolvedStorefront.currencyCode, locale: locale))
+
+        var products: [Product] = []
+        for object in try root.objects("products") {
+            products.append(try decoder.product(object, defaultType: nil))
+        }
+        for object in try root.objects("nonRenewingSubscriptions") {
+            products.append(try decoder.product(object, defaultType: .nonRenewable))
+        }
+        var groups: [SubscriptionGroup] = []
+        var groupIDPaths: [String: JSONPath] = [:]
+        for object in try root.objects("subscriptionGroups") {
+            let group = try decoder.group(object, seenGroupIDs: &groupIDPaths)
+            products.append(contentsOf: group.fileOrder)
+            groups.append(group.group)
+        }
+
+        return Catalog(
+            fileName: fileName, identifier: identifier, formatVersion: formatVersion, products: products,
+            subscriptionGroups: groups, settings: settings,
+            appPolicies: try root.object("appPolicies").map(Self.appPolicies),
+            subscriptionOffersKeyPair: try root.object("subscriptionOffersKeyPair").map(Self.keyPair),
+            localeIdentifier: chosenLocale, storefront: resolvedStorefront)
+    }
+
+    private typealias FormatVersion = Catalog.FormatVersion
+    private typealias SubscriptionOffer = Product.SubscriptionOffer
+    private typealias SubscriptionInfo = Product.SubscriptionInfo
+
+    // MARK: Products
+
+    /// The `type` words of the file, with the product type each names.
+    private static let productTypeWords: [(word: String, type: ProductType)] = [
+        ("Consumable", .consumable), ("NonConsumable", .nonConsumable),
+        ("NonRenewingSubscription", .nonRenewable), ("RecurringSubscription", .autoRenewable),
+    ]
+
+    /// Reads a product of `products` or `nonRenewingSubscriptions`; a missing `type` means `defaultType`.
+    private mutating func product(_ object: ConfigurationObject,
+                                  defaultType: ProductType?) throws(ConfigurationReadFailure) -> Product {
+        try product(object, allowedTypes: [.consumable, .nonConsumable, .nonRenewable], defaultType: defaultType,
+                    subscription: nil)
+    }
+
+    private mutating func product(_ object: ConfigurationObject, allowedTypes: [ProductType], defaultType: ProductType?,
+                                  subscription: SubscriptionInfo?) throws(ConfigurationReadFailure) -> Product {
+        let idValue = try object.requiredValue("productID")
+        let id = try idValue.string()
+        if let firstPath = productIDPaths[id] {
+            throw idValue.failure(.duplicateProductID(id, firstPath: firstPath.description))
+        }
+        productIDPaths[id] = idValue.path
+
+        let type = try productType(object, allowed: allowedTypes, default: defaultType)
+        let price = try requiredPrice(object, "displayPrice")
+        let localizations = try Self.localizations(object)
+        let localization = localizations.bestMatch(for: localeIdentifier)
+        return Product(
+            id: id, type: type, referenceName: try object.string("referenceName") ?? "",
+            displayName: localization?.displayName ?? "", description: localization?.description ?? "",
+            price: price, displayPrice: priceFormatter.displayPrice(price),
+            isFamilyShareable: try object.bool("familyShareable") ?? false,
+            localizations: localizations, subscription: subscription)
+    }
+
+    private func productType(_ object: ConfigurationObject, allowed: [ProductType],
+                             default defaultType: ProductType?) throws(ConfigurationReadFailure) -> ProductType {
+        let allowedWords = Self.productTypeWords.filter { allowed.contains($0.type) }
+        guard let value = object.value("type") else {
+            if let defaultType { return defaultType }
+            throw ConfigurationReadFailure(path: .key(object.path, "type"), problem: .missingKey)
+        }
+        let word = try value.string()
+        guard let match = allowedWords.first(where: { $0.word == word }) else {
+            throw value.failure(.unknownValue(word, kind: "product type", allowed: allowedWords.map(\.word)))
+        }
+        return match.type
+    }
+
+    // MARK: Subscription groups
+
+    /// Reads a subscription group; returns it with its subscriptions in file order too.
+    private mutating func group(
+        _ object: ConfigurationObject, seenGroupIDs: inout [String: JSONPath]
+    ) throws(ConfigurationReadFailure) -> (group: SubscriptionGroup, fileOrder: [Product]) {
+        let idValue = try object.requiredValue("id")
+        let id = try idValue.string()
+        if let firstPath = seenGroupIDs[id] {
+            throw idValue.failure(.duplicateSubscriptionGroupID(id, firstPath: firstPath.description))
+        }
+        seenGroupIDs[id] = idValue.path
+        let name = try object.string("name") ?? ""
+        let localizations = try Self.localizations(object)
+        let localizedName = localizations.bestMatch(for: localeIdentifier)?.displayName ?? ""
+        let displayName = localizedName.isEmpty ? name : localizedName
+
+        var subscriptions: [Product] = []
+        for subscription in try object.objects("subscriptions") {
+            subscriptions.append(try self.subscription(subscription, groupID: id, groupName: name,
+                                                       groupDisplayName: displayName))
+        }
+        let group = SubscriptionGroup(id: id, name: name, displayName: displayName, localizations: localizations,
+                                      subscriptions: subscriptions)
+        return (group, subscriptions)
+    }
+
+    private mutating func subscription(_ object: ConfigurationObject, groupID: String, groupName: String,
+                                       groupDisplayName: String) throws(ConfigurationReadFailure) -> Product {
+        if let declared = object.value("subscriptionGroupID"), try declared.string() != groupID {
+            throw declared.failure(.subscriptionGroupMismatch(found: try declared.string(), groupID: groupID))
+        }
+        let levelValue = try object.requiredValue("groupNumber")
+        let level = try levelValue.integer()
+        guard level > 0 else { throw levelValue.failure(.notPositive(level)) }
+        let period = try Self.period(try object.requiredValue("recurringSubscriptionPeriod"))
+
+        let legacyIntroductoryOffer = try object.object("introductoryOffer").map { offer throws(ConfigurationReadFailure) in
+            try self.offer(offer, type: .introductory)
+        }
+        var introductoryOffers: [SubscriptionOffer] = []
+        for offer in try object.objects("introductoryOffers") {
+            introductoryOffers.append(try self.offer(offer, type: .introductory))
+        }
+        let introductoryOffer = legacyIntroductoryOffer
+            ?? introductoryOffers.first { $0.billingPlanType == .billedUpfront }
+            ?? introductoryOffers.first
+        if introductoryOffers.isEmpty, let legacyIntroductoryOffer {
+            introductoryOffers = [legacyIntroductoryOffer]
+        }
+
+        var promotionalOffers: [SubscriptionOffer] = []
+        for offer in try object.objects("adHocOffers") {
+            promotionalOffers.append(try self.offer(offer, type: .promotional))
+        }
+        var winBackOffers: [SubscriptionOffer] = []
+        for offer in try object.objects("winbackOffers") {
+            winBackOffers.append(try self.offer(offer, type: .winBack))
+        }
+        var codeOffers: [SubscriptionInfo.CodeOffer] = []
+        for offer in try object.objects("codeOffers") {
+            codeOffers.append(try codeOffer(offer))
+        }
+        var billingPlans: [SubscriptionInfo.BillingPlan] = []
+        for plan in try object.objects("billingPlans") {
+            billingPlans.append(try billingPlan(plan))
+        }
+
+        let info = SubscriptionInfo(
+            subscriptionGroupID: groupID, groupName: groupName, groupDisplayName: groupDisplayName, groupLevel: level,
+            subscriptionPeriod: period, introductoryOffer: introductoryOffer, introductoryOffers: introductoryOffers,
+            promotionalOffers: promotionalOffers, codeOffers: codeOffers, winBackOffers: winBackOffers,
+            billingPlans: billingPlans)
+        return try product(object, allowedTypes: [.autoRenewable], defaultType: .autoRenewable, subscription: info)
+    }
+
+    // MARK: Offers and billing plans
+
+    /// The `paymentMode` words of the file, with the payment mode each names.
+    private static let paymentModeWords: [(word: String, mode: SubscriptionOffer.PaymentMode)] = [
+        ("free", .freeTrial), ("payAsYouGo", .payAsYouGo), ("payUpFront", .payUpFront),
+    ]
+
+    /// Reads an offer. A free trial costs zero, whatever `displayPrice` says; other offers need one.
+    private func offer(_ object: ConfigurationObject,
+                       type: SubscriptionOffer.OfferType) throws(ConfigurationReadFailure) -> SubscriptionOffer {
+        let modeValue = try object.requiredValue("paymentMode")
+        let modeWord = try modeValue.string()
+        guard let mode = Self.paymentModeWords.first(where: { $0.word == modeWord })?.mode else {
+            throw modeValue.failure(.unknownValue(modeWord, kind: "payment mode",
+                                                  allowed: Self.paymentModeWords.map(\.word)))
+        }
+        let price = mode == .freeTrial ? Decimal.zero : try requiredPrice(object, "displayPrice")
+        let period = try Self.period(try object.requiredValue("subscriptionPeriod"))
+        let periodCount = try object.value("numberOfPeriods").map { value throws(ConfigurationReadFailure) in
+            let count = try value.integer()
+            guard count > 0 else { throw value.failure(.notPositive(count)) }
+            return count
+        } ?? 1
+        return SubscriptionOffer(
+            id: try object.string("offerID"), type: type, referenceName: try object.string("referenceName"),
+            paymentMode: mode, price: price, displayPrice: priceFormatter.displayPrice(price), period: period,
+            periodCount: periodCount, billingPlanType: try object.value("billingPlanType").map(Self.billingPlanType))
+    }
+
+    private func codeOffer(_ object: ConfigurationObject) throws(ConfigurationReadFailure) -> SubscriptionInfo.CodeOffer {
+        let offer = try offer(object, type: .code)
+        var eligibility = Set<SubscriptionInfo.CodeOffer.Eligibility>()
+        for value in try object.value("eligibility")?.array() ?? [] {
+            let word = try value.string()
+            guard let kind = SubscriptionInfo.CodeOffer.Eligibility(rawValue: word) else {
+                throw value.failure(.unknownValue(word, kind: "offer code eligibility",
+                                                  allowed: SubscriptionInfo.CodeOffer.Eligibility.allCases.map(\.rawValue)))
+            }
+            eligibility.insert(kind)
+        }
+        return SubscriptionInfo.CodeOffer(offer: offer, eligibility: eligibility,
+                                          isStackable: try object.bool("isStackable") ?? false)
+    }
+
+    /// Reads a billing plan; a missing `commitmentDisplayPrice` is the plan's price, a missing
+    /// `isEnabled` means enabled.
+    private func billingPlan(_ object: ConfigurationObject) throws(ConfigurationReadFailure) -> SubscriptionInfo.BillingPlan {
+        let type = try Self.billingPlanType(try object.requiredValue("billingPlanType"))
+        let price = try requiredPrice(object, "displayPrice")
+        let commitmentPrice = try object.value("commitmentDisplayPrice").map(Self.price) ?? price
+        return SubscriptionInfo.BillingPlan(
+            type: type, price: price, displayPrice: priceFormatter.displayPrice(price),
+            commitmentPrice: commitmentPrice, commitmentDisplayPrice: priceFormatter.displayPrice(commitmentPrice),
+            isEnabled: try object.bool("isEnabled") ?? true)
+    }
+
+    private static func billingPlanType(
+        _ value: ConfigurationValue
+    ) throws(ConfigurationReadFailure) -> SubscriptionInfo.BillingPlanType {
+        let word = try value.string()
+        guard let type = SubscriptionInfo.BillingPlanType(rawValue: word) else {
+            throw value.failure(.unknownValue(word, kind: "billing plan type",
+                                              allowed: SubscriptionInfo.BillingPlanType.allCases.map(\.rawValue)))
+        }
+        return type
+    }
+
+    // MARK: Values
+
+    private func requiredPrice(_ object: ConfigurationObject, _ key: String) throws(ConfigurationReadFailure) -> Decimal {
+        try Self.price(try object.requiredValue(key))
+    }
+
+    private static func price(_ value: ConfigurationValue) throws(ConfigurationReadFailure) -> Decimal {
+        let text = try value.string()
+        guard let price = Price.parse(text) else { throw value.failure(.invalidPrice(text)) }
+        return price
+    }
+
+    private static func period(_ value: ConfigurationValue) throws(ConfigurationReadFailure) -> SubscriptionPeriod {
+        let text = try value.string()
+        if let period = SubscriptionPeriod(iso8601: text) { return period }
+        throw value.failure(StoreDuration(iso8601: text) == nil ? .invalidPeriod(text) : .unsupportedPeriod(text))
+    }
+
+    private static func localizations(_ object: ConfigurationObject) throws(ConfigurationReadFailure) -> [Localization] {
+        var localizations: [Localization] = []
+        for entry in try object.objects("localizations") {
+            localizations.append(Localization(
+                locale: try entry.string("locale") ?? "", displayName: try entry.string("displayName") ?? "",
+                description: try entry.string("description") ?? ""))
+        }
+        return localizations
+    }
+
+    // MARK: Settings and extras
+
+    private static func settings(_ object: ConfigurationObject?) throws(ConfigurationReadFailure) -> Catalog.Settings {
+        guard let object else { return Catalog.Settings() }
+        var storeKitErrors: [StoreKitErrorSetting] = []
+        for slot in try object.objects("_storeKitErrors") {
+            let error = try slot.object("current").map { current throws(ConfigurationReadFailure) in
+                StoreKitErrorSetting.SimulatedError(index: try current.requiredValue("index").integer(),
+                                                    type: try current.string("type") ?? "")
+            }
+            storeKitErrors.append(StoreKitErrorSetting(name: try slot.requiredString("name"),
+                                                       isEnabled: try slot.bool("enabled") ?? false, error: error))
+        }
+        return Catalog.Settings(
+            storefront: try object.string("_storefront") ?? "USA",
+            localeIdentifier: try object.string("_locale") ?? "en_US",
+            timeRate: try object.value("_timeRate").map(timeRate) ?? .realTime,
+            compatibilityTimeRate: try object.value("_compatibilityTimeRate").flatMap(compatibilityTimeRate),
+            askToBuyEnabled: try object.bool("_askToBuyEnabled") ?? false,
+            shouldEnterBillingRetryOnRenewal: try object.bool("_renewalBillingIssuesEnabled") ?? false,
+            billingGracePeriodIsEnabled: try object.bool("_billingGracePeriodEnabled") ?? false,
+            billingIssuesEnabled: try object.bool("_billingIssuesEnabled") ?? false,
+            failTransactionsEnabled: try object.bool("_failTransactionsEnabled") ?? false,
+            disableDialogs: try object.bool("_disableDialogs") ?? false,
+            applicationInternalID: try object.string("_applicationInternalID"),
+            developerTeamID: try object.string("_developerTeamID"),
+            lastSynchronizedDate: try object.number("_lastSynchronizedDate").map(Date.init(timeIntervalSinceReferenceDate:)),
+            storeKitErrors: storeKitErrors)
+    }
+
+    private static func timeRate(_ value: ConfigurationValue) throws(ConfigurationReadFailure) -> TimeRate {
+        let rawValue = try value.integer()
+        guard let rate = TimeRate(rawValue: rawValue) else { throw value.failure(.unknownTimeRate(rawValue)) }
+        return rate
+    }
+
+    /// Reads `_compatibilityTimeRate`: a rate, or an object of rates by device capability, of which
+    /// the rate for the highest capability is kept (none for an empty object).
+    private static func compatibilityTimeRate(_ value: ConfigurationValue) throws(ConfigurationReadFailure) -> TimeRate? {
+        guard value.raw is [String: Any] else { return try timeRate(value) }
+        let byCapability = try value.object()
+        let highest = byCapability.fields.keys.max { (Int($0) ?? .min, $0) < (Int($1) ?? .min, $1) }
+        return try highest.flatMap(byCapability.value).map(timeRate)
+    }
+
+    private static func appPolicies(_ object: ConfigurationObject) throws(ConfigurationReadFailure) -> AppPolicies {
+        var policies: [AppPolicies.Policy] = []
+        for policy in try object.objects("policies") {
+            policies.append(AppPolicies.Policy(locale: try policy.string("locale") ?? "",
+                                               text: try policy.string("policyText") ?? "",
+                                               url: try policy.string("policyURL") ?? ""))
+        }
+        return AppPolicies(eula: try object.string("eula") ?? "", policies: policies)
+    }
+
+    private static func keyPair(_ object: ConfigurationObject) throws(ConfigurationReadFailure) -> SubscriptionOffersKeyPair {
+        let id = try object.requiredString("id")
+        let keyValue = try object.requiredValue("privateKey")
+        guard let key = Data(base64Encoded: try keyValue.string()) else { throw keyValue.failure(.invalidBase64) }
+        return SubscriptionOffersKeyPair(id: id, privateKey: key)
+    }
+}
