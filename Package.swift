@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
         .library(name: "StoreCore", targets: ["StoreCore"]),
+        .library(name: "StorePolicy", targets: ["StorePolicy"]),
+        .executable(name: "storerules", targets: ["storerules"]),
     ],
     targets: [
         .systemLibrary(
@@ -31,8 +33,22 @@ let package = Package(
             name: "StoreCore",
             dependencies: ["COpenSSL", "CSQLite"]
         ),
+        .target(
+            name: "StorePolicy",
+            dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]
+        ),
+        .target(
+            name: "CLuaBaseline",
+            dependencies: ["CLua"]
+        ),
+        .executableTarget(
+            name: "storerules",
+            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline"]
+        ),
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore"]),
+        .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
+        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules"]),
     ],
     swiftLanguageModes: [.v6]
 )

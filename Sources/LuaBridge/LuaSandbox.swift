@@ -18,7 +18,8 @@ enum LuaSandbox {
     ]
 
     /// Builds the sandbox. Called with the full base library as `base`, the full library
-    /// tables in `libraries`, and the host's `print`; returns the read-only globals table.
+    /// tables in `libraries`, and the host's `print`; returns the read-only globals table
+    /// and a function that turns a host table into a deeply read-only one.
     static var builder: String { builderPrefix + baseFunctionList + builderBody }
 
     private static var baseFunctionList: String {
@@ -72,6 +73,13 @@ enum LuaSandbox {
     local sandbox = readonly(globals, "_G")
     globals._G = sandbox
     getmetatable("").__metatable = false
-    return sandbox
+
+    local function freeze(target, name)
+        for key, value in next, target do
+            if type(value) == "table" then target[key] = freeze(value, name .. "." .. tostring(key)) end
+        end
+        return readonly(target, name)
+    end
+    return sandbox, freeze
     """
 }

@@ -49,6 +49,12 @@ public struct LuaStack {
     public func pushTable(arrayCount: Int = 0, fieldCount: Int = 0) {
         lua_createtable(state, Int32(clamping: arrayCount), Int32(clamping: fieldCount))
     }
+    /// Pops the top value and puts it at `index`, replacing what was there.
+    public func replace(_ index: Int32) {
+        lua_copy(state, -1, index)
+        lua_settop(state, -2)
+    }
+
     /// Pushes a copy of the value at `index`.
     public func pushCopy(of index: Int32) { lua_pushvalue(state, index) }
     /// Pushes the value a registry reference holds.
@@ -146,6 +152,15 @@ public struct LuaStack {
         let absolute = lua_absindex(state, table)
         push(key)
         return LuaType(rawValue: lua_rawget(state, absolute)) ?? .none
+    }
+
+    /// Pushes field `key` of a host-built read-only table at `table`, following its `__index`
+    /// chain, and returns its type. Only for tables whose metatables the host made.
+    @discardableResult
+    public func pushIndexedField(_ key: String, of table: Int32) -> LuaType {
+        let absolute = lua_absindex(state, table)
+        push(key)
+        return LuaType(rawValue: lua_gettable(state, absolute)) ?? .none
     }
 
     /// Pushes item `position` of the table at `table` (raw access) and returns its type.

@@ -18,6 +18,7 @@ public final class LuaState: @unchecked Sendable {
     private let accounting: UnsafeMutablePointer<srlua_limits>
     private let printBox: PrintBox
     private var globalsReference: LuaReference
+    private var freezeReference: LuaReference
     var hostFunctions: [HostFunctionBox] = []
 
     /// The read-only globals table policy code sees.
@@ -40,8 +41,9 @@ public final class LuaState: @unchecked Sendable {
         handle = state
         printBox = PrintBox(print)
         globalsReference = LuaReference(slot: srlua_noref())
+        freezeReference = LuaReference(slot: srlua_noref())
         do {
-            globalsReference = try installSandbox()
+            (globalsReference, freezeReference) = try installSandbox()
         } catch {
             lua_close(state)
             accounting.deallocate()
@@ -63,11 +65,14 @@ public final class LuaState: @unchecked Sendable {
     /// sandbox, and keeps its first result in the registry.
     ///
     /// - Returns: a reference to what the chunk returned.
-    public func load(_ source: String, chunkName: String) throws(LuaError) -> LuaReference {
+    ///
+    /// - Parameter environment: the table the chunk's globals live in; by default the
+    ///   read-only sandbox globals.
+    public func load(_ source: String, chunkName: String, environment: LuaReference? = nil) throws(LuaError) -> LuaReference {
         let stack = LuaStack(handle)
         let base = stack.top
         defer { stack.setTop(base) }
-        try compile(source, chunkName: chunkName)
+        try compile(source, chunkName: chunkName, environment: environment)
         try protectedCall(arguments: 0, results: 1, chunkName: chunkName)
         return reference(toValueAt: -1)
     }
@@ -97,6 +102,54 @@ public final class LuaState: @unchecked Sendable {
     public func reference(toValueAt index: Int32) -> LuaReference {
         lua_pushvalue(handle, index)
         return LuaReference(slot: luaL_ref(handle, srlua_registryindex()))
+    }
+
+    /// Pushes `value` as a deeply read-only table and keeps it in the registry: policy code can
+    /// read it (fields, `pairs`, `ipairs`, `#`) but any assignment is an error. Used for data
+    /// that is shared between calls, such as the catalog.
+    public func readOnlyReference<Value: Encodable>(to value: Value, named name: String, encoder: LuaEncoder) throws(LuaError) -> LuaReference {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        stack.push(freezeReference)
+        try encoder.push(value, onto: stack)
+        stack.push(name)
+        try protectedCall(arguments: 2, results: 1, chunkName: nil)
+        return reference(toValueAt: -1)
+    }
+
+    /// A new table whose fields policy code may write, and whose missing fields are read
+    /// from the sandbox globals: an environment for code the host trusts with globals of
+    /// its own, such as policy tests.
+    public func makeWritableEnvironment() -> LuaReference {
+        withStack { stack in
+            stack.pushTable()
+            stack.pushTable(fieldCount: 1)
+            stack.push(globalsReference)
+            stack.setField("__index", of: -2)
+            lua_setmetatable(handle, -2)
+            return reference(toValueAt: -1)
+        }
+    }
+
+    /// Sets field `name` of the table `table` to the one value `push` pushes (raw set).
+    public func setField(_ name: String, in table: LuaReference, push: (LuaStack) throws(LuaError) -> Void) rethrows {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        stack.push(table)
+        try push(stack)
+        stack.setField(name, of: base + 1)
+    }
+
+    /// The line where the Lua function `function` is defined, if it is a Lua function.
+    public func definitionLine(of function: LuaReference) -> Int? {
+        withStack { stack in
+            stack.push(function)
+            var info = lua_Debug()
+            guard lua_getinfo(handle, ">S", &info) != 0, info.linedefined > 0 else { return nil }
+            return Int(info.linedefined)
+        }
     }
 
     /// Releases a registry reference.
@@ -184,7 +237,7 @@ public final class LuaState: @unchecked Sendable {
 
     // MARK: Internals
 
-    private func compile(_ source: String, chunkName: String) throws(LuaError) {
+    private func compile(_ source: String, chunkName: String, environment: LuaReference? = nil) throws(LuaError) {
         var source = source
         let status = source.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -196,7 +249,7 @@ public final class LuaState: @unchecked Sendable {
             let kind: LuaError.Kind = status == LUA_ERRMEM ? .memory : .syntax
             throw LuaError.located(kind: kind, rawMessage: message, traceback: nil, defaultChunk: chunkName)
         }
-        LuaStack(handle).push(globalsReference)
+        LuaStack(handle).push(environment ?? globalsReference)
         lua_setupvalue(handle, -2, 1)
     }
 
@@ -258,7 +311,7 @@ public final class LuaState: @unchecked Sendable {
         return (text, nil)
     }
 
-    private func installSandbox() throws(LuaError) -> LuaReference {
+    private func installSandbox() throws(LuaError) -> (globals: LuaReference, freeze: LuaReference) {
         luaL_openlibs(handle)
         let stack = LuaStack(handle)
         let base = stack.top
@@ -289,13 +342,14 @@ public final class LuaState: @unchecked Sendable {
             stack.setField(library.name, of: copy - 1)
         }
         srlua_push_callback(handle, printTrampoline, Unmanaged.passUnretained(printBox).toOpaque())
-        let status2 = srlua_pcall(handle, 3, 1, 0)
+        let status2 = srlua_pcall(handle, 3, 2, 0)
         guard status2 == LUA_OK else {
             throw LuaError(kind: .runtime, message: stack.string(at: -1) ?? "sandbox failed to build")
         }
-        lua_pushvalue(handle, -1)
+        let freeze = reference(toValueAt: -1)
+        lua_pushvalue(handle, -2)
         lua_rawseti(handle, srlua_registryindex(), lua_Integer(srlua_ridx_globals()))
-        return reference(toValueAt: -1)
+        return (reference(toValueAt: -2), freeze)
     }
 }
 

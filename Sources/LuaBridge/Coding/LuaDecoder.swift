@@ -1,9 +1,10 @@
 import CLua
+import Foundation
 
 /// Reads Lua values into `Decodable` Swift values, directly through the C API.
 ///
 /// The counterpart of ``LuaEncoder``: snake_case table keys fill camelCase properties,
-/// sequences fill arrays, missing fields and `nil` fill optionals. Reads are raw (no
+/// sequences fill arrays, missing fields and `nil` fill optionals, epoch seconds fill dates. Reads are raw (no
 /// metamethod runs) and a mismatch is a ``LuaError`` of kind `badResult` naming the path,
 /// for example `products[2].style: expected a string, got number`.
 public final class LuaDecoder {
@@ -86,6 +87,12 @@ struct LuaValueDecoder: Decoder {
         }
         if Value.self == LuaValue.self, let value = try stack.value(at: stack.top) as? Value {
             return value
+        }
+        if Value.self == Date.self {
+            guard let seconds = stack.number(at: stack.top) else {
+                throw mismatch("a date in epoch seconds", at: codingPath + [key], index: stack.top)
+            }
+            return Date(timeIntervalSince1970: seconds) as! Value
         }
         let nested = LuaValueDecoder(stack: stack, index: stack.top, keyStyle: keyStyle, codingPath: codingPath + [key])
         return try Value(from: nested)

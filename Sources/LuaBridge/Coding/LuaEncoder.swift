@@ -1,10 +1,11 @@
 import CLua
+import Foundation
 
 /// Pushes `Encodable` values onto a Lua stack as Lua values, field by field through the C API.
 ///
 /// Structs and dictionaries become tables with snake_case keys (`displayName` →
-/// `display_name`), arrays become sequences, optionals that are nil are left out, and
-/// numbers keep their kind (integers stay integers).
+/// `display_name`), arrays become sequences, optionals that are nil are left out,
+/// numbers keep their kind (integers stay integers), and dates are whole epoch seconds.
 public final class LuaEncoder {
     private let keyStyle = LuaKeyStyle()
 
@@ -106,6 +107,7 @@ private func pushPrimitive(_ value: any Encodable, on stack: LuaStack) -> Bool {
     case let value as UInt32: stack.push(Int(value))
     case let value as Double: stack.push(value)
     case let value as LuaValue: stack.push(value)
+    case let value as Date: stack.push(Int64(value.timeIntervalSince1970.rounded(.down)))
     default: return false
     }
     return true

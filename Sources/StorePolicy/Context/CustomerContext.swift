@@ -1,0 +1,156 @@
+import Foundation
+import LuaBridge
+
+/// What the host knows about one customer: `ctx.customer` in Lua.
+///
+/// Every table the policy contract names is always present (possibly empty), so a policy
+/// never indexes nil.
+public struct CustomerContext: Sendable, Equatable, Codable {
+    /// The customer's identifier; empty for an anonymous customer.
+    public var id: String
+    /// A number 0–99, stable for an id, for A/B splits.
+    public var seed: Int
+    /// False while the subscription status has not been loaded.
+    public var statusKnown: Bool
+    /// The product ids the customer is entitled to now.
+    public var entitlements: [String]
+    /// The customer's subscription in each group, by group id.
+    public var subscriptions: [String: SubscriptionSnapshot]
+    /// Item balances (item → amount), for consumables.
+    public var balances: [String: Int]
+    /// Anything else the host passes; a Lua table (`ctx.customer.attributes`).
+    public var attributes: [String: LuaValue]
+
+    /// Creates a customer context. The seed is derived from the id unless given.
+    public init(id: String = "", seed: Int? = nil, statusKnown: Bool = false, entitlements: [String] = [],
+                subscriptions: [String: SubscriptionSnapshot] = [:], balances: [String: Int] = [:],
+                attributes: [String: LuaValue] = [:]) {
+        self.id = id
+        self.seed = seed ?? CustomerContext.seed(for: id)
+        self.statusKnown = statusKnown
+        self.entitlements = entitlements
+        self.subscriptions = subscriptions
+        self.balances = balances
+        self.attributes = attributes
+    }
+
+    /// The A/B seed of a customer id: FNV-1a of its UTF-8 bytes, modulo 100.
+    public static func seed(for id: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int(hash % 100)
+    }
+
+    /// Whether the customer has service from any subscription group now
+    /// (subscribed or in the grace period).
+    public var hasActiveSubscription: Bool {
+        subscriptions.values.contains { $0.state.isEntitled }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, seed, statusKnown = "status_known", entitlements, subscriptions, balances, attributes
+    }
+
+    /// Reads a customer from JSON (snake_case keys, as in Lua); every field is optional.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try container.decodeIfPresent(String.self, forKey: .id) ?? ""
+        let seed = try container.decodeIfPresent(Int.self, forKey: .seed)
+        if let seed, !(0...99).contains(seed) {
+            throw DecodingError.dataCorruptedError(forKey: .seed, in: container, debugDescription: "seed must be 0–99, got \(seed)")
+        }
+        self.init(
+            id: id, seed: seed,
+            statusKnown: try container.decodeIfPresent(Bool.self, forKey: .statusKnown) ?? false,
+            entitlements: try container.decodeIfPresent([String].self, forKey: .entitlements) ?? [],
+            subscriptions: try container.decodeIfPresent([String: SubscriptionSnapshot].self, forKey: .subscriptions) ?? [:],
+            balances: try container.decodeIfPresent([String: Int].self, forKey: .balances) ?? [:],
+            attributes: try container.decodeIfPresent([String: LuaValue].self, forKey: .attributes) ?? [:])
+    }
+
+    /// Writes the customer as JSON with the keys Lua sees.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(seed, forKey: .seed)
+        try container.encode(statusKnown, forKey: .statusKnown)
+        try container.encode(entitlements, forKey: .entitlements)
+        try container.encode(subscriptions, forKey: .subscriptions)
+        try container.encode(balances, forKey: .balances)
+        try container.encode(attributes, forKey: .attributes)
+    }
+}
+
+/// A customer's subscription in one group, as a policy sees it.
+public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
+    /// The subscription product the customer has (or had).
+    public var productID: String
+    /// Its level in the group: 1 is the highest level of service.
+    public var groupLevel: Int
+    /// The renewal state.
+    public var state: SubscriptionState
+    /// Whether it will renew at the end of the period.
+    public var willAutoRenew: Bool
+    /// When the current period ends, if known.
+    public var expirationDate: Date?
+    /// Whether the customer can still get the group's introductory offer.
+    public var introEligible: Bool
+
+    /// Creates a snapshot.
+    public init(productID: String, groupLevel: Int, state: SubscriptionState, willAutoRenew: Bool = true,
+                expirationDate: Date? = nil, introEligible: Bool = false) {
+        self.productID = productID
+        self.groupLevel = groupLevel
+        self.state = state
+        self.willAutoRenew = willAutoRenew
+        self.expirationDate = expirationDate
+        self.introEligible = introEligible
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case productID = "product_id", groupLevel = "group_level", state, willAutoRenew = "will_auto_renew"
+        case expirationDate = "expiration_date", introEligible = "intro_eligible"
+    }
+
+    /// Reads a snapshot from JSON; `expiration_date` is epoch seconds.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        productID = try container.decode(String.self, forKey: .productID)
+        groupLevel = try container.decodeIfPresent(Int.self, forKey: .groupLevel) ?? 0
+        state = try container.decodeIfPresent(SubscriptionState.self, forKey: .state) ?? .subscribed
+        willAutoRenew = try container.decodeIfPresent(Bool.self, forKey: .willAutoRenew) ?? true
+        expirationDate = try container.decodeIfPresent(Double.self, forKey: .expirationDate).map(Date.init(timeIntervalSince1970:))
+        introEligible = try container.decodeIfPresent(Bool.self, forKey: .introEligible) ?? false
+    }
+
+    /// Writes the snapshot as JSON with the keys Lua sees.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(productID, forKey: .productID)
+        try container.encode(groupLevel, forKey: .groupLevel)
+        try container.encode(state, forKey: .state)
+        try container.encode(willAutoRenew, forKey: .willAutoRenew)
+        try container.encodeIfPresent(expirationDate.map { Int64($0.timeIntervalSince1970.rounded(.down)) }, forKey: .expirationDate)
+        try container.encode(introEligible, forKey: .introEligible)
+    }
+}
+
+/// A subscription's renewal state, as StoreKit's `RenewalState` names it, spelled as in Lua.
+public enum SubscriptionState: String, Sendable, Codable, CaseIterable {
+    /// Active and renewing or set to expire at the period's end.
+    case subscribed
+    /// Ended.
+    case expired
+    /// Renewal failed; the App Store keeps trying to bill.
+    case inBillingRetry = "in_billing_retry"
+    /// Renewal failed, but service continues for the grace period.
+    case inGracePeriod = "in_grace_period"
+    /// Refunded or revoked.
+    case revoked
+
+    /// Whether the state gives service: subscribed or in the grace period.
+    public var isEntitled: Bool { self == .subscribed || self == .inGracePeriod }
+}

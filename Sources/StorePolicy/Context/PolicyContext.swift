@@ -1,0 +1,65 @@
+import Foundation
+import LuaBridge
+
+/// Everything a hook knows about the moment it decides in: `ctx` in Lua.
+///
+/// The catalog (`ctx.catalog`) is not part of this value: the engine adds it from the
+/// catalog it was created with, once per Lua state, read-only.
+public struct PolicyContext: Sendable, Equatable, Codable {
+    /// Where the purchase data comes from, as StoreKit's `AppStore.Environment` names it.
+    public enum Environment: String, Sendable, Codable, CaseIterable {
+        /// StoreKit Testing: the local test store.
+        case xcode
+        /// The App Store sandbox.
+        case sandbox
+        /// The App Store.
+        case production
+    }
+
+    /// The time of the decision (`ctx.now`, epoch seconds in Lua).
+    public var now: Date
+    /// The storefront's ISO 3166-1 alpha-3 country code, such as "USA".
+    public var storefront: String
+    /// The locale identifier, such as "en_US".
+    public var locale: String
+    /// Where the purchase data comes from.
+    public var environment: Environment
+    /// Who the decision is for.
+    public var customer: CustomerContext
+
+    /// Creates a context.
+    public init(now: Date = Date(), storefront: String = "USA", locale: String = "en_US",
+                environment: Environment = .xcode, customer: CustomerContext = CustomerContext()) {
+        self.now = now
+        self.storefront = storefront
+        self.locale = locale
+        self.environment = environment
+        self.customer = customer
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case now, storefront, locale, environment, customer
+    }
+
+    /// Reads a context from JSON as `storerules eval` takes it: every field is optional;
+    /// `now` is epoch seconds.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let seconds = try container.decodeIfPresent(Double.self, forKey: .now)
+        now = seconds.map { Date(timeIntervalSince1970: $0) } ?? Date()
+        storefront = try container.decodeIfPresent(String.self, forKey: .storefront) ?? "USA"
+        locale = try container.decodeIfPresent(String.self, forKey: .locale) ?? "en_US"
+        environment = try container.decodeIfPresent(Environment.self, forKey: .environment) ?? .xcode
+        customer = try container.decodeIfPresent(CustomerContext.self, forKey: .customer) ?? CustomerContext()
+    }
+
+    /// Writes the context as JSON, `now` as epoch seconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Int64(now.timeIntervalSince1970.rounded(.down)), forKey: .now)
+        try container.encode(storefront, forKey: .storefront)
+        try container.encode(locale, forKey: .locale)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(customer, forKey: .customer)
+    }
+}

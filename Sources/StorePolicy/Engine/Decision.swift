@@ -1,0 +1,59 @@
+import Foundation
+import LuaBridge
+
+/// A hook's decision: the value to use, whether it is the hook's own or the documented
+/// default, and, when asked for, a trace.
+public struct Decision<Value: Sendable>: Sendable {
+    /// The value to use.
+    public var value: Value
+    /// Where the value came from.
+    public var source: Source
+    /// The trace, when the decision was traced.
+    public var trace: DecisionTrace?
+
+    /// Where a decision's value came from.
+    public enum Source: Sendable, Equatable {
+        /// The policy's hook decided.
+        case policy
+        /// The policy has no such hook; the documented default applies.
+        case defaultForMissingHook
+        /// The hook failed; the documented default applies and the failure says why.
+        case fallback(PolicyError)
+    }
+
+    /// The failure that made the default apply, if any.
+    public var failure: PolicyError? {
+        if case .fallback(let error) = source { return error }
+        return nil
+    }
+}
+
+extension Decision: Equatable where Value: Equatable {
+    /// Decisions are equal when their values and sources are (traces are not compared).
+    public static func == (lhs: Decision, rhs: Decision) -> Bool {
+        lhs.value == rhs.value && lhs.source == rhs.source
+    }
+}
+
+/// What happened in one decision, for debugging and audit.
+public struct DecisionTrace: Sendable, Equatable, Codable {
+    /// The policy version (content hash) that decided.
+    public var policyVersion: String
+    /// The hook called.
+    public var hook: String
+    /// The arguments after `ctx`, as Lua saw them.
+    public var inputs: [LuaValue]
+    /// The context, as Lua saw it (without the catalog).
+    public var context: PolicyContext
+    /// What the hook returned, before validation; nil when it failed or is missing.
+    public var output: LuaValue?
+    /// How long the decision took, in nanoseconds.
+    public var durationNanoseconds: Int64
+    /// Why the default was used, when it was.
+    public var fallbackReason: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case policyVersion = "policy_version", hook, inputs, context, output
+        case durationNanoseconds = "duration_ns", fallbackReason = "fallback_reason"
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import LuaBridge
+import StoreCore
+import Synchronization
+
+/// Runs a Lua policy's hooks for a host, from any number of threads.
+///
+/// The engine keeps a pool of Lua states, each with the policy compiled and its hooks in
+/// the registry; a state is never used by two threads at once. ``reload(_:)`` compiles and
+/// validates the new policy first and then swaps it in atomically: decisions already
+/// running finish on the old policy, the next ones use the new one, and a policy that fails
+/// to compile or validate never replaces a working one.
+///
+/// Display hooks fall back to their documented defaults when they fail, and say why in the
+/// ``Decision``; ``grant(_:transaction:product:traced:)`` throws instead, because a grant
+/// must never be guessed.
+public final class PolicyEngine: Sendable {
+    /// The catalog hooks see as `ctx.catalog`.
+    public let catalog: PolicyCatalog
+    /// The limits each hook call runs under.
+    public let limits: LuaLimits
+    private let print: LuaState.PrintHandler
+    private let maximumIdleStates: Int
+    private let current: Mutex<Generation>
+
+    /// Creates an engine for `source`.
+    ///
+    /// - Parameters:
+    ///   - source: the policy.
+    ///   - catalog: the catalog hooks see; empty by default.
+    ///   - limits: instruction budget, deadline and memory cap per state.
+    ///   - maximumIdleStates: how many compiled states to keep for reuse.
+    ///   - print: receives lines the policy prints.
+    /// - Throws: ``PolicyError`` when the policy does not compile or validate.
+    public init(source: PolicySource, catalog: PolicyCatalog = .empty, limits: LuaLimits = .default,
+                maximumIdleStates: Int = max(2, ProcessInfo.processInfo.activeProcessorCount * 2),
+                print: @escaping LuaState.PrintHandler = { _ in }) throws(PolicyError) {
+        self.catalog = catalog
+        self.limits = limits
+        self.print = print
+        self.maximumIdleStates = maximumIdleStates
+        let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print)
+        current = Mutex(generation)
+    }
+
+    /// The version (content hash) of the policy serving now.
+    public var version: String { current.withLock { $0.source.version } }
+
+    /// The policy serving now.
+    public var source: PolicySource { current.withLock { $0.source } }
+
+    /// The hooks the serving policy defines, known and custom, sorted.
+    public var definedHooks: [String] {
+        (try? withInstance { $0.definedHooks }) ?? []
+    }
+
+    /// Compiles and validates `source`, then makes it the serving policy.
+    ///
+    /// - Returns: the new version.
+    /// - Throws: ``PolicyError`` when the new policy fails; the old one keeps serving.
+    @discardableResult
+    public func reload(_ source: PolicySource) throws(PolicyError) -> String {
+        let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print)
+        current.withLock { $0 = generation }
+        return source.version
+    }
+
+    // MARK: Running hooks
+
+    /// Borrows an instance of the serving policy for the length of `body`.
+    func withInstance<Result>(_ body: (PolicyInstance) throws(PolicyError) -> Result) throws(PolicyError) -> Result {
+        let generation = current.withLock { $0 }
+        let instance = try generation.take()
+        defer { generation.give(back: instance, keepingAtMost: maximumIdleStates) }
+        return try body(instance)
+    }
+
+    /// What one hook call produced.
+    enum Outcome<Value> {
+        case decided(Value, output: LuaValue?)
+        case missing
+        case failed(PolicyError, output: LuaValue?)
+    }
+
+    /// Calls `hook` with `ctx` and the arguments `arguments` pushes, and reads the result.
+    func run<Value>(
+        _ hook: String, context: PolicyContext, traced: Bool,
+        arguments: (PolicyInstance, LuaStack) throws(PolicyError) -> Int32,
+        read: (PolicyInstance, LuaStack, _ first: Int32, _ count: Int32) throws(LuaError) -> Value
+    ) -> (outcome: Outcome<Value>, version: String) {
+        var version = ""
+        do throws(PolicyError) {
+            let outcome: Outcome<Value> = try withInstance { instance throws(PolicyError) in
+                version = instance.source.version
+                guard let function = try instance.function(named: hook) else { return .missing }
+                var output: LuaValue?
+                do throws(LuaError) {
+                    let value = try instance.state.call(function, chunkName: instance.source.chunkName, arguments: { stack throws(LuaError) in
+                        instance.pushContext(context, onto: stack)
+                        do throws(PolicyError) {
+                            return try arguments(instance, stack) + 1
+                        } catch {
+                            throw LuaError(kind: .badResult, message: error.reason)
+                        }
+                    }, results: { stack, first, count throws(LuaError) in
+                        if traced, count > 0 { output = try? stack.value(at: first) }
+                        return try read(instance, stack, first, count)
+                    })
+                    return .decided(value, output: output)
+                } catch {
+                    var failure = PolicyError(error, hook: hook, script: instance.source.chunkName)
+                    if error.kind == .badResult, failure.line == nil {
+                        failure.line = Self.definitionLine(of: hook, in: instance.source.text)
+                    }
+                    return .failed(failure, output: output)
+                }
+            }
+            return (outcome, version)
+        } catch {
+            return (.failed(error, output: nil), version)
+        }
+    }
+
+    /// Calls `hook` and turns its outcome into a decision, using `fallback` when the hook is
+    /// missing or fails.
+    func decide<Value: Sendable>(
+        _ hook: String, context: PolicyContext, traced: Bool, inputs: @autoclosure () -> [LuaValue],
+        fallback: () -> Value,
+        arguments: (PolicyInstance, LuaStack) throws(PolicyError) -> Int32,
+        read: (PolicyInstance, LuaStack, Int32, Int32) throws(LuaError) -> Value
+    ) -> Decision<Value> {
+        let started = traced ? ContinuousClock.now : nil
+        let (outcome, version) = run(hook, context: context, traced: traced, arguments: arguments, read: read)
+        var decision: Decision<Value>
+        var output: LuaValue?
+        switch outcome {
+        case .decided(let value, let raw):
+            decision = Decision(value: value, source: .policy)
+            output = raw
+        case .missing:
+            decision = Decision(value: fallback(), source: .defaultForMissingHook)
+        case .failed(let error, let raw):
+            decision = Decision(value: fallback(), source: .fallback(error))
+            output = raw
+        }
+        if let started {
+            decision.trace = DecisionTrace(
+                policyVersion: version, hook: hook, inputs: inputs(), context: context, output: output,
+                durationNanoseconds: (ContinuousClock.now - started).nanoseconds,
+                fallbackReason: Self.fallbackReason(decision.source))
+        }
+        return decision
+    }
+
+    static func fallbackReason<Value>(_ source: Decision<Value>.Source) -> String? {
+        switch source {
+        case .policy: return nil
+        case .defaultForMissingHook: return "the policy has no such hook; the default applies"
+        case .fallback(let error): return error.description
+        }
+    }
+
+    /// The line where `hook` is defined, for results that fail validation after the hook returned.
+    static func definitionLine(of hook: String, in text: String) -> Int? {
+        let patterns = ["function policy.\(hook)(", "function policy.\(hook) (", "\(hook) = function", "function M.\(hook)("]
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if patterns.contains(where: { line.contains($0) }) { return number + 1 }
+        }
+        return nil
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        let parts = components
+        return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
+    }
+}
+
+/// One policy version and its idle compiled states.
+final class Generation: Sendable {
+    let source: PolicySource
+    private let catalog: PolicyCatalog
+    private let limits: LuaLimits
+    private let print: LuaState.PrintHandler
+    private let idle: Mutex<[PolicyInstance]>
+
+    /// Compiles the policy once to validate it; that state becomes the first idle one.
+    init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler) throws(PolicyError) {
+        self.source = source
+        self.catalog = catalog
+        self.limits = limits
+        self.print = print
+        let first = try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print)
+        idle = Mutex([first])
+    }
+
+    /// An idle state, or a newly compiled one.
+    func take() throws(PolicyError) -> PolicyInstance {
+        if let instance = idle.withLock({ $0.popLast() }) { return instance }
+        return try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print)
+    }
+
+    /// Returns a state after use.
+    func give(back instance: PolicyInstance, keepingAtMost limit: Int) {
+        idle.withLock { states in
+            if states.count < limit { states.append(instance) }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import LuaBridge
+import StoreCore
+
+/// One compiled policy in one Lua state, with its hooks kept in the registry.
+///
+/// An instance serves one thread at a time: the engine's pool hands each one to a single
+/// caller and takes it back when the call ends.
+final class PolicyInstance: @unchecked Sendable {
+    let source: PolicySource
+    let state: LuaState
+    let encoder = LuaEncoder()
+    let decoder = LuaDecoder()
+    private let policyTable: LuaReference
+    private let catalogTable: LuaReference
+    private var functions: [String: LuaReference?] = [:]
+
+    /// Compiles `source` in a new state, runs its top-level code and checks that it returns a
+    /// table whose known hooks are functions.
+    init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler) throws(PolicyError) {
+        self.source = source
+        do {
+            state = try LuaState(limits: limits, print: print)
+            catalogTable = try state.readOnlyReference(to: catalog, named: "ctx.catalog", encoder: encoder)
+            policyTable = try state.load(source.text, chunkName: source.chunkName)
+        } catch {
+            throw PolicyError(error, hook: nil, script: source.chunkName)
+        }
+        let returned = state.withStack { stack in
+            stack.push(policyTable)
+            return stack.type(at: -1)
+        }
+        guard returned == .table else {
+            throw PolicyError(kind: .invalidPolicy, script: source.chunkName,
+                              reason: "the policy must return a table of hook functions, but it returned \(returned.name)")
+        }
+        for hook in PolicyHook.allCases {
+            do {
+                functions[hook.name] = try state.functionReference(named: hook.name, in: policyTable)
+            } catch {
+                throw PolicyError(kind: .invalidPolicy, hook: hook.name, script: source.chunkName, reason: error.message)
+            }
+        }
+    }
+
+    /// The hooks the policy defines, known and custom.
+    var definedHooks: [String] { state.functionNames(in: policyTable) }
+
+    /// The function for `hook`, or nil when the policy does not define it.
+    func function(named hook: String) throws(PolicyError) -> LuaReference? {
+        if let known = functions[hook] { return known }
+        do {
+            let found = try state.functionReference(named: hook, in: policyTable)
+            functions[hook] = found
+            return found
+        } catch {
+            throw PolicyError(kind: .badRequest, hook: hook, script: source.chunkName, reason: error.message)
+        }
+    }
+
+    /// Pushes `ctx` for a call.
+    func pushContext(_ context: PolicyContext, onto stack: LuaStack) {
+        context.push(onto: stack, catalog: catalogTable)
+    }
+
+    /// Pushes the catalog's entry `key` of section `section` ("products" or "groups"),
+    /// or nil when there is none.
+    @discardableResult
+    func pushCatalogEntry(section: String, key: String, onto stack: LuaStack) -> Bool {
+        stack.push(catalogTable)
+        let catalog = stack.top
+        stack.pushIndexedField(section, of: catalog)
+        let found = stack.pushIndexedField(key, of: catalog + 1) != .nil
+        stack.replace(catalog)
+        stack.setTop(catalog)
+        return found
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import LuaBridge
+import StoreCore
+
+/// One hook call as JSON: what `storerules eval` and JSON-lines hosts send.
+///
+/// `{"hook": "plan_icon", "ctx": {...}, "args": ["pass.premium"]}`: `ctx` is a
+/// ``PolicyContext`` (every field optional), `args` the arguments after `ctx`. Where a known
+/// hook expects a product or a group, the argument is its id; `grant` takes a transaction
+/// with Apple's field names and optionally a product id (default: the transaction's).
+public struct HookRequest: Sendable, Decodable {
+    /// The hook to run.
+    public var hook: String
+    /// The context.
+    public var context: PolicyContext
+    /// The arguments after `ctx`.
+    public var arguments: [LuaValue]
+
+    /// Creates a request.
+    public init(hook: String, context: PolicyContext = PolicyContext(customer: CustomerContext()), arguments: [LuaValue] = []) {
+        self.hook = hook
+        self.context = context
+        self.arguments = arguments
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case hook, context = "ctx", arguments = "args"
+    }
+
+    /// Reads a request; `ctx` and `args` may be left out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        hook = try container.decode(String.self, forKey: .hook)
+        context = try container.decodeIfPresent(PolicyContext.self, forKey: .context) ?? PolicyContext()
+        arguments = try container.decodeIfPresent([LuaValue].self, forKey: .arguments) ?? []
+    }
+
+    /// Runs the request. Known hooks are validated as the host validates them; other hooks
+    /// return what they return.
+    ///
+    /// - Throws: ``PolicyError`` when the hook fails, breaks its contract, or the request
+    ///   names something that does not exist.
+    public func evaluate(with engine: PolicyEngine) throws(PolicyError) -> HookResponse {
+        let outcome: (result: HookResult, trace: DecisionTrace?, failure: PolicyError?)
+        switch PolicyHook(rawValue: hook) {
+        case .showMerchandising:
+            let decision = engine.showMerchandising(context, placement: try string(0, "placement", default: "store"), traced: true)
+            outcome = (.boolean(decision.value), decision.trace, decision.failure)
+        case .visibleRelationships:
+            let decision = engine.visibleRelationships(context, groupID: try string(0, "subscription group id"), traced: true)
+            outcome = (.strings(decision.value.map(\.rawValue)), decision.trace, decision.failure)
+        case .planIcon:
+            let decision = engine.planIcon(context, productID: try string(0, "product id"), traced: true)
+            outcome = (decision.value.map(HookResult.string) ?? .null, decision.trace, decision.failure)
+        case .productStyle:
+            let decision = engine.productStyle(context, productID: try string(0, "product id"), traced: true)
+            outcome = (.string(decision.value.rawValue), decision.trace, decision.failure)
+        case .storeButtons:
+            let viewName = try string(0, "view (\"store\" or \"subscription_store\")", default: "store")
+            guard let view = StoreViewKind(rawValue: viewName) else {
+                throw PolicyError(kind: .badRequest, hook: hook, reason: "unknown view \"\(viewName)\"; use \"store\" or \"subscription_store\"")
+            }
+            let decision = engine.storeButtons(context, view: view, traced: true)
+            let buttons = Dictionary(uniqueKeysWithValues: decision.value.map { ($0.key.rawValue, $0.value.rawValue) })
+            outcome = (.buttons(buttons), decision.trace, decision.failure)
+        case .features:
+            let decision = engine.features(context, traced: true)
+            outcome = (.strings(decision.value), decision.trace, decision.failure)
+        case .grant:
+            let transaction = try transactionArgument()
+            let productID = try string(1, "product id", default: transaction.productId ?? "")
+            let decision = try engine.grant(context, transaction: transaction, product: productID, traced: true)
+            outcome = (.grants(decision.value), decision.trace, nil)
+        case nil:
+            let decision = try engine.call(hook, context: context, arguments: arguments.map(PolicyArgument.value), traced: true)
+            outcome = (.value(decision.value), decision.trace, nil)
+        }
+        if let failure = outcome.failure { throw failure }
+        return HookResponse(hook: hook, result: outcome.result, policyVersion: outcome.trace?.policyVersion ?? engine.version,
+                            trace: outcome.trace)
+    }
+
+    private func string(_ index: Int, _ what: String, default fallback: String? = nil) throws(PolicyError) -> String {
+        guard index < arguments.count else {
+            if let fallback { return fallback }
+            throw PolicyError(kind: .badRequest, hook: hook, reason: "missing argument \(index + 1): the \(what)")
+        }
+        guard case .string(let text) = arguments[index] else {
+            throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) must be the \(what) as a string")
+        }
+        return text
+    }
+
+    private func transactionArgument() throws(PolicyError) -> JWSTransactionDecodedPayload {
+        guard let first = arguments.first, case .table = first else {
+            throw PolicyError(kind: .badRequest, hook: hook, reason: "argument 1 must be a transaction object with Apple's field names")
+        }
+        do {
+            return try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: JSONEncoder().encode(first))
+        } catch {
+            throw PolicyError(kind: .badRequest, hook: hook, reason: "argument 1 is not a transaction: \(error)")
+        }
+    }
+}
+
+/// The answer to a ``HookRequest``: `{"hook", "result", "policy_version", "trace"}`.
+public struct HookResponse: Sendable, Encodable {
+    /// The hook that ran.
+    public var hook: String
+    /// What it decided, after validation.
+    public var result: HookResult
+    /// The policy version that decided.
+    public var policyVersion: String
+    /// How the decision was made.
+    public var trace: DecisionTrace?
+
+    private enum CodingKeys: String, CodingKey {
+        case hook, result, policyVersion = "policy_version", trace
+    }
+}
+
+/// A decision's value as JSON.
+public enum HookResult: Sendable, Equatable, Encodable {
+    /// `null`.
+    case null
+    /// `true` / `false`.
+    case boolean(Bool)
+    /// A string.
+    case string(String)
+    /// A list of strings.
+    case strings([String])
+    /// Store buttons: kind → visibility.
+    case buttons([String: String])
+    /// Grants: `[{"item", "amount"}]`.
+    case grants([Grant])
+    /// Any value a custom hook returned.
+    case value(LuaValue)
+
+    /// Writes the value as plain JSON.
+    public func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        switch self {
+        case .null: try single.encodeNil()
+        case .boolean(let flag): try single.encode(flag)
+        case .string(let text): try single.encode(text)
+        case .strings(let list): try single.encode(list)
+        case .buttons(let buttons): try single.encode(buttons)
+        case .grants(let grants): try single.encode(grants)
+        case .value(let value): try single.encode(value)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/// The helpers `*_test.lua` files can use, written in Lua.
+///
+/// `context{...}` builds a complete `ctx` (every table present, the catalog attached),
+/// `product(id)` and `group(id)` look up the catalog, `transaction{...}` builds a transaction
+/// as `grant` receives it, and the `expect_*` functions fail a test with the expected and the
+/// actual value and the line of the check.
+enum PolicyTestLibrary {
+    static let source = #"""
+    local function sorted_keys(t)
+        local keys = {}
+        for k in pairs(t) do keys[#keys + 1] = k end
+        table.sort(keys, function(a, b)
+            if type(a) == type(b) and (type(a) == "number" or type(a) == "string") then return a < b end
+            return type(a) < type(b)
+        end)
+        return keys
+    end
+
+    local function describe(value, depth)
+        depth = depth or 0
+        if type(value) == "string" then return string.format("%q", value) end
+        if type(value) ~= "table" then return tostring(value) end
+        if depth > 4 then return "{...}" end
+        local parts, n = {}, #value
+        for i = 1, n do parts[#parts + 1] = describe(value[i], depth + 1) end
+        for _, k in ipairs(sorted_keys(value)) do
+            if not (math.type(k) == "integer" and k >= 1 and k <= n) then
+                local key = type(k) == "string" and k:match("^[%a_][%w_]*$") and k or "[" .. describe(k) .. "]"
+                parts[#parts + 1] = key .. " = " .. describe(value[k], depth + 1)
+            end
+        end
+        return "{ " .. table.concat(parts, ", ") .. " }"
+    end
+
+    local function deep_equal(a, b)
+        if a == b then return true end
+        if type(a) ~= "table" or type(b) ~= "table" then return false end
+        for k, v in pairs(a) do if not deep_equal(v, b[k]) then return false end end
+        for k in pairs(b) do if a[k] == nil then return false end end
+        return true
+    end
+
+    local function fail(message, text)
+        error((message and (message .. ": ") or "") .. text, 3)
+    end
+
+    function expect_eq(expected, actual, message)
+        if not deep_equal(expected, actual) then
+            fail(message, "expected " .. describe(expected) .. ", got " .. describe(actual))
+        end
+    end
+
+    function expect_true(actual, message)
+        if actual ~= true then fail(message, "expected true, got " .. describe(actual)) end
+    end
+
+    function expect_false(actual, message)
+        if actual ~= false then fail(message, "expected false, got " .. describe(actual)) end
+    end
+
+    function expect_nil(actual, message)
+        if actual ~= nil then fail(message, "expected nil, got " .. describe(actual)) end
+    end
+
+    function expect_contains(list, item, message)
+        for _, value in ipairs(list or {}) do if deep_equal(value, item) then return end end
+        fail(message, "expected " .. describe(list) .. " to contain " .. describe(item))
+    end
+
+    function expect_error(fn, pattern, message)
+        local ok, err = pcall(fn)
+        if ok then fail(message, "expected an error, got none") end
+        if pattern and not tostring(err):find(pattern) then
+            fail(message, "expected an error matching " .. describe(pattern) .. ", got " .. describe(tostring(err)))
+        end
+    end
+
+    function product(id)
+        local found = CATALOG.products[id]
+        if found == nil then error("no product '" .. tostring(id) .. "' in the catalog", 2) end
+        return found
+    end
+
+    function group(id)
+        local found = CATALOG.groups[id]
+        if found == nil then error("no subscription group '" .. tostring(id) .. "' in the catalog", 2) end
+        return found
+    end
+
+    local function subscription_entry(group_id, spec)
+        local p = CATALOG.products[spec.product_id]
+        return {
+            product_id = spec.product_id,
+            group_level = spec.group_level or (p and p.subscription and p.subscription.group_level) or 0,
+            state = spec.state or "subscribed",
+            will_auto_renew = spec.will_auto_renew ~= false,
+            expiration_date = spec.expiration_date or (NOW + 30 * 86400),
+            intro_eligible = spec.intro_eligible == true,
+        }
+    end
+
+    function context(spec)
+        spec = spec or {}
+        local c = spec.customer or {}
+        local subscriptions = {}
+        for group_id, entry in pairs(c.subscriptions or {}) do
+            subscriptions[group_id] = subscription_entry(group_id, entry)
+        end
+        local entitlements = {}
+        for i, id in ipairs(c.entitlements or {}) do entitlements[i] = id end
+        local balances, attributes = {}, {}
+        for k, v in pairs(c.balances or {}) do balances[k] = v end
+        for k, v in pairs(c.attributes or {}) do attributes[k] = v end
+        local id = c.id or ""
+        return {
+            now = spec.now or NOW,
+            storefront = spec.storefront or "USA",
+            locale = spec.locale or "en_US",
+            environment = spec.environment or "xcode",
+            catalog = CATALOG,
+            customer = {
+                id = id,
+                seed = c.seed or customer_seed(id),
+                status_known = c.status_known == true,
+                entitlements = entitlements,
+                subscriptions = subscriptions,
+                balances = balances,
+                attributes = attributes,
+            },
+        }
+    end
+
+    local APPLE_TYPES = {
+        consumable = "Consumable", non_consumable = "Non-Consumable",
+        auto_renewable = "Auto-Renewable Subscription", non_renewing = "Non-Renewing Subscription",
+    }
+
+    function transaction(spec)
+        spec = spec or {}
+        local p = spec.product_id and CATALOG.products[spec.product_id]
+        return {
+            transaction_id = spec.transaction_id or "2000000000000001",
+            original_transaction_id = spec.original_transaction_id or spec.transaction_id or "2000000000000001",
+            product_id = spec.product_id,
+            quantity = spec.quantity or 1,
+            purchase_date = spec.purchase_date or NOW,
+            type = spec.type or (p and APPLE_TYPES[p.type]) or nil,
+            app_account_token = spec.app_account_token,
+            offer_type = spec.offer_type,
+            offer_identifier = spec.offer_identifier,
+            environment = spec.environment or "Xcode",
+            storefront = spec.storefront or "USA",
+            in_app_ownership_type = spec.in_app_ownership_type or "PURCHASED",
+        }
+    end
+    """#
+}

@@ -1,0 +1,277 @@
+import CLuaBaseline
+import Dispatch
+import Foundation
+import LuaBridge
+import StorePolicy
+
+/// `storerules bench [--json] [--iterations N]`.
+enum BenchCommand: Command {
+    static let name = "bench"
+    static let summary = "Measure decision cost through the engine against Swift and raw C"
+    static let help = """
+    Usage: storerules bench [--json] [--iterations N]
+
+    Measures, in one run, the cost of one policy decision for the benchmark rule:
+      input   subscribed?, group level (1 best … 3 lowest, 0 none), country, days since
+              install, three product ids
+      output  show = not subscribed or level > 1; the upgrade levels strictly better than
+              the current one (all three when not subscribed)
+    through the PolicyEngine (Lua through the bridge, limits armed), as a Swift closure, and
+    as the same table-in/table-out call written directly against the Lua C API in C; and
+    decisions per second through the engine with 1 and 2 threads.
+
+    Build with -c release for meaningful figures:
+      swift build -c release && .build/release/storerules bench
+
+    Options:
+      --json          Print one JSON object (engine_ns_per_decision,
+                      swift_closure_ns_per_decision, c_api_ns_per_decision,
+                      decisions_per_second_1_thread, decisions_per_second_2_threads, …).
+      --iterations N  Decisions per measurement (default 200000).
+    """
+
+    /// The benchmark rule, as a policy hook.
+    static let policy = """
+    local GROUP = "BENCH"
+    local policy = {}
+    function policy.upgrade_offer(ctx, product_ids)
+        local current = ctx.customer.subscriptions[GROUP]
+        local subscribed = current ~= nil and current.state == "subscribed"
+        local level = subscribed and current.group_level or 0
+        local upgrades = {}
+        for candidate = 1, #product_ids do
+            if not subscribed or candidate < level then upgrades[#upgrades + 1] = candidate end
+        end
+        return { show = not subscribed or level > 1, upgrades = upgrades }
+    end
+    return policy
+    """
+
+    /// One input of the rule.
+    struct RuleInput: Sendable {
+        var subscribed: Bool
+        var groupLevel: Int
+        var country: String
+        var daysSinceInstall: Int
+        var productIDs: [String]
+    }
+
+    /// The results, as printed.
+    struct Figures: Encodable {
+        var iterations: Int
+        var engineNanosecondsPerDecision: Double
+        var swiftClosureNanosecondsPerDecision: Double
+        var cAPINanosecondsPerDecision: Double
+        var engineToCAPIRatio: Double
+        var engineToSwiftClosureRatio: Double
+        var decisionsPerSecond1Thread: Double
+        var decisionsPerSecond2Threads: Double
+        var twoThreadScaling: Double
+
+        enum CodingKeys: String, CodingKey {
+            case iterations
+            case engineNanosecondsPerDecision = "engine_ns_per_decision"
+            case swiftClosureNanosecondsPerDecision = "swift_closure_ns_per_decision"
+            case cAPINanosecondsPerDecision = "c_api_ns_per_decision"
+            case engineToCAPIRatio = "engine_to_c_api_ratio"
+            case engineToSwiftClosureRatio = "engine_to_swift_closure_ratio"
+            case decisionsPerSecond1Thread = "decisions_per_second_1_thread"
+            case decisionsPerSecond2Threads = "decisions_per_second_2_threads"
+            case twoThreadScaling = "two_thread_scaling"
+        }
+    }
+
+    static let productIDs = ["bench.premium", "bench.family", "bench.individual"]
+
+    static func inputs() -> [RuleInput] {
+        (0..<64).map { index in
+            let level = index % 4
+            return RuleInput(subscribed: level != 0, groupLevel: level, country: ["USA", "ESP", "DEU", "JPN"][index % 4],
+                             daysSinceInstall: index * 3, productIDs: productIDs)
+        }
+    }
+
+    static func context(for input: RuleInput) -> PolicyContext {
+        var subscriptions: [String: SubscriptionSnapshot] = [:]
+        if input.subscribed {
+            subscriptions["BENCH"] = SubscriptionSnapshot(productID: input.productIDs[input.groupLevel - 1],
+                                                          groupLevel: input.groupLevel, state: .subscribed,
+                                                          expirationDate: Date(timeIntervalSince1970: 1_767_312_000))
+        }
+        return PolicyContext(
+            now: Date(timeIntervalSince1970: 1_767_225_600), storefront: input.country,
+            customer: CustomerContext(id: "bench-customer", seed: 42, statusKnown: true,
+                                      entitlements: input.subscribed ? [input.productIDs[input.groupLevel - 1]] : [],
+                                      subscriptions: subscriptions,
+                                      attributes: ["days_since_install": .integer(Int64(input.daysSinceInstall))]))
+    }
+
+    /// The rule in Swift.
+    static let swiftRule: @Sendable (RuleInput) -> (show: Bool, upgrades: [Int]) = { input in
+        let level = input.subscribed ? input.groupLevel : 0
+        var upgrades: [Int] = []
+        for candidate in 1...input.productIDs.count where !input.subscribed || candidate < level {
+            upgrades.append(candidate)
+        }
+        return (!input.subscribed || level > 1, upgrades)
+    }
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: ["iterations"], flags: ["json"])
+        try parsed.expectPositionals(atMost: 0)
+        let iterations = try parsed.value("iterations").map { text throws(UsageError) -> Int in
+            guard let count = Int(text), count > 0 else { throw UsageError("--iterations must be a positive integer") }
+            return count
+        } ?? 200_000
+        let figures = try measure(iterations: iterations)
+        if parsed.flag("json") {
+            Output.line(try Output.json(figures))
+        } else {
+            Output.line(table(figures))
+        }
+        return 0
+    }
+
+    static func measure(iterations: Int) throws -> Figures {
+        let engine: PolicyEngine
+        do {
+            engine = try PolicyEngine(source: PolicySource(text: policy, chunkName: "bench.lua"))
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let inputs = inputs()
+        let contexts = inputs.map(context(for:))
+        let argument = [PolicyArgument.value(.table(LuaTable(array: productIDs.map(LuaValue.string))))]
+
+        for (input, context) in zip(inputs, contexts) {
+            let expected = swiftRule(input)
+            let decided = try engine.call("upgrade_offer", context: context, arguments: argument).value
+            guard decided == expectedValue(expected) else {
+                throw CommandFailure("the engine and the Swift rule disagree for \(input): \(decided)")
+            }
+        }
+
+        let engineNanoseconds = try time(iterations) { index in
+            _ = try engine.call("upgrade_offer", context: contexts[index & 63], arguments: argument)
+        }
+        let swiftNanoseconds = try time(iterations) { index in
+            keep(swiftRule(inputs[index & 63]))
+        }
+        let cNanoseconds = try measureCAPI(iterations: iterations, inputs: inputs)
+
+        let oneThread = try throughput(engine: engine, contexts: contexts, argument: argument, threads: 1, iterations: iterations)
+        let twoThreads = try throughput(engine: engine, contexts: contexts, argument: argument, threads: 2, iterations: iterations)
+        return Figures(
+            iterations: iterations,
+            engineNanosecondsPerDecision: engineNanoseconds,
+            swiftClosureNanosecondsPerDecision: swiftNanoseconds,
+            cAPINanosecondsPerDecision: cNanoseconds,
+            engineToCAPIRatio: engineNanoseconds / cNanoseconds,
+            engineToSwiftClosureRatio: engineNanoseconds / swiftNanoseconds,
+            decisionsPerSecond1Thread: oneThread,
+            decisionsPerSecond2Threads: twoThreads,
+            twoThreadScaling: twoThreads / oneThread)
+    }
+
+    static func expectedValue(_ expected: (show: Bool, upgrades: [Int])) -> LuaValue {
+        var hash: [LuaValue: LuaValue] = [.string("show"): .boolean(expected.show)]
+        hash[.string("upgrades")] = .table(LuaTable(array: expected.upgrades.map { .integer(Int64($0)) }))
+        return .table(LuaTable(hash: hash))
+    }
+
+    /// Nanoseconds per call of `body`, after a warm-up.
+    static func time(_ iterations: Int, _ body: (Int) throws -> Void) throws -> Double {
+        for index in 0..<min(iterations, 10_000) { try body(index) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        for index in 0..<iterations { try body(index) }
+        let elapsed = clock.now - started
+        return Double(elapsed.components.seconds) * 1e9 / Double(iterations)
+            + Double(elapsed.components.attoseconds) / 1e9 / Double(iterations)
+    }
+
+    static func measureCAPI(iterations: Int, inputs: [RuleInput]) throws -> Double {
+        var message = [CChar](repeating: 0, count: 512)
+        guard let baseline = lua_baseline_open(policy, "upgrade_offer", &message, Int32(message.count)) else {
+            throw CommandFailure("the C baseline failed: \(String(cString: message))")
+        }
+        defer { lua_baseline_close(baseline) }
+        let strings = (productIDs + ["USA", "ESP", "DEU", "JPN", "BENCH", "bench-customer"]).map { strdup($0)! }
+        defer { strings.forEach { free($0) } }
+        let cInputs = inputs.map { input in
+            lua_baseline_input(
+                subscribed: input.subscribed ? 1 : 0, group_level: Int32(input.groupLevel),
+                country: UnsafePointer(strings[3 + ["USA", "ESP", "DEU", "JPN"].firstIndex(of: input.country)!]),
+                days_since_install: Int64(input.daysSinceInstall),
+                product_ids: (UnsafePointer(strings[0]), UnsafePointer(strings[1]), UnsafePointer(strings[2])),
+                group_id: UnsafePointer(strings[7]), customer_id: UnsafePointer(strings[8]), now: 1_767_225_600)
+        }
+        var result = lua_baseline_result()
+        for (input, cInput) in zip(inputs, cInputs) {
+            var copy = cInput
+            guard lua_baseline_decide(baseline, &copy, &result) == 0 else { throw CommandFailure("the C baseline call failed") }
+            let expected = swiftRule(input)
+            let upgrades = withUnsafeBytes(of: result.upgrades) { Array($0.bindMemory(to: Int64.self).prefix(Int(result.upgrade_count))) }
+            guard (result.show != 0) == expected.show, upgrades.map(Int.init) == expected.upgrades else {
+                throw CommandFailure("the C baseline and the Swift rule disagree for \(input)")
+            }
+        }
+        return try cInputs.withUnsafeBufferPointer { buffer in
+            try time(iterations) { index in
+                _ = lua_baseline_decide(baseline, buffer.baseAddress! + (index & 63), &result)
+            }
+        }
+    }
+
+    /// Decisions per second through the engine with `threads` threads deciding at once.
+    static func throughput(engine: PolicyEngine, contexts: [PolicyContext], argument: [PolicyArgument],
+                           threads: Int, iterations: Int) throws -> Double {
+        let failures = Failures()
+        let clock = ContinuousClock()
+        let started = clock.now
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for index in 0..<iterations {
+                do {
+                    _ = try engine.call("upgrade_offer", context: contexts[index & 63], arguments: argument)
+                } catch {
+                    failures.record()
+                }
+            }
+        }
+        let elapsed = clock.now - started
+        guard failures.count == 0 else { throw CommandFailure("\(failures.count) decisions failed under load") }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Double(iterations * threads) / seconds
+    }
+
+    static func table(_ figures: Figures) -> String {
+        func ns(_ value: Double) -> String { String(format: "%8.0f ns", value) }
+        func rate(_ value: Double) -> String { String(format: "%10.0f /s", value) }
+        return """
+        Decision cost (\(figures.iterations) decisions each)
+          engine (Lua through the bridge)  \(ns(figures.engineNanosecondsPerDecision))
+          raw Lua C API call in C          \(ns(figures.cAPINanosecondsPerDecision))
+          Swift closure                    \(ns(figures.swiftClosureNanosecondsPerDecision))
+          engine / raw C API               \(String(format: "%8.2f×", figures.engineToCAPIRatio))
+          engine / Swift closure           \(String(format: "%8.1f×", figures.engineToSwiftClosureRatio))
+        Throughput through the engine
+          1 thread                         \(rate(figures.decisionsPerSecond1Thread))
+          2 threads                        \(rate(figures.decisionsPerSecond2Threads))
+          scaling                          \(String(format: "%8.2f×", figures.twoThreadScaling))
+        """
+    }
+}
+
+/// Keeps a result alive so the optimizer cannot drop the work that made it.
+@inline(never)
+func keep<Value>(_ value: Value) {
+    withExtendedLifetime(value) {}
+}
+
+/// Counts failures across threads.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failures = 0
+    func record() { lock.lock(); failures += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return failures }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LuaBridge
+import StoreCore
+import StorePolicy
+
+/// `storerules eval DIR HOOK [--input FILE|-] [--arg JSON]... | --jsonl`.
+enum EvalCommand: Command {
+    static let name = "eval"
+    static let summary = "Run one policy hook (or a JSON-lines stream of them) and print the decision"
+    static let help = """
+    Usage: storerules eval DIR HOOK [--input FILE|-] [--arg JSON]...
+           storerules eval DIR --jsonl
+
+    Loads DIR/policy.lua and DIR/*.storekit (if any), runs HOOK with the context read from the
+    input JSON and prints {"hook", "result", "policy_version", "trace"} as JSON.
+
+    The input is a context: {"now", "storefront", "locale", "environment", "customer": {"id",
+    "seed", "status_known", "entitlements", "subscriptions", "balances", "attributes"}}. Every
+    field is optional: {} is an anonymous customer whose status is unknown.
+
+    Each --arg is one argument after ctx, as JSON. Where the hook expects a product or a group,
+    a string is looked up by id in the catalog. grant takes a transaction with Apple's field
+    names (as `storerules verify` prints it) and, optionally, a product id (default: the
+    transaction's productId).
+
+    A hook error, a limit or an invalid result exits with status 1 and one line on stderr
+    naming the hook, the script and line, and the reason.
+
+    Options:
+      --input FILE|-  The context JSON (default: {}).
+      --arg JSON      An argument after ctx; repeat for several.
+      --jsonl         Read one request per line from stdin: {"hook": ..., "ctx": {...}, "args": [...]};
+                      write one response per line, {"error": ...} for a bad request; never stop.
+    """
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: ["input", "arg"], flags: ["jsonl"])
+        let folder = try parsed.positional(0, "the policy folder DIR")
+        let engine = try PolicyLoader.engine(forFolder: folder)
+        if parsed.flag("jsonl") {
+            try parsed.expectPositionals(atMost: 1)
+            serveLines(engine)
+            return 0
+        }
+        let hook = try parsed.positional(1, "the HOOK to run")
+        try parsed.expectPositionals(atMost: 2)
+        let contextData = try parsed.value("input").map(Output.read) ?? Data("{}".utf8)
+        let context = try decodeContext(contextData)
+        let hookArguments = try parsed.values("arg").map { text throws -> LuaValue in
+            do {
+                return try JSONDecoder().decode(LuaValue.self, from: Data(text.utf8))
+            } catch {
+                throw UsageError("--arg \(text) is not JSON")
+            }
+        }
+        do {
+            let response = try HookRequest(hook: hook, context: context, arguments: hookArguments).evaluate(with: engine)
+            Output.line(try Output.json(response))
+            return 0
+        } catch let error as PolicyError {
+            Output.error(error.description)
+            return 1
+        }
+    }
+
+    static func decodeContext(_ data: Data) throws -> PolicyContext {
+        do {
+            return try JSONDecoder().decode(PolicyContext.self, from: data)
+        } catch {
+            throw CommandFailure("the context is not valid: \(JSONProblem.describe(error))")
+        }
+    }
+
+    /// One request per stdin line, one response per stdout line.
+    static func serveLines(_ engine: PolicyEngine) {
+        while let line = readLine(strippingNewline: true) {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            let response: String
+            do {
+                let request = try JSONDecoder().decode(HookRequest.self, from: Data(line.utf8))
+                response = try Output.json(try request.evaluate(with: engine))
+            } catch let error as PolicyError {
+                response = (try? Output.json(["error": error.description])) ?? #"{"error":"unprintable error"}"#
+            } catch {
+                response = (try? Output.json(["error": "bad request: \(JSONProblem.describe(error))"])) ?? #"{"error":"bad request"}"#
+            }
+            Output.line(response)
+        }
+    }
+}
+
+/// Makes decoding errors readable in one line.
+enum JSONProblem {
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            return text.isEmpty ? "" : String(text.drop(while: { $0 == "." })) + ": "
+        }
+        switch decoding {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return path(context) + (underlying ?? context.debugDescription)
+        case .keyNotFound(let key, let context):
+            return path(context) + "missing \"\(key.stringValue)\""
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

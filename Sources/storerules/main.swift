@@ -1,0 +1,44 @@
+import Foundation
+
+/// The subcommands, in the order `storerules --help` lists them.
+let commands: [any Command.Type] = [
+    CatalogCommand.self, EvalCommand.self, TestCommand.self, BenchCommand.self,
+]
+
+let usage = """
+storerules — a purchase rules engine whose business policy is written in Lua.
+
+Usage: storerules <command> [arguments]
+
+Commands:
+\(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+Run 'storerules <command> --help' for a command's arguments.
+"""
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first, !["--help", "-h", "help"].contains(name) else {
+    Output.line(usage)
+    exit(arguments.isEmpty ? 64 : 0)
+}
+guard let command = commands.first(where: { $0.name == name }) else {
+    Output.error("storerules: unknown command '\(name)'. Run 'storerules --help' for the list.")
+    exit(64)
+}
+let rest = Array(arguments.dropFirst())
+if rest.contains("--help") || rest.contains("-h") {
+    Output.line(command.help)
+    exit(0)
+}
+do {
+    exit(try await command.run(rest))
+} catch let error as UsageError {
+    Output.error("storerules \(name): \(error.message)\nRun 'storerules \(name) --help' for usage.")
+    exit(64)
+} catch let error as CommandFailure {
+    Output.error("storerules \(name): \(error.message)")
+    exit(1)
+} catch {
+    Output.error("storerules \(name): \(error)")
+    exit(1)
+}
