@@ -63,12 +63,6 @@ struct CatalogDecoder {
 
     // MARK: Products
 
-    /// The `type` words of the file, with the product type each names.
-    private static let productTypeWords: [(word: String, type: ProductType)] = [
-        ("Consumable", .consumable), ("NonConsumable", .nonConsumable),
-        ("NonRenewingSubscription", .nonRenewable), ("RecurringSubscription", .autoRenewable),
-    ]
-
     /// Reads a product of `products` or `nonRenewingSubscriptions`; a missing `type` means `defaultType`.
     private mutating func product(_ object: ConfigurationObject,
                                   defaultType: ProductType?) throws(ConfigurationReadFailure) -> Product {
@@ -105,16 +99,15 @@ struct CatalogDecoder {
 
     private func productType(_ object: ConfigurationObject, allowed: [ProductType],
                              default defaultType: ProductType?) throws(ConfigurationReadFailure) -> ProductType {
-        let allowedWords = Self.productTypeWords.filter { allowed.contains($0.type) }
         guard let value = object.value("type") else {
             if let defaultType { return defaultType }
             throw ConfigurationReadFailure(path: .key(object.path, "type"), problem: .missingKey)
         }
         let word = try value.string()
-        guard let match = allowedWords.first(where: { $0.word == word }) else {
-            throw value.failure(.unknownValue(word, kind: "product type", allowed: allowedWords.map(\.word)))
+        guard let type = ProductType(configurationType: word), allowed.contains(type) else {
+            throw value.failure(.unknownValue(word, kind: "product type", allowed: allowed.map(\.configurationType)))
         }
-        return match.type
+        return type
     }
 
     // MARK: Subscription groups
