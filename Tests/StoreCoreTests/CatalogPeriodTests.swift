@@ -53,9 +53,20 @@ import Testing
         #expect(try #require(SubscriptionPeriod(iso8601: "P6M")).date(after: start) == Self.utc(2024, 8, 29, 12))
     }
 
-    @Test func hugeCountsEndInTheDistantFuture() throws {
-        let year = try #require(SubscriptionPeriod(value: Int.max / 2, unit: .year))
-        #expect(year.date(after: Self.utc(2024, 1, 1), count: 4) == .distantFuture)
+    @Test func movesBeyondTheCalendarEndInTheDistantFutureOrPast() throws {
+        let start = Self.utc(2024, 1, 1)
+        let hugeYears = try #require(SubscriptionPeriod(value: Int.max / 2, unit: .year))
+        #expect(hugeYears.date(after: start, count: 4) == .distantFuture)
+        #expect(hugeYears.date(after: start) == .distantFuture)
+        #expect(hugeYears.date(after: start, count: -1) == .distantPast)
+        let maxMonths = try #require(SubscriptionPeriod(value: Int.max, unit: .month))
+        #expect(maxMonths.date(after: start) == .distantFuture)
+        let maxWeeks = try #require(SubscriptionPeriod(value: Int.max / 3, unit: .week))
+        #expect(maxWeeks.date(after: start) == .distantFuture)
+        #expect(StoreDuration(years: Int.max).date(after: start) == .distantFuture)
+        #expect(StoreDuration(seconds: Int.max).date(after: start) == .distantFuture)
+        #expect(try #require(StoreDuration(iso8601: "P9223372036854775807D")).date(after: start) == .distantFuture)
+        #expect(StoreDuration(years: 5000).date(after: start) == .distantFuture)
     }
 
     @Test(arguments: [

@@ -10,6 +10,8 @@ struct CatalogDecoder {
     private let priceFormatter: Price.Formatter
     /// Where each product identifier was first seen, to report duplicates.
     private var productIDPaths: [String: JSONPath] = [:]
+    /// Where each subscription group identifier was first seen, to report duplicates.
+    private var groupIDPaths: [String: JSONPath] = [:]
 
     private init(localeIdentifier: String, priceFormatter: Price.Formatter) {
         self.localeIdentifier = localeIdentifier
@@ -41,9 +43,8 @@ struct CatalogDecoder {
             products.append(try decoder.product(object, defaultType: .nonRenewable))
         }
         var groups: [SubscriptionGroup] = []
-        var groupIDPaths: [String: JSONPath] = [:]
         for object in try root.objects("subscriptionGroups") {
-            let group = try decoder.group(object, seenGroupIDs: &groupIDPaths)
+            let group = try decoder.group(object)
             products.append(contentsOf: group.fileOrder)
             groups.append(group.group)
         }
@@ -62,28 +63,28 @@ struct CatalogDecoder {
 
     // MARK: Products
 
-    /// The `type` words of the file, with the product type each names.
-    private static let productTypeWords: [(word: String, type: ProductType)] = [
-        ("Consumable", .consumable), ("NonConsumable", .nonConsumable),
-        ("NonRenewingSubscription", .nonRenewable), ("RecurringSubscription", .autoRenewable),
-    ]
-
     /// Reads a product of `products` or `nonRenewingSubscriptions`; a missing `type` means `defaultType`.
     private mutating func product(_ object: ConfigurationObject,
                                   defaultType: ProductType?) throws(ConfigurationReadFailure) -> Product {
-        try product(object, allowedTypes: [.consumable, .nonConsumable, .nonRenewable], defaultType: defaultType,
-                    subscription: nil)
+        let id = try claimProductID(object)
+        return try product(object, id: id, allowedTypes: [.consumable, .nonConsumable, .nonRenewable],
+                           defaultType: defaultType, subscription: nil)
     }
 
-    private mutating func product(_ object: ConfigurationObject, allowedTypes: [ProductType], defaultType: ProductType?,
-                                  subscription: SubscriptionInfo?) throws(ConfigurationReadFailure) -> Product {
+    /// Reads `productID` and records it, reporting an identifier already used in the file.
+    private mutating func claimProductID(_ object: ConfigurationObject) throws(ConfigurationReadFailure) -> String {
         let idValue = try object.requiredValue("productID")
         let id = try idValue.string()
         if let firstPath = productIDPaths[id] {
             throw idValue.failure(.duplicateProductID(id, firstPath: firstPath.description))
         }
         productIDPaths[id] = idValue.path
+        return id
+    }
 
+    /// Reads the members every kind of product has.
+    private func product(_ object: ConfigurationObject, id: String, allowedTypes: [ProductType],
+                         defaultType: ProductType?, subscription: SubscriptionInfo?) throws(ConfigurationReadFailure) -> Product {
         let type = try productType(object, allowed: allowedTypes, default: defaultType)
         let price = try requiredPrice(object, "displayPrice")
         let localizations = try Self.localizations(object)
@@ -98,30 +99,29 @@ struct CatalogDecoder {
 
     private func productType(_ object: ConfigurationObject, allowed: [ProductType],
                              default defaultType: ProductType?) throws(ConfigurationReadFailure) -> ProductType {
-        let allowedWords = Self.productTypeWords.filter { allowed.contains($0.type) }
         guard let value = object.value("type") else {
             if let defaultType { return defaultType }
             throw ConfigurationReadFailure(path: .key(object.path, "type"), problem: .missingKey)
         }
         let word = try value.string()
-        guard let match = allowedWords.first(where: { $0.word == word }) else {
-            throw value.failure(.unknownValue(word, kind: "product type", allowed: allowedWords.map(\.word)))
+        guard let type = ProductType(configurationType: word), allowed.contains(type) else {
+            throw value.failure(.unknownValue(word, kind: "product type", allowed: allowed.map(\.configurationType)))
         }
-        return match.type
+        return type
     }
 
     // MARK: Subscription groups
 
     /// Reads a subscription group; returns it with its subscriptions in file order too.
     private mutating func group(
-        _ object: ConfigurationObject, seenGroupIDs: inout [String: JSONPath]
+        _ object: ConfigurationObject
     ) throws(ConfigurationReadFailure) -> (group: SubscriptionGroup, fileOrder: [Product]) {
         let idValue = try object.requiredValue("id")
         let id = try idValue.string()
-        if let firstPath = seenGroupIDs[id] {
+        if let firstPath = groupIDPaths[id] {
             throw idValue.failure(.duplicateSubscriptionGroupID(id, firstPath: firstPath.description))
         }
-        seenGroupIDs[id] = idValue.path
+        groupIDPaths[id] = idValue.path
         let name = try object.string("name") ?? ""
         let localizations = try Self.localizations(object)
         let localizedName = localizations.bestMatch(for: localeIdentifier)?.displayName ?? ""
@@ -139,8 +139,12 @@ struct CatalogDecoder {
 
     private mutating func subscription(_ object: ConfigurationObject, groupID: String, groupName: String,
                                        groupDisplayName: String) throws(ConfigurationReadFailure) -> Product {
-        if let declared = object.value("subscriptionGroupID"), try declared.string() != groupID {
-            throw declared.failure(.subscriptionGroupMismatch(found: try declared.string(), groupID: groupID))
+        let id = try claimProductID(object)
+        if let declaredValue = object.value("subscriptionGroupID") {
+            let declared = try declaredValue.string()
+            guard declared == groupID else {
+                throw declaredValue.failure(.subscriptionGroupMismatch(found: declared, groupID: groupID))
+            }
         }
         let levelValue = try object.requiredValue("groupNumber")
         let level = try levelValue.integer()
@@ -183,7 +187,8 @@ struct CatalogDecoder {
             subscriptionPeriod: period, introductoryOffer: introductoryOffer, introductoryOffers: introductoryOffers,
             promotionalOffers: promotionalOffers, codeOffers: codeOffers, winBackOffers: winBackOffers,
             billingPlans: billingPlans)
-        return try product(object, allowedTypes: [.autoRenewable], defaultType: .autoRenewable, subscription: info)
+        return try product(object, id: id, allowedTypes: [.autoRenewable], defaultType: .autoRenewable,
+                           subscription: info)
     }
 
     // MARK: Offers and billing plans

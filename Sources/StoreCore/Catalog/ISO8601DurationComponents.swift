@@ -25,7 +25,7 @@ struct ISO8601DurationComponents {
     }
 
     /// One written component: a designator and its whole, non-negative value.
-    struct Component: Equatable {
+    struct Component {
         /// Which unit the value counts.
         let designator: Designator
         /// How many of the unit.
@@ -55,9 +55,9 @@ struct ISO8601DurationComponents {
             var value = 0
             let digitsStart = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-                let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflowB) = shifted.addingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
-                guard !overflowA, !overflowB else { return nil }
+                let (shifted, multiplicationOverflowed) = value.multipliedReportingOverflow(by: 10)
+                let (sum, additionOverflowed) = shifted.addingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
+                guard !multiplicationOverflowed, !additionOverflowed else { return nil }
                 value = sum
                 index += 1
             }

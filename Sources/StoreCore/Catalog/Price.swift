@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reading prices as `.storekit` files write them, and showing them as customers see them.
-struct Price {
+enum Price {
     /// Parses a price written in US notation without a currency symbol ("0.99", "199.99", "0.5"),
     /// or returns `nil` for anything else ("1,99", "$1", "-1", "1e3", ".5", "").
     ///
@@ -11,8 +11,11 @@ struct Price {
         guard (1...2).contains(parts.count),
               parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } })
         else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        return Decimal(string: text, locale: posix)
     }
+
+    /// The locale whose decimal separator is ".", whatever the host's.
+    private static let posix = Locale(identifier: "en_US_POSIX")
 
     /// Formats prices in one currency for one locale.
     struct Formatter: Sendable {

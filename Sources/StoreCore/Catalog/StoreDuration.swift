@@ -70,16 +70,13 @@ public struct StoreDuration: Sendable, Hashable, CustomStringConvertible {
     /// The date this duration after `date`, counted in the Gregorian calendar in UTC.
     ///
     /// Calendar components are added from the largest to the smallest, and a day of month that does
-    /// not exist in the resulting month becomes that month's last day.
+    /// not exist in the resulting month becomes that month's last day. A duration of more than
+    /// 10,000 years ends at `Date.distantFuture`.
     public func date(after date: Date) -> Date {
-        var components = DateComponents()
-        components.year = years
-        components.month = months
-        components.weekOfYear = weeks
-        components.day = days
-        components.hour = hours
-        components.minute = minutes
-        components.second = seconds
-        return Calendar.storeCalendar.date(byAdding: components, to: date) ?? .distantFuture
+        Calendar.storeDate(date, moving: [
+            (.year, years, Calendar.roughSecondsPerYear), (.month, months, Calendar.roughSecondsPerMonth),
+            (.weekOfYear, weeks, Calendar.secondsPerWeek), (.day, days, Calendar.secondsPerDay),
+            (.hour, hours, 3600), (.minute, minutes, 60), (.second, seconds, 1),
+        ])
     }
 }

@@ -68,24 +68,18 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
     ///
     /// All periods are added in one step from `date`, so a month-end start stays at the month end
     /// where it can: January 31 plus one month is the last day of February, plus two months is March 31.
-    /// A negative `count` counts back. Beyond the calendar's range, the result is `Date.distantFuture`
-    /// (or `Date.distantPast` when counting back).
+    /// A negative `count` counts back. Beyond 10,000 years, the result is `Date.distantFuture` (or
+    /// `Date.distantPast` when counting back).
     public func date(after date: Date, count: Int = 1) -> Date {
-        let (total, overflow) = value.multipliedReportingOverflow(by: count)
-        let outOfRange: Date = count < 0 ? .distantPast : .distantFuture
-        guard !overflow else { return outOfRange }
-        let component: Calendar.Component
-        var amount = total
-        switch unit {
-        case .day: component = .day
-        case .week:
-            component = .day
-            let (days, weekOverflow) = total.multipliedReportingOverflow(by: 7)
-            guard !weekOverflow else { return outOfRange }
-            amount = days
-        case .month: component = .month
-        case .year: component = .year
+        let (component, unitSeconds, unitsPerValue): (Calendar.Component, Double, Int) = switch unit {
+        case .day: (.day, Calendar.secondsPerDay, 1)
+        case .week: (.day, Calendar.secondsPerDay, 7)
+        case .month: (.month, Calendar.roughSecondsPerMonth, 1)
+        case .year: (.year, Calendar.roughSecondsPerYear, 1)
         }
-        return Calendar.storeCalendar.date(byAdding: component, value: amount, to: date) ?? outOfRange
+        let (units, overflow) = value.multipliedReportingOverflow(by: count)
+        let (amount, weekOverflow) = units.multipliedReportingOverflow(by: unitsPerValue)
+        guard !overflow, !weekOverflow else { return count < 0 ? .distantPast : .distantFuture }
+        return Calendar.storeDate(date, moving: [(component, amount, unitSeconds)])
     }
 }
