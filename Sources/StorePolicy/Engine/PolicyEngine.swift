@@ -94,12 +94,14 @@ public final class PolicyEngine: Sendable {
                 version = instance.source.version
                 guard let function = try instance.function(named: hook) else { return .missing }
                 var output: LuaValue?
+                var badArguments: PolicyError?
                 do throws(LuaError) {
                     let value = try instance.state.call(function, chunkName: instance.source.chunkName, arguments: { stack throws(LuaError) in
                         instance.pushContext(context, onto: stack)
                         do throws(PolicyError) {
                             return try arguments(instance, stack) + 1
                         } catch {
+                            badArguments = error
                             throw LuaError(kind: .badResult, message: error.reason)
                         }
                     }, results: { stack, first, count throws(LuaError) in
@@ -108,6 +110,10 @@ public final class PolicyEngine: Sendable {
                     })
                     return .decided(value, output: output)
                 } catch {
+                    if var badArguments {
+                        badArguments.hook = hook
+                        return .failed(badArguments, output: nil)
+                    }
                     var failure = PolicyError(error, hook: hook, script: instance.source.chunkName)
                     if error.kind == .badResult, failure.line == nil {
                         failure.line = Self.definitionLine(of: hook, in: instance.source.text)
