@@ -7,7 +7,7 @@ import StorePolicy
 enum EvalCommand: Command {
     static let name = "eval"
     static let summary = "Run one policy hook (or a JSON-lines stream of them) and print the decision"
-    static let help = """
+    static var help: String { """
     Usage: storerules eval DIR HOOK [--input FILE|-] [--arg JSON]...
            storerules eval DIR --jsonl
 
@@ -31,12 +31,13 @@ enum EvalCommand: Command {
       --arg JSON      An argument after ctx; repeat for several.
       --jsonl         Read one request per line from stdin: {"hook": ..., "ctx": {...}, "args": [...]};
                       write one response per line, {"error": ...} for a bad request; never stop.
-    """
+    \(PolicyLoader.limitHelp)
+    """ }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: ["input", "arg"], flags: ["jsonl"])
+        let parsed = try CommandLineArguments(arguments, options: Set(["input", "arg"]).union(PolicyLoader.limitOptions), flags: ["jsonl"])
         let folder = try parsed.positional(0, "the policy folder DIR")
-        let engine = try PolicyLoader.engine(forFolder: folder)
+        let engine = try PolicyLoader.engine(forFolder: folder, limits: try PolicyLoader.limits(parsed))
         if parsed.flag("jsonl") {
             try parsed.expectPositionals(atMost: 1)
             serveLines(engine)

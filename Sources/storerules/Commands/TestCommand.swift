@@ -5,7 +5,7 @@ import StorePolicy
 enum TestCommand: Command {
     static let name = "test"
     static let summary = "Run a policy folder's *_test.lua tests"
-    static let help = """
+    static var help: String { """
     Usage: storerules test DIR
 
     Runs every global function named test_* in DIR/*_test.lua, in the order they are defined,
@@ -23,10 +23,13 @@ enum TestCommand: Command {
       transaction{...}       a transaction as grant receives it
       expect_eq(expected, actual [, message]), expect_true, expect_false, expect_nil,
       expect_contains(list, item), expect_error(fn [, pattern])
-    """
+
+    Options:
+    \(PolicyLoader.limitHelp)
+    """ }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments)
+        let parsed = try CommandLineArguments(arguments, options: PolicyLoader.limitOptions)
         let path = try parsed.positional(0, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 1)
         let (folder, catalog) = try PolicyLoader.open(path)
@@ -40,7 +43,8 @@ enum TestCommand: Command {
         guard !files.isEmpty else {
             throw CommandFailure("\(path) has no *_test.lua files")
         }
-        let runner = PolicyTestRunner(source: source, catalog: catalog.map(PolicyCatalog.init) ?? .empty)
+        let runner = PolicyTestRunner(source: source, catalog: catalog.map(PolicyCatalog.init) ?? .empty,
+                                      limits: try PolicyLoader.limits(parsed))
         let style = TerminalStyle.forStandardOutput
         var passed = 0
         var failed = 0

@@ -1,18 +1,44 @@
 import Foundation
+import LuaBridge
 import StoreCore
 import StorePolicy
 
 /// Opens a policy folder for a command, turning failures into one-line errors.
 enum PolicyLoader {
     /// The folder, its catalog and an engine running its policy.
-    static func engine(forFolder path: String, print: @escaping @Sendable (String) -> Void = { Output.error("[policy] " + $0) }) throws -> PolicyEngine {
+    static func engine(forFolder path: String, limits: LuaLimits = .default,
+                       print: @escaping @Sendable (String) -> Void = { Output.error("[policy] " + $0) }) throws -> PolicyEngine {
         let (folder, catalog) = try open(path)
         do {
             return try PolicyEngine(source: try folder.policySource(),
-                                    catalog: catalog.map(PolicyCatalog.init) ?? .empty, print: print)
+                                    catalog: catalog.map(PolicyCatalog.init) ?? .empty, limits: limits, print: print)
         } catch {
             throw CommandFailure(error.description)
         }
+    }
+
+    /// The options that set the limits of policy calls.
+    static let limitOptions: Set<String> = ["instruction-budget", "deadline-ms", "memory-limit-mb"]
+
+    /// The help lines for ``limitOptions``.
+    static let limitHelp = """
+      --instruction-budget N  Lua instructions one hook call may run (default 10000000).
+      --deadline-ms N         Milliseconds one hook call may take (default 250).
+      --memory-limit-mb N     Megabytes one Lua state may hold (default 64).
+    """
+
+    /// The limits the command line asks for, defaults elsewhere.
+    static func limits(_ parsed: CommandLineArguments) throws(UsageError) -> LuaLimits {
+        var limits = LuaLimits.default
+        func positive(_ name: String) throws(UsageError) -> Int? {
+            guard let text = parsed.value(name) else { return nil }
+            guard let number = Int(text), number > 0 else { throw UsageError("--\(name) must be a positive integer") }
+            return number
+        }
+        if let budget = try positive("instruction-budget") { limits.instructionBudget = budget }
+        if let milliseconds = try positive("deadline-ms") { limits.deadline = .milliseconds(milliseconds) }
+        if let megabytes = try positive("memory-limit-mb") { limits.memoryLimit = megabytes << 20 }
+        return limits
     }
 
     /// The folder and its catalog, if it has one.

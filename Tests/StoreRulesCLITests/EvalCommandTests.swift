@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@Suite struct EvalCommandTests {
+    static let hostile: [(name: String, body: String, reason: String)] = [
+        ("infinite loop", "while true do end", "instruction budget exhausted"),
+        ("memory bomb", "local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(100) .. i end", "memory limit"),
+        ("string.rep of 2^40", "return string.rep('x', 2^40)", "resulting string too large"),
+        ("unbounded recursion", "local function f() return 1 + f() end return f()", "memory limit"),
+        ("io", "return io.open('/etc/passwd')", "global 'io'"),
+        ("os", "os.exit(1)", "global 'os'"),
+        ("require", "return require('os')", "global 'require'"),
+        ("debug", "return debug.getinfo(1)", "global 'debug'"),
+        ("package", "return package.loaded", "global 'package'"),
+        ("binary chunk", "return load(string.char(27, 76, 117, 97), 'x', 'b')", "only text chunks"),
+        ("error with a table", "error({ code = 1 })", "error object is a table value"),
+        ("looping __tostring", "error(setmetatable({}, { __tostring = function() while true do end end }))", "error object is a table value"),
+        ("coroutine.yield", "coroutine.yield(1)", "global 'coroutine'"),
+        ("collectgarbage stop", "collectgarbage('stop') local t = {} for i = 1, 1e8 do t[i] = {} end", "only \"count\""),
+        ("wrong return type", "return 'yes'", "bad result: expected a boolean, got \"yes\""),
+    ]
+
+    @Test(arguments: hostile.indices)
+    func hostileHooksFailWithOneClearLine(index: Int) throws {
+        let hostile = Self.hostile[index]
+        let folder = try CommandRunner.policyFolder("""
+        local policy = {}
+        function policy.show_merchandising(ctx, placement)
+            \(hostile.body)
+        end
+        return policy
+        """)
+        let result = try CommandRunner.run(["eval", folder.path, "show_merchandising", "--arg", "\"home\"",
+                                            "--deadline-ms", "20000", "--memory-limit-mb", "16"])
+        #expect(result.status == 1, "\(hostile.name)")
+        #expect(result.standardOutput.isEmpty)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(hostile.name): \(result.standardError)")
+        #expect(result.standardError.hasPrefix("show_merchandising (policy.lua"), "\(hostile.name): \(result.standardError)")
+        #expect(result.standardError.contains(hostile.reason), "\(hostile.name): \(result.standardError)")
+    }
+
+    @Test func aSyntaxErrorNamesTheLine() throws {
+        let folder = try CommandRunner.policyFolder("local policy = {}\nfunction policy.features(ctx)\n  return {\nend\nreturn policy")
+        let result = try CommandRunner.run(["eval", folder.path, "features"])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("storerules eval: policy.lua:4: syntax error:"), "\(result.standardError)")
+    }
+
+    @Test func anEmptyContextIsAnAnonymousCustomerWithEveryTable() throws {
+        let folder = try CommandRunner.policyFolder("""
+        return { probe = function(ctx)
+            local c = ctx.customer
+            return { known = c.status_known, n = #c.entitlements, subs = next(c.subscriptions) == nil,
+                      balances = next(c.balances) == nil, attributes = next(c.attributes) == nil,
+                      env = ctx.environment, storefront = ctx.storefront, locale = ctx.locale,
+                      catalog = next(ctx.catalog.products) == nil }
+        end }
+        """)
+        let result = try CommandRunner.run(["eval", folder.path, "probe", "--input", "-"], input: "{}")
+        #expect(result.status == 0, "\(result.standardError)")
+        let response = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        let decided = response?["result"] as? [String: Any]
+        #expect(decided?["known"] as? Bool == false)
+        #expect(decided?["n"] as? Int == 0)
+        #expect(decided?["subs"] as? Bool == true)
+        #expect(decided?["env"] as? String == "xcode")
+        #expect(decided?["storefront"] as? String == "USA")
+        #expect(response?["policy_version"] as? String != nil)
+        #expect(response?["hook"] as? String == "probe")
+        #expect((response?["trace"] as? [String: Any])?["duration_ns"] != nil)
+    }
+
+    @Test func jsonLinesAnswerEveryLineAndNeverStop() throws {
+        let folder = try CommandRunner.policyFolder("""
+        local policy = {}
+        function policy.show_merchandising(ctx, placement) return ctx.customer.status_known end
+        function policy.loop(ctx) while true do end end
+        return policy
+        """)
+        let input = """
+        {"hook": "show_merchandising", "ctx": {"customer": {"status_known": true}}, "args": ["home"]}
+        this is not json
+        {"hook": "loop"}
+        {"hook": "no_such_hook"}
+        {"hook": "show_merchandising", "args": ["home"]}
+        """
+        let result = try CommandRunner.run(["eval", folder.path, "--jsonl"], input: input)
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        func object(_ line: String) -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        }
+        #expect(object(lines[0])["result"] as? Bool == true)
+        #expect((object(lines[1])["error"] as? String)?.hasPrefix("bad request") == true)
+        #expect((object(lines[2])["error"] as? String)?.contains("instruction budget exhausted") == true)
+        #expect((object(lines[3])["error"] as? String)?.contains("no hook named 'no_such_hook'") == true)
+        #expect(object(lines[4])["result"] as? Bool == false)
+    }
+
+    @Test func productArgumentsAreLookedUpInTheCatalog() throws {
+        let catalog = CommandRunner.packageRoot.appendingPathComponent("../shared/fixtures/storekit/apple__sample-backyard-birds__Store.storekit")
+        guard FileManager.default.fileExists(atPath: catalog.path) else { return }
+        let folder = try CommandRunner.policyFolder(
+            "return { plan_icon = function(ctx, plan) return plan.subscription.group_level == 1 and 'bird' or nil end }",
+            files: ["Store.storekit": try String(contentsOf: catalog, encoding: .utf8)])
+        let unknown = try CommandRunner.run(["eval", folder.path, "plan_icon", "--arg", "\"no.such.product\""])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError.contains("no product 'no.such.product' in the catalog"))
+    }
+
+    @Test func commandsExplainThemselves() throws {
+        for command in ["catalog", "eval", "test", "bench"] {
+            let help = try CommandRunner.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.standardOutput.hasPrefix("Usage: storerules \(command)"))
+        }
+        let unknown = try CommandRunner.run(["frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError.contains("unknown command 'frobnicate'"))
+        let missing = try CommandRunner.run(["eval"])
+        #expect(missing.status == 64)
+        #expect(missing.standardError.hasPrefix("storerules eval: missing the policy folder DIR"))
+    }
+}

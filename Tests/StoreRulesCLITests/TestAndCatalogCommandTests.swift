@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@Suite struct TestAndCatalogCommandTests {
+    @Test func policyTestsReportEachTestAndTheTotals() throws {
+        let folder = try CommandRunner.policyFolder("""
+        local policy = {}
+        function policy.show_merchandising(ctx, placement) return ctx.customer.status_known end
+        return policy
+        """, files: ["policy_test.lua": """
+        function test_known_customers_see_offers()
+            expect_true(policy.show_merchandising(context{ customer = { status_known = true } }, "home"))
+        end
+
+        function test_this_one_fails()
+            expect_eq(true, policy.show_merchandising(context{}, "home"))
+        end
+        """])
+        let result = try CommandRunner.run(["test", folder.path], environment: ["NO_COLOR": "1"])
+        #expect(result.status == 1)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "✔ policy_test.lua › test_known_customers_see_offers")
+        #expect(lines.contains("✘ policy_test.lua › test_this_one_fails"))
+        #expect(lines.contains("    policy_test.lua:6: expected true, got false"))
+        #expect(lines.last == "1 passed, 1 failed")
+    }
+
+    @Test func aMalformedCatalogIsOneLineNamingTheFileAndPath() throws {
+        let folder = try CommandRunner.policyFolder("return {}", files: ["Bad.storekit": """
+        { "products": [ { "productID": 7, "type": "Consumable" } ], "settings": {}, "subscriptionGroups": [], "version": { "major": 3, "minor": 0 } }
+        """])
+        let result = try CommandRunner.run(["catalog", folder.appendingPathComponent("Bad.storekit").path])
+        #expect(result.status == 1)
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(result.standardError.hasPrefix("storerules catalog: Bad.storekit: products[0].productID:"), "\(result.standardError)")
+    }
+
+    @Test func catalogJSONUsesTheFieldNamesLuaSees() throws {
+        let file = CommandRunner.packageRoot.appendingPathComponent("../shared/fixtures/storekit/apple__sample-backyard-birds__Store.storekit")
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        let result = try CommandRunner.run(["catalog", file.path, "--json"])
+        #expect(result.status == 0)
+        let listing = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        let products = listing?["products"] as? [[String: Any]] ?? []
+        #expect(products.count == 9)
+        let subscription = products.compactMap { $0["subscription"] as? [String: Any] }.first
+        #expect(subscription?["group_level"] != nil)
+        #expect((subscription?["period"] as? [String: Any])?["unit"] as? String == "month")
+        #expect((subscription?["introductory_offer"] as? [String: Any])?["payment_mode"] as? String == "free_trial")
+        #expect(products.first?["display_price"] != nil)
+    }
+}

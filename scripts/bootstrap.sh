@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what StoreRules needs to build and test on a Debian machine. Idempotent: it does
+# nothing when everything is present, and runs `apt-get update` at most once.
+set -euo pipefail
+
+packages=(liblua5.4-dev libssl-dev libsqlite3-dev libedit-dev pkg-config python3-venv)
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    sudo=sudo
+else
+    sudo=
+fi
+
+echo "bootstrap: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}"; then
+    $sudo apt-get update
+    $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
