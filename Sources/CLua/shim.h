@@ -60,7 +60,8 @@ static inline const char *srlua_typename(lua_State *L, int idx) {
 enum {
     SRLUA_TRIPPED_NONE = 0,
     SRLUA_TRIPPED_BUDGET = 1,
-    SRLUA_TRIPPED_DEADLINE = 2
+    SRLUA_TRIPPED_DEADLINE = 2,
+    SRLUA_TRIPPED_MEMORY = 3
 };
 
 /* Per-state accounting, owned by the Swift `LuaState` and reached from C through the
@@ -112,14 +113,17 @@ static inline srlua_limits *srlua_limits_of(lua_State *L) {
     return *(srlua_limits **)lua_getextraspace(L);
 }
 
-/* The count hook: charges the budget, checks the clock, and once a limit is hit raises an
- * error at every instruction, so a script that catches the error with pcall cannot go on. */
+/* The count hook: charges the budget, checks the clock and the memory cap, and once a limit
+ * is hit raises an error at every instruction, so a script that catches the error with pcall
+ * cannot go on. */
 static inline void srlua_count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     srlua_limits *limits = srlua_limits_of(L);
     if (limits->tripped == SRLUA_TRIPPED_NONE) {
         limits->instructions_left -= limits->hook_interval;
-        if (limits->instructions_left <= 0) {
+        if (limits->allocation_refused) {
+            limits->tripped = SRLUA_TRIPPED_MEMORY;
+        } else if (limits->instructions_left <= 0) {
             limits->tripped = SRLUA_TRIPPED_BUDGET;
         } else if (limits->deadline > 0 && srlua_monotonic_seconds() > limits->deadline) {
             limits->tripped = SRLUA_TRIPPED_DEADLINE;
@@ -132,6 +136,8 @@ static inline void srlua_count_hook(lua_State *L, lua_Debug *ar) {
         luaL_error(L, "instruction budget exhausted");
     } else if (limits->tripped == SRLUA_TRIPPED_DEADLINE) {
         luaL_error(L, "deadline passed");
+    } else if (limits->tripped == SRLUA_TRIPPED_MEMORY) {
+        luaL_error(L, "not enough memory");
     }
 }
 

@@ -42,6 +42,7 @@ enum LuaSandbox {
             __pairs = function() return next, target, nil end,
             __len = function() return #target end,
             __metatable = false,
+            __proxied = target,
         })
     end
 

@@ -163,6 +163,20 @@ public struct LuaStack {
         return LuaType(rawValue: lua_gettable(state, absolute)) ?? .none
     }
 
+    /// When the value at `index` is a read-only view made by the host (such as `ctx.catalog`
+    /// or one of its tables), pushes the table it shows and returns true; otherwise pushes
+    /// nothing and returns false. Results are read raw, so views are read through their target.
+    public func pushReadOnlyTarget(of index: Int32) -> Bool {
+        let absolute = lua_absindex(state, index)
+        guard lua_type(state, absolute) == LUA_TTABLE, lua_getmetatable(state, absolute) != 0 else { return false }
+        if pushField("__proxied", of: -1) == .table {
+            replace(-2)
+            return true
+        }
+        setTop(top - 2)
+        return false
+    }
+
     /// Pushes item `position` of the table at `table` (raw access) and returns its type.
     @discardableResult
     public func pushItem(_ position: Int, of table: Int32) -> LuaType {
@@ -202,6 +216,10 @@ public struct LuaStack {
             return .number(lua_tonumberx(state, index, nil))
         case .string: return .string(string(at: index) ?? "")
         case .table:
+            if pushReadOnlyTarget(of: index) {
+                defer { setTop(top - 1) }
+                return try copyValue(at: top, depth: depth, visiting: &visiting)
+            }
             guard depth > 0 else {
                 throw LuaError(kind: .badResult, message: "table nests too deeply")
             }

@@ -275,7 +275,7 @@ public final class LuaState: @unchecked Sendable {
             kind = .instructionBudget
         } else if tripped == Int32(SRLUA_TRIPPED_DEADLINE) {
             kind = .deadline
-        } else if status == LUA_ERRMEM || refused {
+        } else if status == LUA_ERRMEM || refused || tripped == Int32(SRLUA_TRIPPED_MEMORY) {
             kind = .memory
         } else {
             kind = .runtime

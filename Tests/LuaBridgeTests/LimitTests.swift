@@ -100,3 +100,21 @@ import Testing
         #expect(error?.kind == .badResult)
     }
 }
+
+@Suite struct CaughtLimitTests {
+    @Test func aMemoryErrorCaughtByPcallStillEndsTheCall() throws {
+        let state = try LuaState(limits: LuaLimits(instructionBudget: 50_000_000, deadline: .seconds(20), memoryLimit: 8 << 20))
+        let error = #expect(throws: LuaError.self) {
+            try state.evaluate("""
+            local survived = 0
+            for round = 1, 1000 do
+                pcall(function() local t = {} for i = 1, 1e9 do t[i] = i end end)
+                survived = survived + 1
+            end
+            return survived
+            """)
+        }
+        #expect(error?.kind == .memory)
+        #expect(try state.evaluate("return 5") == .integer(5))
+    }
+}

@@ -187,3 +187,39 @@ import Testing
         #expect(error?.kind == .badRequest)
     }
 }
+
+@Suite struct ResultShapeTests {
+    @Test func aSingleGrantInsteadOfAListIsABadResult() throws {
+        let engine = try makeEngine("return { grant = function(ctx, tx, product) return { item = 'pellet', amount = 1 } end }")
+        var transaction = JWSTransactionDecodedPayload()
+        transaction.productId = "pellets.box"
+        let error = #expect(throws: PolicyError.self) { try engine.grant(newCustomer, transaction: transaction, product: "pellets.box") }
+        #expect(error?.kind == .badResult)
+        #expect(error?.reason.contains("expected a list") == true)
+        #expect(error?.line == 1)
+    }
+
+    @Test func catalogTablesReturnedFromHooksAreReadThrough() throws {
+        let engine = try makeEngine("""
+        local M = {}
+        M.features = function(ctx) return ctx.catalog.groups["PASS"].products end
+        M.first_plan = function(ctx) return ctx.catalog.products["pass.premium"] end
+        return M
+        """)
+        #expect(engine.features(newCustomer).value == ["pass.premium", "pass.family", "pass.individual"])
+        let plan = try engine.call("first_plan", context: newCustomer, arguments: []).value
+        guard case .table(let table) = plan else { Issue.record("expected a table"); return }
+        #expect(table.hash[.string("id")] == .string("pass.premium"))
+    }
+
+    @Test func badResultsNameTheHooksLineWhateverTheTableIsCalled() throws {
+        let engine = try makeEngine("local rules = {}\n\nrules.product_style = function(ctx, product)\n  return 'huge'\nend\nreturn rules")
+        #expect(engine.productStyle(newCustomer, productID: "pellets.box").failure?.line == 3)
+    }
+
+    @Test func failingTopLevelCodeIsAnInvalidPolicy() throws {
+        let error = #expect(throws: PolicyError.self) { try makeEngine("error('not configured')") }
+        #expect(error?.kind == .invalidPolicy)
+        #expect(error?.line == 1)
+    }
+}

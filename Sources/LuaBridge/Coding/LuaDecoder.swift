@@ -18,7 +18,10 @@ public final class LuaDecoder {
         if Value.self == LuaValue.self, let value = try stack.value(at: index) as? Value {
             return value
         }
-        let reader = LuaValueDecoder(stack: stack, index: lua_absindex(stack.state, index), keyStyle: keyStyle, codingPath: [])
+        let base = stack.top
+        defer { stack.setTop(base) }
+        let readable = stack.pushReadOnlyTarget(of: index) ? stack.top : lua_absindex(stack.state, index)
+        let reader = LuaValueDecoder(stack: stack, index: readable, keyStyle: keyStyle, codingPath: [])
         do {
             return try Value(from: reader)
         } catch let error as LuaError {
@@ -72,7 +75,20 @@ struct LuaValueDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard stack.type(at: index) == .table else { throw mismatch("a list") }
-        return LuaUnkeyedDecoding(decoder: self, count: stack.length(at: index))
+        let count = stack.length(at: index)
+        var keys = 0
+        var stray: String?
+        stack.forEachPair(of: index) { key, _ in
+            keys += 1
+            if stray == nil, stack.integer(at: key).map({ $0 < 1 || $0 > count }) ?? true {
+                stray = stack.string(at: key).map { "\"\($0)\"" } ?? stack.type(at: key).name
+            }
+        }
+        if let stray, keys != count {
+            throw DecodingError.typeMismatch(Any.self, .init(codingPath: codingPath,
+                debugDescription: "expected a list, got a table with key \(stray)"))
+        }
+        return LuaUnkeyedDecoding(decoder: self, count: count)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -81,7 +97,8 @@ struct LuaValueDecoder: Decoder {
 
     /// Decodes the value on top of the stack, then pops it.
     func decodeTop<Value: Decodable>(_ type: Value.Type, key: any CodingKey) throws -> Value {
-        defer { stack.setTop(stack.top - 1) }
+        let base = stack.top - 1
+        defer { stack.setTop(base) }
         guard stack.reserve(4) else {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "nests too deeply"))
         }
@@ -94,6 +111,7 @@ struct LuaValueDecoder: Decoder {
             }
             return Date(timeIntervalSince1970: seconds) as! Value
         }
+        _ = stack.pushReadOnlyTarget(of: stack.top)
         let nested = LuaValueDecoder(stack: stack, index: stack.top, keyStyle: keyStyle, codingPath: codingPath + [key])
         return try Value(from: nested)
     }

@@ -50,6 +50,16 @@ public struct CustomerContext: Sendable, Equatable, Codable {
         subscriptions.values.contains { $0.state.isEntitled }
     }
 
+    /// Gives subscriptions that name a product but no level (level 0) the product's level
+    /// in `catalog`.
+    public mutating func fillMissingGroupLevels(from catalog: PolicyCatalog) {
+        for (groupID, subscription) in subscriptions where subscription.groupLevel == 0 {
+            if let level = catalog.products[subscription.productID]?.subscription?.groupLevel {
+                subscriptions[groupID]?.groupLevel = level
+            }
+        }
+    }
+
     private enum CodingKeys: String, CodingKey {
         case id, seed, statusKnown = "status_known", entitlements, subscriptions, balances, attributes
     }

@@ -116,7 +116,7 @@ public final class PolicyEngine: Sendable {
                     }
                     var failure = PolicyError(error, hook: hook, script: instance.source.chunkName)
                     if error.kind == .badResult, failure.line == nil {
-                        failure.line = Self.definitionLine(of: hook, in: instance.source.text)
+                        failure.line = instance.state.definitionLine(of: function)
                     }
                     return .failed(failure, output: output)
                 }
@@ -164,15 +164,6 @@ public final class PolicyEngine: Sendable {
         case .defaultForMissingHook: return "the policy has no such hook; the default applies"
         case .fallback(let error): return error.description
         }
-    }
-
-    /// The line where `hook` is defined, for results that fail validation after the hook returned.
-    static func definitionLine(of hook: String, in text: String) -> Int? {
-        let patterns = ["function policy.\(hook)(", "function policy.\(hook) (", "\(hook) = function", "function M.\(hook)("]
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if patterns.contains(where: { line.contains($0) }) { return number + 1 }
-        }
-        return nil
     }
 }
 

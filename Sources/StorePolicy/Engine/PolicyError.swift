@@ -3,7 +3,7 @@ import LuaBridge
 /// Why a policy could not be loaded, or why a hook's decision could not be used.
 ///
 /// The description is one line naming the hook, the script and line, and the reason:
-/// `grant (policy.lua:14): bad result: amount must be a positive integer, got -5`.
+/// `grant (policy.lua:14): bad result: invalid grant (item: "pellet", amount: 0): the amount must be at least 1`.
 public struct PolicyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What failed.
     public enum Kind: String, Sendable, Equatable, Codable {

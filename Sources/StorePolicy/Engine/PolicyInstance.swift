@@ -23,7 +23,9 @@ final class PolicyInstance: @unchecked Sendable {
             catalogTable = try state.readOnlyReference(to: catalog, named: "ctx.catalog", encoder: encoder)
             policyTable = try state.load(source.text, chunkName: source.chunkName)
         } catch {
-            throw PolicyError(error, hook: nil, script: source.chunkName)
+            var failure = PolicyError(error, hook: nil, script: source.chunkName)
+            if failure.kind == .runtime || failure.kind == .badResult { failure.kind = .invalidPolicy }
+            throw failure
         }
         let returned = state.withStack { stack in
             stack.push(policyTable)

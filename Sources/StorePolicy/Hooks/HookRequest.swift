@@ -41,6 +41,8 @@ public struct HookRequest: Sendable, Decodable {
     /// - Throws: ``PolicyError`` when the hook fails, breaks its contract, or the request
     ///   names something that does not exist.
     public func evaluate(with engine: PolicyEngine) throws(PolicyError) -> HookResponse {
+        var context = self.context
+        context.customer.fillMissingGroupLevels(from: engine.catalog)
         let outcome: (result: HookResult, trace: DecisionTrace?, failure: PolicyError?)
         switch PolicyHook(rawValue: hook) {
         case .showMerchandising:
@@ -96,7 +98,7 @@ public struct HookRequest: Sendable, Decodable {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "argument 1 must be a transaction object with Apple's field names")
         }
         do {
-            return try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: JSONEncoder().encode(first))
+            return try SignedPayloadJSON.makeDecoder().decode(JWSTransactionDecodedPayload.self, from: JSONEncoder().encode(first))
         } catch {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "argument 1 is not a transaction: \(error)")
         }

@@ -203,11 +203,19 @@ extension PolicyEngine {
         guard count > 0, stack.type(at: first) == .table else {
             throw badResult("expected a list of \(what)s", stack, first, count)
         }
-        let length = stack.length(at: first)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        let list = stack.pushReadOnlyTarget(of: first) ? stack.top : first
+        let length = stack.length(at: list)
+        var keys = 0
+        stack.forEachPair(of: list) { _, _ in keys += 1 }
+        guard keys == length else {
+            throw LuaError(kind: .badResult, message: "expected a list of \(what)s, got a table with other keys")
+        }
         var items: [Item] = []
         items.reserveCapacity(length)
         for position in 1...max(1, length) where position <= length {
-            stack.pushItem(position, of: first)
+            stack.pushItem(position, of: list)
             defer { stack.setTop(stack.top - 1) }
             guard let text = stack.string(at: -1), let item = parse(text) else {
                 throw LuaError(kind: .badResult, message: "item \(position): \(describe(stack, -1)) is not a valid \(what)")

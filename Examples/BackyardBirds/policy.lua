@@ -1,0 +1,146 @@
+-- Backyard Birds: the business rules of the bird food shop and the Backyard Birds Pass.
+--
+-- Everything a product person may want to change is in the tables at the top.
+-- The functions below them are the hooks StoreRules calls; see docs/policy.md.
+
+-- The "Backyard Birds Pass" subscription group (its id in Products.storekit).
+local PASS = "6F3A93AB"
+
+-- What each bird food product puts in the supplies inventory, per unit bought.
+local FOOD = {
+    ["pellet.single"] = { { item = "pellet", amount = 1 } },
+    ["pellet.box"]    = { { item = "pellet", amount = 5 } },
+    ["nectar.cup"]    = { { item = "nectar", amount = 1 } },
+    ["food.sampler"]  = { { item = "pellet", amount = 2 }, { item = "nectar", amount = 2 } },
+}
+
+-- The product shown as the hero of the shop.
+local BEST_VALUE = "pellet.box"
+
+-- The icon (an SF Symbol name) of each pass plan.
+local PLAN_ICONS = {
+    ["pass.premium"]    = "bird",
+    ["pass.family"]     = "person.2",
+    ["pass.individual"] = "person",
+}
+
+-- What each pass plan unlocks.
+local PASS_FEATURES = {
+    ["pass.individual"] = { "unlimited_backyards", "decorations" },
+    ["pass.family"]     = { "unlimited_backyards", "decorations", "family_sharing" },
+    ["pass.premium"]    = { "unlimited_backyards", "decorations", "family_sharing", "rare_birds" },
+}
+
+-- What each non-consumable unlocks while the customer owns it.
+local OWNED_FEATURES = {
+    ["feeder.golden"] = "golden_feeder",
+}
+
+-- The subscription states in which a bird watcher keeps the pass.
+-- Besides "subscribed", we keep access while the App Store is sorting out a failed
+-- renewal: during the grace period (as the App Store does) and also during billing retry,
+-- because most billing problems are fixed within days and locking a bird watcher out
+-- meanwhile loses them. "expired" and "revoked" end access.
+local KEEPS_ACCESS = {
+    subscribed = true,
+    in_grace_period = true,
+    in_billing_retry = true,
+}
+
+-- The customer's pass subscription when it gives access now, else nil.
+local function active_pass(ctx)
+    local pass = ctx.customer.subscriptions[PASS]
+    if pass ~= nil and KEEPS_ACCESS[pass.state] then
+        return pass
+    end
+    return nil
+end
+
+local policy = {}
+
+-- Whether to show the pass offer at a placement ("home" for the offer card on the
+-- backyard grid, "store" for the shop).
+function policy.show_merchandising(ctx, placement)
+    -- Until the subscription status has loaded we do not know who pays: show nothing.
+    if not ctx.customer.status_known then return false end
+    -- The shop always lists the pass (subscribers see their upgrades there).
+    if placement == "store" then return true end
+    -- Anywhere else, only bird watchers without the pass see the offer card.
+    return active_pass(ctx) == nil
+end
+
+-- Which plans the pass sheet shows, relative to the customer's current plan.
+function policy.visible_relationships(ctx, group)
+    local current = ctx.customer.subscriptions[group.id]
+    if current == nil or not KEEPS_ACCESS[current.state] then
+        return { "all" }      -- not a subscriber: every plan
+    end
+    if current.group_level == 1 then
+        return {}             -- already on the top plan: nothing to sell
+    end
+    return { "upgrade" }      -- a subscriber: only plans with more to offer
+end
+
+-- The icon next to each plan in the pass sheet.
+function policy.plan_icon(ctx, plan)
+    return PLAN_ICONS[plan.id]
+end
+
+-- What a purchase puts in the inventory. The pass and the golden feeder are not
+-- inventory: they unlock features (see policy.features) and grant nothing here.
+function policy.grant(ctx, tx, product)
+    local contents = FOOD[product.id]
+    if contents == nil then
+        -- A consumable without a rule must not be finished with nothing granted: fail,
+        -- so the purchase stays unfinished and is granted once the rule is added.
+        if product.type == "consumable" then
+            error("no grant rule for the consumable " .. product.id)
+        end
+        return {}
+    end
+    local quantity = tx.quantity or 1
+    local grants = {}
+    for position, entry in ipairs(contents) do
+        grants[position] = { item = entry.item, amount = entry.amount * quantity }
+    end
+    return grants
+end
+
+-- How prominently the shop shows a product.
+function policy.product_style(ctx, product)
+    if product.id == BEST_VALUE then return "large" end     -- the hero above the shelves
+    if product.type == "consumable" then return "regular" end -- the food shelves
+    return "compact"
+end
+
+-- The extra buttons of the shop ("store") and the pass sheet ("subscription_store").
+function policy.store_buttons(ctx, view)
+    local buttons = {
+        cancellation = "automatic",     -- a close button whenever the view is a sheet
+        restore_purchases = "visible",
+    }
+    if view == "subscription_store" then
+        -- Offer codes are for bird watchers who do not have the pass yet.
+        buttons.redeem_code = active_pass(ctx) and "hidden" or "visible"
+        buttons.sign_in = "hidden"      -- the pass is sold only through the App Store
+        buttons.policies = "visible"
+    end
+    return buttons
+end
+
+-- The features unlocked for the customer now.
+function policy.features(ctx)
+    local features = {}
+    local pass = active_pass(ctx)
+    if pass ~= nil then
+        for _, feature in ipairs(PASS_FEATURES[pass.product_id] or {}) do
+            features[#features + 1] = feature
+        end
+    end
+    for _, owned in ipairs(ctx.customer.entitlements) do
+        if OWNED_FEATURES[owned] then features[#features + 1] = OWNED_FEATURES[owned] end
+    end
+    return features
+end
+
+return policy

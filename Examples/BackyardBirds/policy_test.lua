@@ -1,0 +1,177 @@
+-- The Backyard Birds story, hook by hook. Run with: storerules test Examples/BackyardBirds
+
+local PASS = "6F3A93AB"
+
+-- A bird watcher whose status has loaded, with the given pass plan and state (or none).
+local function watcher(plan, state, entitlements)
+    local subscriptions = {}
+    if plan ~= nil then
+        subscriptions[PASS] = { product_id = plan, state = state or "subscribed" }
+    end
+    return context{ customer = {
+        id = "watcher-1", status_known = true,
+        subscriptions = subscriptions, entitlements = entitlements or {},
+    } }
+end
+
+-- The catalog
+
+function test_the_pass_has_three_levels_of_service_premium_first()
+    local pass = group(PASS)
+    expect_eq("Backyard Birds Pass", pass.name)
+    expect_eq({ "pass.premium", "pass.family", "pass.individual" }, pass.products)
+    expect_eq(1, product("pass.premium").subscription.group_level)
+    expect_eq(3, product("pass.individual").subscription.group_level)
+end
+
+function test_every_plan_starts_with_a_free_month()
+    for _, id in ipairs(group(PASS).products) do
+        local intro = product(id).subscription.introductory_offer
+        expect_eq("free_trial", intro.payment_mode, id)
+        expect_eq({ unit = "month", value = 1 }, intro.period, id)
+    end
+end
+
+function test_premium_has_a_three_month_promotional_offer()
+    local offer = product("pass.premium").subscription.promotional_offers[1]
+    expect_eq("premium.three.months", offer.id)
+    expect_eq("pay_as_you_go", offer.payment_mode)
+    expect_eq(3, offer.period_count)
+end
+
+-- show_merchandising
+
+function test_a_new_bird_watcher_sees_the_pass_offer()
+    expect_true(policy.show_merchandising(watcher(nil), "home"))
+    expect_true(policy.show_merchandising(watcher(nil), "store"))
+end
+
+function test_nothing_is_shown_while_the_status_is_unknown()
+    local unknown = context{ customer = { id = "watcher-1" } }
+    expect_false(policy.show_merchandising(unknown, "home"))
+    expect_false(policy.show_merchandising(unknown, "store"))
+end
+
+function test_subscribing_hides_the_offer_card_but_not_the_shop()
+    local subscriber = watcher("pass.individual")
+    expect_false(policy.show_merchandising(subscriber, "home"))
+    expect_true(policy.show_merchandising(subscriber, "store"))
+end
+
+function test_an_expired_pass_brings_the_offer_card_back()
+    expect_true(policy.show_merchandising(watcher("pass.individual", "expired"), "home"))
+    expect_true(policy.show_merchandising(watcher("pass.family", "revoked"), "home"))
+end
+
+-- visible_relationships
+
+function test_a_new_bird_watcher_sees_every_plan()
+    expect_eq({ "all" }, policy.visible_relationships(watcher(nil), group(PASS)))
+end
+
+function test_an_individual_subscriber_is_offered_only_upgrades()
+    expect_eq({ "upgrade" }, policy.visible_relationships(watcher("pass.individual"), group(PASS)))
+    expect_eq({ "upgrade" }, policy.visible_relationships(watcher("pass.family"), group(PASS)))
+end
+
+function test_a_premium_subscriber_is_offered_nothing()
+    expect_eq({}, policy.visible_relationships(watcher("pass.premium"), group(PASS)))
+end
+
+-- plan_icon
+
+function test_each_plan_has_its_icon()
+    expect_eq("bird", policy.plan_icon(watcher(nil), product("pass.premium")))
+    expect_eq("person.2", policy.plan_icon(watcher(nil), product("pass.family")))
+    expect_eq("person", policy.plan_icon(watcher(nil), product("pass.individual")))
+end
+
+-- grant
+
+function test_the_box_grants_five_pellets_per_box()
+    local box = product("pellet.box")
+    expect_eq({ { item = "pellet", amount = 5 } },
+        policy.grant(watcher(nil), transaction{ product_id = "pellet.box" }, box))
+    expect_eq({ { item = "pellet", amount = 15 } },
+        policy.grant(watcher(nil), transaction{ product_id = "pellet.box", quantity = 3 }, box))
+end
+
+function test_a_single_pellet_grants_one_pellet()
+    expect_eq({ { item = "pellet", amount = 1 } },
+        policy.grant(watcher(nil), transaction{ product_id = "pellet.single" }, product("pellet.single")))
+end
+
+function test_the_sampler_grants_pellets_and_nectar()
+    expect_eq({ { item = "pellet", amount = 4 }, { item = "nectar", amount = 4 } },
+        policy.grant(watcher(nil), transaction{ product_id = "food.sampler", quantity = 2 }, product("food.sampler")))
+end
+
+function test_the_transaction_reaches_grant_with_apples_fields()
+    local tx = transaction{ product_id = "pellet.box", quantity = 2 }
+    expect_eq("Consumable", tx.type)
+    expect_eq("PURCHASED", tx.in_app_ownership_type)
+    expect_eq(NOW, tx.purchase_date)
+end
+
+function test_the_pass_and_the_feeder_grant_no_inventory()
+    expect_eq({}, policy.grant(watcher(nil), transaction{ product_id = "pass.family" }, product("pass.family")))
+    expect_eq({}, policy.grant(watcher(nil), transaction{ product_id = "feeder.golden" }, product("feeder.golden")))
+end
+
+function test_a_consumable_without_a_rule_fails_instead_of_granting_nothing()
+    local unknown = { id = "seed.bag", type = "consumable" }
+    expect_error(function()
+        policy.grant(watcher(nil), transaction{ product_id = "seed.bag", type = "Consumable" }, unknown)
+    end, "no grant rule for the consumable seed.bag")
+end
+
+-- product_style
+
+function test_the_best_value_box_is_the_large_hero()
+    expect_eq("large", policy.product_style(watcher(nil), product("pellet.box")))
+    expect_eq("regular", policy.product_style(watcher(nil), product("pellet.single")))
+    expect_eq("regular", policy.product_style(watcher(nil), product("food.sampler")))
+    expect_eq("compact", policy.product_style(watcher(nil), product("feeder.golden")))
+end
+
+-- store_buttons
+
+function test_the_shop_shows_restore_purchases()
+    expect_eq({ cancellation = "automatic", restore_purchases = "visible" },
+        policy.store_buttons(watcher(nil), "store"))
+end
+
+function test_the_pass_sheet_offers_redeem_code_to_non_subscribers_only()
+    local buttons = policy.store_buttons(watcher(nil), "subscription_store")
+    expect_eq("visible", buttons.redeem_code)
+    expect_eq("visible", buttons.policies)
+    expect_eq("hidden", buttons.sign_in)
+    expect_eq("hidden", policy.store_buttons(watcher("pass.individual"), "subscription_store").redeem_code)
+end
+
+-- features
+
+function test_a_new_bird_watcher_has_no_features()
+    expect_eq({}, policy.features(watcher(nil)))
+end
+
+function test_each_plan_unlocks_its_features()
+    expect_eq({ "unlimited_backyards", "decorations" }, policy.features(watcher("pass.individual")))
+    expect_contains(policy.features(watcher("pass.family")), "family_sharing")
+    expect_contains(policy.features(watcher("pass.premium")), "rare_birds")
+end
+
+function test_grace_period_and_billing_retry_keep_the_pass()
+    expect_contains(policy.features(watcher("pass.individual", "in_grace_period")), "unlimited_backyards")
+    expect_contains(policy.features(watcher("pass.individual", "in_billing_retry")), "unlimited_backyards")
+    expect_false(policy.show_merchandising(watcher("pass.individual", "in_billing_retry"), "home"))
+end
+
+function test_an_expired_or_revoked_pass_unlocks_nothing()
+    expect_eq({}, policy.features(watcher("pass.premium", "expired")))
+    expect_eq({}, policy.features(watcher("pass.premium", "revoked")))
+end
+
+function test_the_golden_feeder_unlocks_its_skin()
+    expect_eq({ "golden_feeder" }, policy.features(watcher(nil, nil, { "feeder.golden" })))
+end

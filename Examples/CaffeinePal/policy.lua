@@ -1,0 +1,118 @@
+-- Caffeine Pal: the business rules of the tip jar, the recipe shop and Caffeine Pal Pro.
+--
+-- Everything a product person may want to change is in the tables at the top.
+-- The functions below them are the hooks StoreRules calls; see docs/policy.md.
+
+-- The "Caffeine Pal Pro" subscription group (its id in Products.storekit).
+local PRO = "8FC5B912"
+
+-- Recipes are the non-consumables whose product id starts with this.
+local RECIPE_PREFIX = "recipe."
+
+-- Cups of coffee each tip puts in the tip jar, per unit bought.
+local TIP_CUPS = {
+    ["tip.small"]  = 1,
+    ["tip.medium"] = 4,
+    ["tip.large"]  = 10,
+}
+
+-- The subscription states in which Pro keeps working. Caffeine Pal follows the App
+-- Store's own rule: service continues during the grace period, not during billing retry.
+local KEEPS_ACCESS = {
+    subscribed = true,
+    in_grace_period = true,
+}
+
+local function is_recipe(product)
+    return product.type == "non_consumable" and product.id:sub(1, #RECIPE_PREFIX) == RECIPE_PREFIX
+end
+
+local function has_pro(ctx)
+    local pro = ctx.customer.subscriptions[PRO]
+    return pro ~= nil and KEEPS_ACCESS[pro.state] == true
+end
+
+local policy = {}
+
+-- Whether to advertise Pro and recipes at a placement ("recipes" for the recipe list,
+-- "tip_jar" for the tip jar).
+function policy.show_merchandising(ctx, placement)
+    if not ctx.customer.status_known then return false end
+    -- Tips are welcome from everyone, Pro members too.
+    if placement == "tip_jar" then return true end
+    -- Pro members already have every recipe: do not sell them any.
+    return not has_pro(ctx)
+end
+
+-- Pro has one plan: non-members see it, members see the plan they have.
+function policy.visible_relationships(ctx, group)
+    local current = ctx.customer.subscriptions[group.id]
+    if current ~= nil and KEEPS_ACCESS[current.state] then
+        return { "current" }
+    end
+    return { "all" }
+end
+
+function policy.plan_icon(ctx, plan)
+    if plan.subscription and plan.subscription.group_id == PRO then
+        return "cup.and.saucer.fill"
+    end
+    return nil
+end
+
+-- A tip fills the tip jar and earns a thank-you card; recipes and Pro unlock features
+-- (see policy.features) and grant nothing here.
+function policy.grant(ctx, tx, product)
+    local cups = TIP_CUPS[product.id]
+    if cups ~= nil then
+        return {
+            { item = "tip_jar_cups", amount = cups * (tx.quantity or 1) },
+            { item = "thank_you_card", amount = 1 },
+        }
+    end
+    if product.type == "consumable" then
+        -- A new tip size without a rule: fail, so the purchase stays unfinished and is
+        -- granted once the rule is added, rather than finished with nothing granted.
+        error("no grant rule for the consumable " .. product.id)
+    end
+    return {}
+end
+
+function policy.product_style(ctx, product)
+    if product.type == "auto_renewable" then return "large" end  -- Pro leads the shop
+    if is_recipe(product) then return "regular" end
+    return "compact"                                             -- tips
+end
+
+function policy.store_buttons(ctx, view)
+    local buttons = {
+        cancellation = "automatic",
+        restore_purchases = "visible",   -- recipes are bought once and restored on new devices
+    }
+    if view == "subscription_store" then
+        buttons.redeem_code = "hidden"   -- Caffeine Pal has no offer codes
+        buttons.policies = "visible"
+    end
+    return buttons
+end
+
+-- Every recipe the customer owns, or every recipe in the catalog with Pro; sorted.
+function policy.features(ctx)
+    local unlocked = {}
+    for _, product_id in ipairs(ctx.customer.entitlements) do
+        local product = ctx.catalog.products[product_id]
+        if product ~= nil and is_recipe(product) then unlocked[product_id] = true end
+    end
+    if has_pro(ctx) then
+        unlocked.pro = true
+        for product_id, product in pairs(ctx.catalog.products) do
+            if is_recipe(product) then unlocked[product_id] = true end
+        end
+    end
+    local features = {}
+    for feature in pairs(unlocked) do features[#features + 1] = feature end
+    table.sort(features)
+    return features
+end
+
+return policy

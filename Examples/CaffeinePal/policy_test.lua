@@ -1,0 +1,125 @@
+-- The Caffeine Pal story, hook by hook. Run with: storerules test Examples/CaffeinePal
+
+local PRO = "8FC5B912"
+
+local RECIPES = {
+    "recipe.affogato", "recipe.americano", "recipe.cappuccino", "recipe.cortado",
+    "recipe.espresso", "recipe.flat_white", "recipe.latte", "recipe.mocha",
+}
+
+-- A coffee lover whose status has loaded, owning `entitlements`, with Pro in `state` (or not).
+local function coffee_lover(entitlements, state)
+    local subscriptions = {}
+    if state ~= nil then
+        subscriptions[PRO] = { product_id = "pro.annual", state = state }
+    end
+    return context{ customer = {
+        id = "coffee-lover-1", status_known = true,
+        entitlements = entitlements or {}, subscriptions = subscriptions,
+    } }
+end
+
+-- The catalog
+
+function test_pro_is_an_annual_plan_with_a_free_week()
+    local pro = product("pro.annual")
+    expect_eq("auto_renewable", pro.type)
+    expect_eq({ unit = "year", value = 1 }, pro.subscription.period)
+    expect_eq("free_trial", pro.subscription.introductory_offer.payment_mode)
+    expect_eq({ unit = "week", value = 1 }, pro.subscription.introductory_offer.period)
+    expect_eq({ "pro.annual" }, group(PRO).products)
+end
+
+function test_tips_are_consumables_and_recipes_non_consumables()
+    expect_eq("consumable", product("tip.small").type)
+    expect_eq("$0.99", product("tip.small").display_price)
+    expect_eq("non_consumable", product("recipe.latte").type)
+    expect_eq("4.99", product("recipe.latte").price)
+end
+
+-- show_merchandising
+
+function test_nothing_is_advertised_while_the_status_is_unknown()
+    local unknown = context{}
+    expect_false(policy.show_merchandising(unknown, "recipes"))
+    expect_false(policy.show_merchandising(unknown, "tip_jar"))
+end
+
+function test_pro_members_see_no_recipe_offers_but_the_tip_jar()
+    expect_true(policy.show_merchandising(coffee_lover(), "recipes"))
+    expect_false(policy.show_merchandising(coffee_lover({}, "subscribed"), "recipes"))
+    expect_true(policy.show_merchandising(coffee_lover({}, "subscribed"), "tip_jar"))
+end
+
+function test_billing_retry_brings_the_offers_back()
+    expect_false(policy.show_merchandising(coffee_lover({}, "in_grace_period"), "recipes"))
+    expect_true(policy.show_merchandising(coffee_lover({}, "in_billing_retry"), "recipes"))
+end
+
+-- visible_relationships and plan_icon
+
+function test_members_see_their_plan_and_others_every_plan()
+    expect_eq({ "all" }, policy.visible_relationships(coffee_lover(), group(PRO)))
+    expect_eq({ "current" }, policy.visible_relationships(coffee_lover({}, "subscribed"), group(PRO)))
+    expect_eq({ "all" }, policy.visible_relationships(coffee_lover({}, "expired"), group(PRO)))
+end
+
+function test_pro_has_a_cup_icon()
+    expect_eq("cup.and.saucer.fill", policy.plan_icon(coffee_lover(), product("pro.annual")))
+    expect_nil(policy.plan_icon(coffee_lover(), product("recipe.latte")))
+end
+
+-- grant
+
+function test_a_tip_fills_the_tip_jar_and_earns_a_thank_you()
+    expect_eq({ { item = "tip_jar_cups", amount = 1 }, { item = "thank_you_card", amount = 1 } },
+        policy.grant(coffee_lover(), transaction{ product_id = "tip.small" }, product("tip.small")))
+    expect_eq({ { item = "tip_jar_cups", amount = 20 }, { item = "thank_you_card", amount = 1 } },
+        policy.grant(coffee_lover(), transaction{ product_id = "tip.large", quantity = 2 }, product("tip.large")))
+end
+
+function test_recipes_and_pro_grant_nothing()
+    expect_eq({}, policy.grant(coffee_lover(), transaction{ product_id = "recipe.mocha" }, product("recipe.mocha")))
+    expect_eq({}, policy.grant(coffee_lover(), transaction{ product_id = "pro.annual" }, product("pro.annual")))
+end
+
+function test_a_tip_without_a_rule_fails_instead_of_granting_nothing()
+    expect_error(function()
+        policy.grant(coffee_lover(), transaction{ product_id = "tip.huge", type = "Consumable" },
+            { id = "tip.huge", type = "consumable" })
+    end, "no grant rule for the consumable tip.huge")
+end
+
+-- product_style and store_buttons
+
+function test_pro_leads_the_shop()
+    expect_eq("large", policy.product_style(coffee_lover(), product("pro.annual")))
+    expect_eq("regular", policy.product_style(coffee_lover(), product("recipe.espresso")))
+    expect_eq("compact", policy.product_style(coffee_lover(), product("tip.medium")))
+end
+
+function test_restore_purchases_is_always_visible()
+    expect_eq({ cancellation = "automatic", restore_purchases = "visible" }, policy.store_buttons(coffee_lover(), "store"))
+    expect_eq({ cancellation = "automatic", restore_purchases = "visible", redeem_code = "hidden", policies = "visible" },
+        policy.store_buttons(coffee_lover(), "subscription_store"))
+end
+
+-- features
+
+function test_each_owned_recipe_unlocks_that_recipe()
+    expect_eq({}, policy.features(coffee_lover()))
+    expect_eq({ "recipe.latte", "recipe.mocha" }, policy.features(coffee_lover({ "recipe.mocha", "recipe.latte" })))
+end
+
+function test_pro_unlocks_every_recipe_in_the_catalog()
+    local expected = { "pro" }
+    for _, recipe in ipairs(RECIPES) do expected[#expected + 1] = recipe end
+    table.sort(expected)
+    expect_eq(expected, policy.features(coffee_lover({}, "subscribed")))
+    expect_eq(expected, policy.features(coffee_lover({ "recipe.latte" }, "in_grace_period")))
+end
+
+function test_pro_ends_with_billing_retry_but_owned_recipes_stay()
+    expect_eq({ "recipe.latte" }, policy.features(coffee_lover({ "recipe.latte" }, "in_billing_retry")))
+    expect_eq({}, policy.features(coffee_lover({}, "expired")))
+end
