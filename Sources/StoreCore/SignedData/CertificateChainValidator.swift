@@ -13,7 +13,7 @@ struct CertificateChainValidator: Sendable {
         let leafKey: ECKey
         /// The dates at which every certificate of the path is valid, so at which the same
         /// validation would succeed again.
-        let validity: ClosedRange<Date>
+        let validity: Range<Date>
     }
 
     /// The anchors a chain must end in.
@@ -72,7 +72,8 @@ struct CertificateChainValidator: Sendable {
         guard leafKey.isP256 else { throw .unsupportedLeafKey(leafKey.curveName ?? "not an elliptic-curve key") }
 
         let periods = certificates.map(X509Certificate.validity(of:))
-        let validity = periods.map(\.lowerBound).max()!...periods.map(\.upperBound).min()!
+        let start = periods.map(\.lowerBound).max()!
+        let validity = start..<max(start, periods.map(\.upperBound).min()!)
         return ValidatedChain(leafKey: leafKey, validity: validity)
     }
 

@@ -39,7 +39,9 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
     public static func certificates(pemRepresentation: String) throws(CertificateError) -> [X509Certificate] {
         let bio = MemoryBIO(reading: Data(pemRepresentation.utf8))
         var certificates: [X509Certificate] = []
-        while let certificate = PEM_read_bio_X509(bio.pointer, nil, nil, nil) {
+        OpenSSLErrorQueue.clear()
+        // The callback supplies no passphrase, so OpenSSL never asks for one on the terminal.
+        while let certificate = PEM_read_bio_X509(bio.pointer, nil, { _, _, _, _ in 0 }, nil) {
             certificates.append(X509Certificate(taking: certificate))
         }
         let endOfInput = ERR_peek_last_error()
@@ -69,17 +71,18 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: bio.contents, as: UTF8.self)
     }
 
-    /// The subject's distinguished name, in OpenSSL's one-line form (`C=US, O=…, CN=…`).
+    /// The subject's distinguished name, in OpenSSL's one-line form (`O=StoreRules, CN=…`).
     public var subject: String {
         let bio = MemoryBIO()
         X509_NAME_print_ex(bio.pointer, X509_get_subject_name(handle.pointer), 0, 0)
         return String(decoding: bio.contents, as: UTF8.self)
     }
 
-    /// The start of the validity period.
+    /// The start of the validity period, the first second at which OpenSSL accepts the
+    /// certificate.
     public var notValidBefore: Date { Self.validity(of: handle.pointer).lowerBound }
 
-    /// The end of the validity period.
+    /// The end of the validity period; OpenSSL accepts the certificate until just before it.
     public var notValidAfter: Date { Self.validity(of: handle.pointer).upperBound }
 
     /// Whether the certificate carries an extension with the given dotted object identifier.
@@ -105,8 +108,9 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(derRepresentation)
     }
 
-    /// The validity period of an OpenSSL `X509`, from `notBefore` to `notAfter`.
-    static func validity(of certificate: OpaquePointer) -> ClosedRange<Date> {
+    /// The dates at which OpenSSL accepts an `X509`: from `notBefore` up to, not including,
+    /// `notAfter`, judged at whole seconds.
+    static func validity(of certificate: OpaquePointer) -> Range<Date> {
         func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
             var parts = tm()
             guard let time, ASN1_TIME_to_tm(time, &parts) == 1 else { return nil }
@@ -114,7 +118,7 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         }
         let start = date(X509_get0_notBefore(certificate)) ?? .distantFuture
         let end = date(X509_get0_notAfter(certificate)) ?? .distantPast
-        return start <= end ? start...end : start...start
+        return start <= end ? start..<end : start..<start
     }
 }
 
