@@ -72,11 +72,7 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The subject's distinguished name, in OpenSSL's one-line form (`O=StoreRules, CN=…`).
-    public var subject: String {
-        let bio = MemoryBIO()
-        X509_NAME_print_ex(bio.pointer, X509_get_subject_name(handle.pointer), 0, 0)
-        return String(decoding: bio.contents, as: UTF8.self)
-    }
+    public var subject: String { Self.subject(of: handle.pointer) }
 
     /// The start of the validity period, the first second at which OpenSSL accepts the
     /// certificate.
@@ -86,14 +82,7 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
     public var notValidAfter: Date { Self.validity(of: handle.pointer).upperBound }
 
     /// Whether the certificate carries an extension with the given dotted object identifier.
-    public func hasExtension(oid: String) -> Bool {
-        guard let object = OBJ_txt2obj(oid, 1) else {
-            OpenSSLErrorQueue.clear()
-            return false
-        }
-        defer { ASN1_OBJECT_free(object) }
-        return X509_get_ext_by_OBJ(handle.pointer, object, -1) >= 0
-    }
+    public func hasExtension(oid: String) -> Bool { Self.hasExtension(oid: oid, in: handle.pointer) }
 
     /// The subject, for messages.
     public var description: String { subject }
@@ -106,6 +95,23 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
     /// Hashes the DER encoding.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(derRepresentation)
+    }
+
+    /// The subject of an OpenSSL `X509`, in OpenSSL's one-line form.
+    static func subject(of certificate: OpaquePointer) -> String {
+        let bio = MemoryBIO()
+        X509_NAME_print_ex(bio.pointer, X509_get_subject_name(certificate), 0, 0)
+        return String(decoding: bio.contents, as: UTF8.self)
+    }
+
+    /// Whether an OpenSSL `X509` carries an extension with the given dotted object identifier.
+    static func hasExtension(oid: String, in certificate: OpaquePointer) -> Bool {
+        guard let object = OBJ_txt2obj(oid, 1) else {
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        defer { ASN1_OBJECT_free(object) }
+        return X509_get_ext_by_OBJ(certificate, object, -1) >= 0
     }
 
     /// The dates at which OpenSSL accepts an `X509`: from `notBefore` up to, not including,
