@@ -1,0 +1,132 @@
+import COpenSSL
+import Foundation
+
+/// An elliptic-curve key held by OpenSSL: a private key that signs, or a certificate's public
+/// key that verifies.
+///
+/// Shared across threads without a lock: StoreRules never changes a key after creating it, and
+/// OpenSSL 3 allows concurrent signing and verifying with one `EVP_PKEY`.
+final class ECKey: @unchecked Sendable {
+    /// The curves StoreRules generates keys on.
+    enum Curve: String, Sendable {
+        /// NIST P-256, the curve of ES256.
+        case p256 = "P-256"
+        /// NIST P-384, the curve of Apple's root CA.
+        case p384 = "P-384"
+    }
+
+    let pointer: OpaquePointer
+
+    private init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        EVP_PKEY_free(pointer)
+    }
+
+    /// Generates a new private key on `curve`.
+    static func generate(on curve: Curve) throws(OpenSSLFailure) -> ECKey {
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
+            throw OpenSSLFailure("creating a key-generation context")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1,
+              EVP_PKEY_CTX_set_group_name(context, curve.rawValue) == 1,
+              EVP_PKEY_keygen(context, &key) == 1,
+              let key
+        else { throw OpenSSLFailure("generating a \(curve.rawValue) key") }
+        return ECKey(taking: key)
+    }
+
+    /// Reads a PEM private key (PKCS #8 or SEC 1); it must be an elliptic-curve key.
+    init(privateKeyPEM: String) throws(OpenSSLFailure) {
+        let bio = MemoryBIO(reading: Data(privateKeyPEM.utf8))
+        guard let key = PEM_read_bio_PrivateKey(bio.pointer, nil, nil, nil) else {
+            throw OpenSSLFailure("reading a PEM private key")
+        }
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {
+            EVP_PKEY_free(key)
+            throw OpenSSLFailure("reading a PEM private key: not an elliptic-curve key")
+        }
+        pointer = key
+    }
+
+    /// The public key of `certificate`.
+    init(publicKeyOf certificate: X509Certificate) throws(OpenSSLFailure) {
+        guard let key = X509_get_pubkey(certificate.handle.pointer) else {
+            throw OpenSSLFailure("reading the public key of \(certificate.subject)")
+        }
+        pointer = key
+    }
+
+    /// The private key as unencrypted PKCS #8 PEM text.
+    var privateKeyPEM: String {
+        let bio = MemoryBIO()
+        PEM_write_bio_PrivateKey(bio.pointer, pointer, nil, nil, 0, nil, nil)
+        return String(decoding: bio.contents, as: UTF8.self)
+    }
+
+    /// The curve's name as OpenSSL spells it (`prime256v1`, `secp384r1`), or nil for a key
+    /// that is not on a named curve.
+    var curveName: String? {
+        guard EVP_PKEY_get_base_id(pointer) == EVP_PKEY_EC else { return nil }
+        var name = [CChar](repeating: 0, count: 80)
+        var length = 0
+        guard EVP_PKEY_get_group_name(pointer, &name, name.count, &length) == 1 else {
+            OpenSSLErrorQueue.clear()
+            return nil
+        }
+        return String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether this is a key on NIST P-256, the only curve ES256 allows.
+    var isP256: Bool { curveName == "prime256v1" }
+
+    /// Whether `certificate` certifies this private key's public half.
+    func isPrivateKey(of certificate: X509Certificate) -> Bool {
+        let matches = X509_check_private_key(certificate.handle.pointer, pointer) == 1
+        OpenSSLErrorQueue.clear()
+        return matches
+    }
+
+    /// Signs `message` with ECDSA over SHA-256, returning OpenSSL's DER signature.
+    func signSHA256(_ message: Data) throws(OpenSSLFailure) -> Data {
+        guard let context = EVP_MD_CTX_new() else { throw OpenSSLFailure("creating a signing context") }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, pointer) == 1 else {
+            throw OpenSSLFailure("starting an ECDSA signature")
+        }
+        let signature: Data? = message.withUnsafeBytes { input in
+            let bytes = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            var length = 0
+            guard EVP_DigestSign(context, nil, &length, bytes, input.count) == 1 else { return nil }
+            var signature = Data(count: length)
+            let status = signature.withUnsafeMutableBytes { output in
+                EVP_DigestSign(context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, bytes, input.count)
+            }
+            return status == 1 ? signature.prefix(length) : nil
+        }
+        guard let signature else { throw OpenSSLFailure("computing an ECDSA signature") }
+        return signature
+    }
+
+    /// Whether `derSignature` is this public key's ECDSA-over-SHA-256 signature of `message`.
+    func verifySHA256(derSignature: Data, of message: Data) -> Bool {
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer {
+            EVP_MD_CTX_free(context)
+            OpenSSLErrorQueue.clear()
+        }
+        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, pointer) == 1 else { return false }
+        return derSignature.withUnsafeBytes { signature in
+            message.withUnsafeBytes { input in
+                EVP_DigestVerify(
+                    context,
+                    signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,
+                    input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
+            }
+        }
+    }
+}

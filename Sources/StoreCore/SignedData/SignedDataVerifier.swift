@@ -1,0 +1,211 @@
+import Foundation
+import Synchronization
+
+/// Verifies and decodes data signed by the App Store — transactions, renewal info and App
+/// Store Server Notifications V2 — as Apple's App Store Server Library does, with OpenSSL.
+///
+/// Every verification runs the checks of Apple's library, in its order:
+///
+/// 1. the text is a compact JWS and its payload decodes (``VerificationError/malformedJWS(_:)``,
+///    ``VerificationError/malformedPayload(_:)``);
+/// 2. the header has an `x5c` chain (``VerificationError/missingCertificateChain``);
+/// 3. `alg` is exactly `ES256` (``VerificationError/unsupportedAlgorithm(_:)``);
+/// 4. `x5c` holds exactly three certificates (``VerificationError/invalidChainLength(_:)``),
+///    and the first two are base64 DER certificates (``VerificationError/invalidCertificate(index:reason:)``);
+/// 5. the leaf and intermediate lead to a configured trusted root — the root in the header is
+///    never read — under OpenSSL's strict X.509 checks (``VerificationError/untrustedChain(_:)``),
+///    each certificate valid at the payload's `signedDate`, or now when it has none
+///    (``VerificationError/certificateNotValidAtSignedDate(subject:date:)``);
+/// 6. the leaf carries `1.2.840.113635.100.6.11.1` and the intermediate `1.2.840.113635.100.6.2.1`
+///    (``VerificationError/missingMarkerExtension(_:)``), and the leaf key is P-256
+///    (``VerificationError/unsupportedLeafKey(_:)``);
+/// 7. the signature is the leaf key's (``VerificationError/invalidSignature``);
+/// 8. the bundle identifier, the app Apple ID (notifications, in production) and the
+///    environment match the configuration, where Apple's library checks them.
+///
+/// Checks are offline: there is no network, so no OCSP, and validity is judged at `signedDate`,
+/// as Apple's library does with online checks off.
+///
+/// For the Xcode and LocalTesting environments, Apple's library skips steps 2–7. StoreRules
+/// does so only when no trusted root is configured (to read StoreKit Testing output); given
+/// roots, it verifies every step in every environment, since its local store signs with a
+/// real chain.
+///
+/// A validated chain is remembered, keyed by its exact certificates and honouring their
+/// validity, so verifying more data from the same chain costs one ECDSA verification.
+/// The verifier is safe to share between threads.
+public final class SignedDataVerifier: Sendable {
+    /// The bundle identifier signed data must name.
+    public let bundleId: String
+    /// The app's Apple ID, which notifications must name in production.
+    public let appAppleId: Int64?
+    /// The environment signed data must come from.
+    public let environment: AppStoreEnvironment
+    /// The trusted roots chains must end in.
+    public let rootCertificates: [X509Certificate]
+
+    private let validator: CertificateChainValidator
+    private let state: Mutex<State>
+
+    private struct State {
+        var cache: CertificateChainCache
+        var statistics = VerifierStatistics()
+    }
+
+    /// How many validated chains a verifier remembers.
+    static let chainCacheCapacity = 32
+
+    /// Creates a verifier.
+    ///
+    /// - Parameters:
+    ///   - rootCertificates: The trusted roots: Apple Root CA - G3 for App Store data, or a
+    ///     ``SigningAuthority``'s root for the local store. Required except for the Xcode and
+    ///     LocalTesting environments.
+    ///   - bundleId: The app's bundle identifier.
+    ///   - appAppleId: The app's Apple ID; required for the Production environment.
+    ///   - environment: The environment signed data must come from.
+    ///   - enableOnlineChecks: Must be false: StoreRules has no network for OCSP.
+    public init(
+        rootCertificates: [X509Certificate],
+        bundleId: String,
+        appAppleId: Int64? = nil,
+        environment: AppStoreEnvironment,
+        enableOnlineChecks: Bool = false
+    ) throws(VerifierConfigurationError) {
+        guard !enableOnlineChecks else { throw .onlineChecksUnavailable }
+        guard environment != .production || appAppleId != nil else { throw .missingAppAppleId }
+        guard !rootCertificates.isEmpty || environment == .xcode || environment == .localTesting else {
+            throw .missingRootCertificates(environment)
+        }
+        self.rootCertificates = rootCertificates
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        validator = CertificateChainValidator(trustedRoots: rootCertificates)
+        state = Mutex(State(cache: CertificateChainCache(capacity: Self.chainCacheCapacity)))
+    }
+
+    /// Whether signatures and chains are checked: always, unless no root is configured for the
+    /// Xcode or LocalTesting environment.
+    public var checksSignatures: Bool { !rootCertificates.isEmpty }
+
+    /// The work done so far: chain validations, chain-cache hits and signature checks.
+    public var statistics: VerifierStatistics {
+        state.withLock { $0.statistics }
+    }
+
+    /// Verifies a signed transaction and checks its bundle identifier, then its environment.
+    public func verifyAndDecodeTransaction(_ signedTransaction: String) throws(VerificationError) -> JWSTransactionDecodedPayload {
+        let transaction = try verifyAndDecode(signedTransaction, as: JWSTransactionDecodedPayload.self)
+        guard transaction.bundleId == bundleId else {
+            throw .invalidAppIdentifier(expected: bundleId, found: transaction.bundleId)
+        }
+        guard transaction.environment == environment else {
+            throw .invalidEnvironment(expected: environment, found: transaction.environment)
+        }
+        return transaction
+    }
+
+    /// Verifies signed renewal info and checks its environment (it carries no bundle
+    /// identifier).
+    public func verifyAndDecodeRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JWSRenewalInfoDecodedPayload {
+        let renewalInfo = try verifyAndDecode(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self)
+        guard renewalInfo.environment == environment else {
+            throw .invalidEnvironment(expected: environment, found: renewalInfo.environment)
+        }
+        return renewalInfo
+    }
+
+    /// Verifies an App Store Server Notification V2 `signedPayload`.
+    ///
+    /// The bundle identifier, app Apple ID and environment come from the first present of
+    /// `data`, `summary`, `externalPurchaseToken` (whose environment is sandbox when its
+    /// identifier starts with `SANDBOX`) and `appData`; none present counts as a mismatch. The
+    /// bundle identifier is checked first, then the app Apple ID in production, then the
+    /// environment. The signed transaction and renewal info inside `data` are not verified
+    /// here: verify each with ``verifyAndDecodeTransaction(_:)`` and
+    /// ``verifyAndDecodeRenewalInfo(_:)``.
+    public func verifyAndDecodeNotification(_ signedPayload: String) throws(VerificationError) -> ResponseBodyV2DecodedPayload {
+        let notification = try verifyAndDecode(signedPayload, as: ResponseBodyV2DecodedPayload.self)
+        let source: (bundleId: String?, appAppleId: Int64?, environment: AppStoreEnvironment?)
+        if let data = notification.data {
+            source = (data.bundleId, data.appAppleId, data.environment)
+        } else if let summary = notification.summary {
+            source = (summary.bundleId, summary.appAppleId, summary.environment)
+        } else if let token = notification.externalPurchaseToken {
+            source = (token.bundleId, token.appAppleId, token.environment)
+        } else if let appData = notification.appData {
+            source = (appData.bundleId, appData.appAppleId, appData.environment)
+        } else {
+            source = (nil, nil, nil)
+        }
+        guard source.bundleId == bundleId else {
+            throw .invalidAppIdentifier(expected: bundleId, found: source.bundleId)
+        }
+        guard environment != .production || source.appAppleId == appAppleId else {
+            throw .invalidAppAppleId(expected: appAppleId, found: source.appAppleId)
+        }
+        guard source.environment == environment else {
+            throw .invalidEnvironment(expected: environment, found: source.environment)
+        }
+        return notification
+    }
+
+    /// Runs the checks common to every kind of signed data (steps 1–7) and returns the payload.
+    private func verifyAndDecode<Payload: SignedPayload>(_ text: String, as type: Payload.Type) throws(VerificationError) -> Payload {
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(parsing: text)
+        } catch {
+            throw .malformedJWS(error)
+        }
+        let payload: Payload
+        do {
+            payload = try jws.decodePayload(as: Payload.self)
+        } catch {
+            throw .malformedPayload(DecodingFailure.summary(of: error))
+        }
+        guard checksSignatures else { return payload }
+
+        guard let chain = jws.header.x5c, !chain.isEmpty else { throw .missingCertificateChain }
+        guard jws.header.alg == "ES256" else { throw .unsupportedAlgorithm(jws.header.alg) }
+        guard chain.count == 3 else { throw .invalidChainLength(chain.count) }
+
+        let leafKey = try validatedLeafKey(leaf: chain[0], intermediate: chain[1], at: payload.signedDate ?? Date())
+        state.withLock { $0.statistics.signatureVerifications += 1 }
+        guard let derSignature = try? ES256Signature.der(fromRaw: jws.signature),
+              leafKey.verifySHA256(derSignature: derSignature, of: jws.signingInput)
+        else { throw .invalidSignature }
+        return payload
+    }
+
+    /// The leaf key of a chain valid at `date`, from the cache or from a full validation.
+    private func validatedLeafKey(leaf: String, intermediate: String, at date: Date) throws(VerificationError) -> ECKey {
+        let key = CertificateChainCache.key(leaf: leaf, intermediate: intermediate)
+        let cached = state.withLock { state in
+            let chain = state.cache.chain(for: key, at: date)
+            if chain != nil { state.statistics.chainCacheHits += 1 }
+            return chain
+        }
+        if let cached { return cached.leafKey }
+
+        let leafCertificate = try Self.certificate(leaf, index: 0)
+        let intermediateCertificate = try Self.certificate(intermediate, index: 1)
+        state.withLock { $0.statistics.chainValidations += 1 }
+        let validated = try validator.validate(leaf: leafCertificate, intermediate: intermediateCertificate, at: date)
+        state.withLock { $0.cache.insert(validated, for: key) }
+        return validated.leafKey
+    }
+
+    /// Reads `x5c[index]`: standard base64, with padding, of a DER certificate.
+    private static func certificate(_ base64: String, index: Int) throws(VerificationError) -> X509Certificate {
+        guard let der = Data(base64Encoded: base64) else {
+            throw .invalidCertificate(index: index, reason: "not standard base64")
+        }
+        do {
+            return try X509Certificate(derRepresentation: der)
+        } catch {
+            throw .invalidCertificate(index: index, reason: error.description)
+        }
+    }
+}
