@@ -90,6 +90,17 @@ import Testing
         #expect(error?.description.contains("SELEC 1") == true)
     }
 
+    @Test func aStatementHoldsExactlyOneCommand() throws {
+        let directory = try SQLiteTemporaryDirectory()
+        let database = try Database(path: directory.path("one.sqlite"))
+        let error = #expect(throws: SQLiteError.self) {
+            try database.write { try $0.execute("CREATE TABLE a (x INTEGER); DROP TABLE a") }
+        }
+        #expect(error?.message.contains("exactly one SQL command") == true)
+        #expect(try database.read { try $0.fetchValue(Int.self, "SELECT 1;  \n") } == 1)
+        #expect(try database.read { try $0.fetchValue(Int.self, "SELECT count(*) FROM sqlite_master") } == 0)
+    }
+
     @Test func aConstraintViolationCarriesTheExtendedCode() throws {
         let directory = try SQLiteTemporaryDirectory()
         let database = try Database(path: directory.path("constraint.sqlite"))

@@ -23,12 +23,17 @@ public final class Statement {
 
     init(connection: OpaquePointer, sql: String) throws {
         var prepared: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, &tail)
+        // The tail points into the C string, so it is read while that string is alive.
+        let (code, hasTrailingText) = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(connection, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, &tail)
+            let trailing = tail.map { String(cString: $0) } ?? ""
+            return (code, !trailing.allSatisfy(\.isWhitespace))
+        }
         guard code == SQLITE_OK, let prepared else {
             throw SQLiteError(connection: connection, code: code, sql: sql)
         }
-        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy(\.isWhitespace) {
+        if hasTrailingText {
             sqlite3_finalize(prepared)
             throw SQLiteError(
                 extendedResultCode: .error,
