@@ -23,12 +23,12 @@ import Testing
         let database = try Database(path: directory.path("values.sqlite"))
         let text = "Café 🐦 with\0nul"
         let row = try database.write { connection -> Row? in
-            try connection.execute("CREATE TABLE sample (i INTEGER, r REAL, t TEXT, b BLOB, n TEXT, flag INTEGER, e TEXT)")
+            try connection.execute("CREATE TABLE sample (i INTEGER, r REAL, t TEXT, b BLOB, n TEXT, flag INTEGER, e TEXT, eb BLOB)")
             let missing: String? = nil
             try connection.execute(
-                "INSERT INTO sample VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [Int64.max, 2.5, text, [UInt8]([0, 1, 255]), missing, true, ""])
-            return try connection.fetchOne("SELECT i, r, t, b, n, flag, e FROM sample")
+                "INSERT INTO sample VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [Int64.max, 2.5, text, [UInt8]([0, 1, 255]), missing, true, "", [UInt8]()])
+            return try connection.fetchOne("SELECT i, r, t, b, n, flag, e, eb FROM sample")
         }
         let stored = try #require(row)
         #expect(try stored.decode(Int64.self, column: "i") == Int64.max)
@@ -38,6 +38,7 @@ import Testing
         #expect(try stored.decode(String?.self, column: "n") == nil)
         #expect(try stored.decode(Bool.self, column: "flag"))
         #expect(try stored.decode(String.self, column: "e") == "")
+        #expect(try stored.decode([UInt8].self, column: "eb") == [])
         #expect(try stored.decode(Int64?.self, at: 0) == Int64.max)
     }
 

@@ -112,6 +112,9 @@ public final class Statement {
                         handle, index, $0.baseAddress, sqlite3_uint64($0.count - 1),
                         storerules_sqlite_transient(), UInt8(SQLITE_UTF8))
                 }
+            case .blob(let bytes) where bytes.isEmpty:
+                // A null pointer would bind NULL, so an empty blob is bound as a zero-length blob.
+                code = sqlite3_bind_zeroblob64(handle, index, 0)
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes {
                     sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), storerules_sqlite_transient())
