@@ -100,8 +100,12 @@ enum LedgerFixtures {
                               WHERE t.customer_id = b.customer_id AND g.item = b.item), 0) AS expected
                 FROM balance b
                 """)
-            for row in balances where try row.decode(Int.self, column: "amount") != row.decode(Int.self, column: "expected") {
-                violations.append("balance \(row.values) differs from its grants")
+            for row in balances {
+                let (customer, item) = (try row.decode(String.self, column: "customer_id"), try row.decode(String.self, column: "item"))
+                let (amount, expected) = (try row.decode(Int.self, column: "amount"), try row.decode(Int.self, column: "expected"))
+                if amount != expected {
+                    violations.append("the \(item) balance of \(customer) is \(amount); its grants minus reversals are \(expected)")
+                }
             }
             let ungrantedWithGrants = try connection.fetchAll(
                 """
@@ -119,7 +123,7 @@ enum LedgerFixtures {
                 WHERE NOT EXISTS (SELECT 1 FROM balance b WHERE b.customer_id = t.customer_id AND b.item = g.item)
                 """)
             for row in grantsWithoutBalance {
-                violations.append("grants without a balance: \(row.values)")
+                violations.append("\(try row.decode(String.self, at: 0)) has \(try row.decode(String.self, at: 1)) grants and no balance")
             }
             return violations
         }

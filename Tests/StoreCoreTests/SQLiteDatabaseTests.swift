@@ -23,12 +23,12 @@ import Testing
         let database = try Database(path: directory.path("values.sqlite"))
         let text = "Café 🐦 with\0nul"
         let row = try database.write { connection -> Row? in
-            try connection.execute("CREATE TABLE sample (i INTEGER, r REAL, t TEXT, b BLOB, n TEXT, flag INTEGER, e TEXT)")
+            try connection.execute("CREATE TABLE sample (i INTEGER, r REAL, t TEXT, b BLOB, n TEXT, flag INTEGER, e TEXT, eb BLOB)")
             let missing: String? = nil
             try connection.execute(
-                "INSERT INTO sample VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [Int64.max, 2.5, text, [UInt8]([0, 1, 255]), missing, true, ""])
-            return try connection.fetchOne("SELECT i, r, t, b, n, flag, e FROM sample")
+                "INSERT INTO sample VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [Int64.max, 2.5, text, [UInt8]([0, 1, 255]), missing, true, "", [UInt8]()])
+            return try connection.fetchOne("SELECT i, r, t, b, n, flag, e, eb FROM sample")
         }
         let stored = try #require(row)
         #expect(try stored.decode(Int64.self, column: "i") == Int64.max)
@@ -38,6 +38,7 @@ import Testing
         #expect(try stored.decode(String?.self, column: "n") == nil)
         #expect(try stored.decode(Bool.self, column: "flag"))
         #expect(try stored.decode(String.self, column: "e") == "")
+        #expect(try stored.decode([UInt8].self, column: "eb") == [])
         #expect(try stored.decode(Int64?.self, at: 0) == Int64.max)
     }
 
@@ -88,6 +89,17 @@ import Testing
         #expect(error?.message.contains("syntax error") == true)
         #expect(error?.sql == "SELEC 1")
         #expect(error?.description.contains("SELEC 1") == true)
+    }
+
+    @Test func aStatementHoldsExactlyOneCommand() throws {
+        let directory = try SQLiteTemporaryDirectory()
+        let database = try Database(path: directory.path("one.sqlite"))
+        let error = #expect(throws: SQLiteError.self) {
+            try database.write { try $0.execute("CREATE TABLE a (x INTEGER); DROP TABLE a") }
+        }
+        #expect(error?.message.contains("exactly one SQL command") == true)
+        #expect(try database.read { try $0.fetchValue(Int.self, "SELECT 1;  \n") } == 1)
+        #expect(try database.read { try $0.fetchValue(Int.self, "SELECT count(*) FROM sqlite_master") } == 0)
     }
 
     @Test func aConstraintViolationCarriesTheExtendedCode() throws {

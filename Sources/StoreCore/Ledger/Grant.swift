@@ -33,7 +33,7 @@ public struct Grant: Sendable, Hashable, Codable {
         if item.isEmpty {
             throw GrantValidationError(grant: self, problem: .emptyItem)
         }
-        if item.first!.isWhitespace || item.last!.isWhitespace {
+        if item.first?.isWhitespace == true || item.last?.isWhitespace == true {
             throw GrantValidationError(grant: self, problem: .itemHasSurroundingWhitespace)
         }
         if item.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {

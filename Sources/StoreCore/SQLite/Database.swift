@@ -82,15 +82,14 @@ public final class Database: @unchecked Sendable {
             return try body(connection)
         }
         try connection.execute("BEGIN DEFERRED")
-        let result: T
         do {
-            result = try body(connection)
+            let result = try body(connection)
+            try connection.execute("COMMIT")
+            return result
         } catch {
             rollBack()
             throw error
         }
-        try connection.execute("COMMIT")
-        return result
     }
 
     /// Runs `body` with the connection inside `BEGIN IMMEDIATE … COMMIT`: the write lock is

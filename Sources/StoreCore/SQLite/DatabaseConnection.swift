@@ -14,6 +14,9 @@ public final class DatabaseConnection {
 
     /// The prepared statement for `sql`, from the cache when it was prepared before.
     ///
+    /// The cache lives as long as the connection and is keyed by the exact text, so pass values
+    /// as `?` arguments rather than writing them into the SQL.
+    ///
     /// - Throws: ``SQLiteError`` when the SQL does not compile, or holds more than one command.
     public func statement(_ sql: String) throws -> Statement {
         if let cached = statementCache[sql] {

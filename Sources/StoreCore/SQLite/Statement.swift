@@ -23,12 +23,17 @@ public final class Statement {
 
     init(connection: OpaquePointer, sql: String) throws {
         var prepared: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, &tail)
+        // The tail points into the C string, so it is read while that string is alive.
+        let (code, hasTrailingText) = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(connection, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, &tail)
+            let trailing = tail.map { String(cString: $0) } ?? ""
+            return (code, !trailing.allSatisfy(\.isWhitespace))
+        }
         guard code == SQLITE_OK, let prepared else {
             throw SQLiteError(connection: connection, code: code, sql: sql)
         }
-        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy(\.isWhitespace) {
+        if hasTrailingText {
             sqlite3_finalize(prepared)
             throw SQLiteError(
                 extendedResultCode: .error,
@@ -107,6 +112,9 @@ public final class Statement {
                         handle, index, $0.baseAddress, sqlite3_uint64($0.count - 1),
                         storerules_sqlite_transient(), UInt8(SQLITE_UTF8))
                 }
+            case .blob(let bytes) where bytes.isEmpty:
+                // A null pointer would bind NULL, so an empty blob is bound as a zero-length blob.
+                code = sqlite3_bind_zeroblob64(handle, index, 0)
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes {
                     sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), storerules_sqlite_transient())
