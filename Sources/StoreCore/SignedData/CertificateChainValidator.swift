@@ -13,7 +13,7 @@ struct CertificateChainValidator: Sendable {
         let leafKey: ECKey
         /// The dates at which every certificate of the path is valid, so at which the same
         /// validation would succeed again.
-        let validity: ClosedRange<Date>
+        let validity: Range<Date>
     }
 
     /// The anchors a chain must end in.
@@ -43,7 +43,7 @@ struct CertificateChainValidator: Sendable {
         guard X509_verify_cert(context) == 1 else {
             let code = X509_STORE_CTX_get_error(context)
             let reason = String(cString: X509_verify_cert_error_string(Int(code)))
-            let failing = X509_STORE_CTX_get_current_cert(context).map(Self.subject(of:)) ?? "unknown"
+            let failing = X509_STORE_CTX_get_current_cert(context).map(X509Certificate.subject(of:)) ?? "unknown"
             switch code {
             case X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_CERT_NOT_YET_VALID:
                 throw .certificateNotValidAtSignedDate(subject: failing, date: date)
@@ -60,7 +60,9 @@ struct CertificateChainValidator: Sendable {
             throw .untrustedChain("the verified path has \(certificates.count) certificates, not leaf, intermediate and root")
         }
         for (role, certificate) in zip([CertificateRole.leaf, .intermediate], certificates) {
-            guard Self.hasExtension(role.markerExtensionOID, certificate) else { throw .missingMarkerExtension(role) }
+            guard X509Certificate.hasExtension(oid: role.markerExtensionOID, in: certificate) else {
+                throw .missingMarkerExtension(role)
+            }
         }
 
         let leafKey: ECKey
@@ -72,19 +74,8 @@ struct CertificateChainValidator: Sendable {
         guard leafKey.isP256 else { throw .unsupportedLeafKey(leafKey.curveName ?? "not an elliptic-curve key") }
 
         let periods = certificates.map(X509Certificate.validity(of:))
-        let validity = periods.map(\.lowerBound).max()!...periods.map(\.upperBound).min()!
+        let start = periods.map(\.lowerBound).max()!
+        let validity = start..<max(start, periods.map(\.upperBound).min()!)
         return ValidatedChain(leafKey: leafKey, validity: validity)
-    }
-
-    private static func hasExtension(_ oid: String, _ certificate: OpaquePointer) -> Bool {
-        guard let object = OBJ_txt2obj(oid, 1) else { return false }
-        defer { ASN1_OBJECT_free(object) }
-        return X509_get_ext_by_OBJ(certificate, object, -1) >= 0
-    }
-
-    private static func subject(of certificate: OpaquePointer) -> String {
-        let bio = MemoryBIO()
-        X509_NAME_print_ex(bio.pointer, X509_get_subject_name(certificate), 0, 0)
-        return String(decoding: bio.contents, as: UTF8.self)
     }
 }

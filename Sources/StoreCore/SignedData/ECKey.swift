@@ -40,10 +40,13 @@ final class ECKey: @unchecked Sendable {
         return ECKey(taking: key)
     }
 
-    /// Reads a PEM private key (PKCS #8 or SEC 1); it must be an elliptic-curve key.
+    /// Reads an unencrypted PEM private key (PKCS #8 or SEC 1); it must be an elliptic-curve
+    /// key.
     init(privateKeyPEM: String) throws(OpenSSLFailure) {
         let bio = MemoryBIO(reading: Data(privateKeyPEM.utf8))
-        guard let key = PEM_read_bio_PrivateKey(bio.pointer, nil, nil, nil) else {
+        // The callback supplies no passphrase: an encrypted key fails to load instead of
+        // OpenSSL asking for a passphrase on the terminal.
+        guard let key = PEM_read_bio_PrivateKey(bio.pointer, nil, { _, _, _, _ in 0 }, nil) else {
             throw OpenSSLFailure("reading a PEM private key")
         }
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {

@@ -26,8 +26,8 @@ public struct SigningAuthority: Sendable {
     /// The chain as `x5c` carries it: leaf, intermediate, root.
     public var certificateChain: [X509Certificate] { [leafCertificate, intermediateCertificate, rootCertificate] }
 
-    /// The dates at which every certificate of the chain is valid; a payload's `signedDate`
-    /// must fall inside.
+    /// The dates at which every certificate of the chain is valid: a payload's `signedDate`
+    /// must be at or after `start` and before `end`.
     public var validity: DateInterval {
         let chain = certificateChain
         return DateInterval(
@@ -96,7 +96,8 @@ public struct SigningAuthority: Sendable {
     /// The payload is encoded with ``SignedPayloadJSON`` (dates as whole milliseconds). Its
     /// `signedDate`, when present, must fall within ``validity``.
     public func sign<Payload: SignedPayload>(_ payload: Payload) throws(SigningAuthorityError) -> String {
-        if let signedDate = payload.signedDate, !validity.contains(signedDate) {
+        let validity = validity
+        if let signedDate = payload.signedDate, signedDate < validity.start || signedDate >= validity.end {
             throw .signedDateOutsideValidity(signedDate: signedDate, validity: validity)
         }
         let json: Data

@@ -39,7 +39,9 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
     public static func certificates(pemRepresentation: String) throws(CertificateError) -> [X509Certificate] {
         let bio = MemoryBIO(reading: Data(pemRepresentation.utf8))
         var certificates: [X509Certificate] = []
-        while let certificate = PEM_read_bio_X509(bio.pointer, nil, nil, nil) {
+        OpenSSLErrorQueue.clear()
+        // The callback supplies no passphrase, so OpenSSL never asks for one on the terminal.
+        while let certificate = PEM_read_bio_X509(bio.pointer, nil, { _, _, _, _ in 0 }, nil) {
             certificates.append(X509Certificate(taking: certificate))
         }
         let endOfInput = ERR_peek_last_error()
@@ -69,28 +71,18 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: bio.contents, as: UTF8.self)
     }
 
-    /// The subject's distinguished name, in OpenSSL's one-line form (`C=US, O=…, CN=…`).
-    public var subject: String {
-        let bio = MemoryBIO()
-        X509_NAME_print_ex(bio.pointer, X509_get_subject_name(handle.pointer), 0, 0)
-        return String(decoding: bio.contents, as: UTF8.self)
-    }
+    /// The subject's distinguished name, in OpenSSL's one-line form (`O=StoreRules, CN=…`).
+    public var subject: String { Self.subject(of: handle.pointer) }
 
-    /// The start of the validity period.
+    /// The start of the validity period, the first second at which OpenSSL accepts the
+    /// certificate.
     public var notValidBefore: Date { Self.validity(of: handle.pointer).lowerBound }
 
-    /// The end of the validity period.
+    /// The end of the validity period; OpenSSL accepts the certificate until just before it.
     public var notValidAfter: Date { Self.validity(of: handle.pointer).upperBound }
 
     /// Whether the certificate carries an extension with the given dotted object identifier.
-    public func hasExtension(oid: String) -> Bool {
-        guard let object = OBJ_txt2obj(oid, 1) else {
-            OpenSSLErrorQueue.clear()
-            return false
-        }
-        defer { ASN1_OBJECT_free(object) }
-        return X509_get_ext_by_OBJ(handle.pointer, object, -1) >= 0
-    }
+    public func hasExtension(oid: String) -> Bool { Self.hasExtension(oid: oid, in: handle.pointer) }
 
     /// The subject, for messages.
     public var description: String { subject }
@@ -105,8 +97,26 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(derRepresentation)
     }
 
-    /// The validity period of an OpenSSL `X509`, from `notBefore` to `notAfter`.
-    static func validity(of certificate: OpaquePointer) -> ClosedRange<Date> {
+    /// The subject of an OpenSSL `X509`, in OpenSSL's one-line form.
+    static func subject(of certificate: OpaquePointer) -> String {
+        let bio = MemoryBIO()
+        X509_NAME_print_ex(bio.pointer, X509_get_subject_name(certificate), 0, 0)
+        return String(decoding: bio.contents, as: UTF8.self)
+    }
+
+    /// Whether an OpenSSL `X509` carries an extension with the given dotted object identifier.
+    static func hasExtension(oid: String, in certificate: OpaquePointer) -> Bool {
+        guard let object = OBJ_txt2obj(oid, 1) else {
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        defer { ASN1_OBJECT_free(object) }
+        return X509_get_ext_by_OBJ(certificate, object, -1) >= 0
+    }
+
+    /// The dates at which OpenSSL accepts an `X509`: from `notBefore` up to, not including,
+    /// `notAfter`, judged at whole seconds.
+    static func validity(of certificate: OpaquePointer) -> Range<Date> {
         func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
             var parts = tm()
             guard let time, ASN1_TIME_to_tm(time, &parts) == 1 else { return nil }
@@ -114,7 +124,7 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         }
         let start = date(X509_get0_notBefore(certificate)) ?? .distantFuture
         let end = date(X509_get0_notAfter(certificate)) ?? .distantPast
-        return start <= end ? start...end : start...start
+        return start <= end ? start..<end : start..<start
     }
 }
 
