@@ -52,6 +52,7 @@ import Testing
         #expect(Base64URL.decode("+/+/AAE") == nil)
         #expect(Base64URL.decode("-_-_AAE=") == nil)
         #expect(Base64URL.decode("abcde") == nil)
+        #expect(Base64URL.decode("YWJj\u{e9}") == nil)
         for length in 0..<10 {
             let data = Data((0..<length).map { UInt8($0 * 37 & 0xFF) })
             #expect(Base64URL.decode(Substring(Base64URL.encode(data))) == data)

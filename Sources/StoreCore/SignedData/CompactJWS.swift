@@ -19,7 +19,7 @@ public struct CompactJWS: Sendable, Hashable {
 
     /// Parses compact JWS text.
     public init(parsing text: String) throws(JWSFormatError) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Substring.init)
         guard parts.count == 3 else { throw .wrongPartCount(parts.count) }
         guard let headerBytes = Base64URL.decode(parts[0]) else { throw .invalidBase64URL(.header) }
         guard let payload = Base64URL.decode(parts[1]) else { throw .invalidBase64URL(.payload) }
@@ -31,7 +31,7 @@ public struct CompactJWS: Sendable, Hashable {
         }
         self.payload = payload
         self.signature = signature
-        signingInput = Data(text.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+        signingInput = Data(text.utf8[..<parts[1].endIndex])
         compactSerialization = text
     }
 
