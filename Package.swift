@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "StoreRules",
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
         .library(name: "StoreCore", targets: ["StoreCore"]),
@@ -37,13 +38,18 @@ let package = Package(
             name: "StorePolicy",
             dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]
         ),
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         .target(
             name: "CLuaBaseline",
             dependencies: ["CLua"]
         ),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline"]
+            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine"]
         ),
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore"]),

@@ -77,6 +77,18 @@ public final class LuaState: @unchecked Sendable {
         return reference(toValueAt: -1)
     }
 
+    /// Compiles `source` as text without running it and keeps the function in the registry.
+    ///
+    /// - Parameter environment: the table the chunk's globals live in; by default the
+    ///   read-only sandbox globals.
+    public func compileFunction(_ source: String, chunkName: String, environment: LuaReference? = nil) throws(LuaError) -> LuaReference {
+        let stack = LuaStack(handle)
+        let base = stack.top
+        defer { stack.setTop(base) }
+        try compile(source, chunkName: chunkName, environment: environment)
+        return reference(toValueAt: -1)
+    }
+
     /// Compiles `source` and runs it, returning its first result as a ``LuaValue``.
     public func evaluate(_ source: String, chunkName: String = "=input") throws(LuaError) -> LuaValue {
         let stack = LuaStack(handle)
@@ -85,15 +97,6 @@ public final class LuaState: @unchecked Sendable {
         try compile(source, chunkName: chunkName)
         try protectedCall(arguments: 0, results: 1, chunkName: chunkName)
         return try stack.value(at: -1)
-    }
-
-    /// Runs a compiled chunk's text once more without keeping anything: used to check that
-    /// a source compiles.
-    public func checkSyntax(_ source: String, chunkName: String) throws(LuaError) {
-        let stack = LuaStack(handle)
-        let base = stack.top
-        defer { stack.setTop(base) }
-        try compile(source, chunkName: chunkName)
     }
 
     // MARK: References
@@ -133,7 +136,7 @@ public final class LuaState: @unchecked Sendable {
     }
 
     /// Sets field `name` of the table `table` to the one value `push` pushes (raw set).
-    public func setField(_ name: String, in table: LuaReference, push: (LuaStack) throws(LuaError) -> Void) rethrows {
+    public func setField<Failure: Error>(_ name: String, in table: LuaReference, push: (LuaStack) throws(Failure) -> Void) throws(Failure) {
         let stack = LuaStack(handle)
         let base = stack.top
         defer { stack.setTop(base) }

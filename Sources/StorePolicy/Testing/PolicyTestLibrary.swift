@@ -1,3 +1,6 @@
+import Foundation
+import LuaBridge
+
 /// The helpers `*_test.lua` files can use, written in Lua.
 ///
 /// `context{...}` builds a complete `ctx` (every table present, the catalog attached),
@@ -5,6 +8,18 @@
 /// as `grant` receives it, and the `expect_*` functions fail a test with the expected and the
 /// actual value and the line of the check.
 enum PolicyTestLibrary {
+    /// Defines the helpers, `CATALOG` and `NOW` in `environment`.
+    static func install(in state: LuaState, environment: LuaReference, catalog: LuaReference, now: Date) throws(LuaError) {
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        state.setField("CATALOG", in: environment) { $0.push(catalog) }
+        state.setField("NOW", in: environment) { $0.push(seconds) }
+        state.defineFunction("customer_seed") { stack throws(LuaError) in
+            stack.push(CustomerContext.seed(for: stack.string(at: 1) ?? ""))
+            return 1
+        }
+        _ = try state.load(source, chunkName: "storerules-test-library", environment: environment)
+    }
+
     static let source = #"""
     local function sorted_keys(t)
         local keys = {}

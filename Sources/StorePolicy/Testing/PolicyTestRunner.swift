@@ -55,15 +55,8 @@ public struct PolicyTestRunner: Sendable {
                 record(Outcome(file: fileName, name: "(loading \(source.chunkName))", failure: error.description))
                 return outcomes
             }
-            let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
             state.setField("policy", in: environment) { $0.push(policy) }
-            state.setField("CATALOG", in: environment) { $0.push(catalogTable) }
-            state.setField("NOW", in: environment) { $0.push(seconds) }
-            state.defineFunction("customer_seed") { stack throws(LuaError) in
-                stack.push(CustomerContext.seed(for: stack.string(at: 1) ?? ""))
-                return 1
-            }
-            _ = try state.load(PolicyTestLibrary.source, chunkName: "storerules-test-library", environment: environment)
+            try PolicyTestLibrary.install(in: state, environment: environment, catalog: catalogTable, now: now)
             _ = try state.load(text, chunkName: fileName, environment: environment)
             let tests = state.functionNames(in: environment).filter { $0.hasPrefix("test_") }
             let ordered = try tests.map { name throws(LuaError) -> (String, LuaReference, Int) in
