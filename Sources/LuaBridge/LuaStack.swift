@@ -5,34 +5,43 @@ import CLua
 /// A `LuaStack` is only valid inside the closures ``LuaState`` hands it to, on that
 /// state's thread. Reads are raw: they never run metamethods of policy values.
 public struct LuaStack {
-    let state: OpaquePointer
+    @usableFromInline let state: OpaquePointer
 
-    init(_ state: OpaquePointer) {
+    @usableFromInline init(_ state: OpaquePointer) {
         self.state = state
     }
 
     /// The index of the top value (the number of values on the stack).
+    @inlinable
     public var top: Int32 { lua_gettop(state) }
 
     /// Drops values down to `index`.
+    @inlinable
     public func setTop(_ index: Int32) { lua_settop(state, index) }
 
     /// Makes room for `count` more values; false when the stack cannot grow.
+    @inlinable
     public func reserve(_ count: Int32) -> Bool { lua_checkstack(state, count) != 0 }
 
     // MARK: Pushing
 
     /// Pushes `nil`.
+    @inlinable
     public func pushNil() { lua_pushnil(state) }
     /// Pushes a boolean.
+    @inlinable
     public func push(_ value: Bool) { lua_pushboolean(state, value ? 1 : 0) }
     /// Pushes an integer.
+    @inlinable
     public func push(_ value: Int) { lua_pushinteger(state, lua_Integer(value)) }
     /// Pushes a 64-bit integer.
+    @inlinable
     public func push(_ value: Int64) { lua_pushinteger(state, lua_Integer(value)) }
     /// Pushes a float.
+    @inlinable
     public func push(_ value: Double) { lua_pushnumber(state, value) }
     /// Pushes a string.
+    @inlinable
     public func push(_ value: String) {
         var value = value
         value.withUTF8 { bytes in
@@ -40,29 +49,35 @@ public struct LuaStack {
         }
     }
     /// Pushes a string given as a static C literal, without building a Swift string.
+    @inlinable
     public func push(literal: StaticString) {
         literal.withUTF8Buffer { bytes in
             _ = bytes.withMemoryRebound(to: CChar.self) { lua_pushlstring(state, $0.baseAddress, $0.count) }
         }
     }
     /// Pushes a new table, with room for `arrayCount` items and `fieldCount` fields.
+    @inlinable
     public func pushTable(arrayCount: Int = 0, fieldCount: Int = 0) {
         lua_createtable(state, Int32(clamping: arrayCount), Int32(clamping: fieldCount))
     }
     /// Pops the top value and puts it at `index`, replacing what was there.
+    @inlinable
     public func replace(_ index: Int32) {
         lua_copy(state, -1, index)
         lua_settop(state, -2)
     }
 
     /// Pushes a copy of the value at `index`.
+    @inlinable
     public func pushCopy(of index: Int32) { lua_pushvalue(state, index) }
     /// Pushes the value a registry reference holds.
+    @inlinable
     public func push(_ reference: LuaReference) {
         lua_rawgeti(state, srlua_registryindex(), lua_Integer(reference.slot))
     }
 
     /// Pops the top value and stores it as field `key` of the table at `table`.
+    @inlinable
     public func setField(_ key: StaticString, of table: Int32) {
         _ = key.withUTF8Buffer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -73,16 +88,19 @@ public struct LuaStack {
         lua_rawset(state, table < 0 ? table - 1 : table)
     }
     /// Pops the top value and stores it as field `key` of the table at `table`.
+    @inlinable
     public func setField(_ key: String, of table: Int32) {
         push(key)
         lua_rotate(state, -2, 1)
         lua_rawset(state, table < 0 ? table - 1 : table)
     }
     /// Pops the top value and stores it at position `position` of the table at `table`.
+    @inlinable
     public func setItem(_ position: Int, of table: Int32) {
         lua_rawseti(state, table, lua_Integer(position))
     }
     /// Pops a key and a value (value on top) and stores them in the table at `table`.
+    @inlinable
     public func setPair(of table: Int32) {
         lua_rawset(state, table)
     }
@@ -114,16 +132,19 @@ public struct LuaStack {
     // MARK: Reading
 
     /// The Lua type of the value at `index`.
+    @inlinable
     public func type(at index: Int32) -> LuaType {
         LuaType(rawValue: lua_type(state, index)) ?? .none
     }
 
     /// The boolean at `index`, or nil when the value is not a boolean.
+    @inlinable
     public func bool(at index: Int32) -> Bool? {
         lua_type(state, index) == LUA_TBOOLEAN ? lua_toboolean(state, index) != 0 : nil
     }
 
     /// The integer at `index`: an integer, or a float with an exact integer value.
+    @inlinable
     public func integer(at index: Int32) -> Int64? {
         guard lua_type(state, index) == LUA_TNUMBER else { return nil }
         var exact: Int32 = 0
@@ -132,11 +153,13 @@ public struct LuaStack {
     }
 
     /// The number at `index`, or nil when the value is not a number.
+    @inlinable
     public func number(at index: Int32) -> Double? {
         lua_type(state, index) == LUA_TNUMBER ? lua_tonumberx(state, index, nil) : nil
     }
 
     /// The string at `index`, or nil when the value is not a string (numbers are not converted).
+    @inlinable
     public func string(at index: Int32) -> String? {
         guard lua_type(state, index) == LUA_TSTRING else { return nil }
         var length = 0
@@ -147,6 +170,7 @@ public struct LuaStack {
     }
 
     /// Pushes field `key` of the table at `table` (raw access) and returns its type.
+    @inlinable
     @discardableResult
     public func pushField(_ key: String, of table: Int32) -> LuaType {
         let absolute = lua_absindex(state, table)
@@ -156,6 +180,7 @@ public struct LuaStack {
 
     /// Pushes field `key` of a host-built read-only table at `table`, following its `__index`
     /// chain, and returns its type. Only for tables whose metatables the host made.
+    @inlinable
     @discardableResult
     public func pushIndexedField(_ key: String, of table: Int32) -> LuaType {
         let absolute = lua_absindex(state, table)
@@ -178,12 +203,14 @@ public struct LuaStack {
     }
 
     /// Pushes item `position` of the table at `table` (raw access) and returns its type.
+    @inlinable
     @discardableResult
     public func pushItem(_ position: Int, of table: Int32) -> LuaType {
         LuaType(rawValue: lua_rawgeti(state, table, lua_Integer(position))) ?? .none
     }
 
     /// The raw length of the table or string at `index`.
+    @inlinable
     public func length(at index: Int32) -> Int { Int(lua_rawlen(state, index)) }
 
     /// Calls `body` with the stack indices of each key and value of the table at `index`,
@@ -203,11 +230,11 @@ public struct LuaStack {
     /// Functions, userdata and threads cannot leave the state and are a ``LuaError`` of kind
     /// `badResult`, as are tables that contain themselves or nest deeper than `maxDepth`.
     public func value(at index: Int32, maxDepth: Int = 64) throws(LuaError) -> LuaValue {
-        var visiting = Set<UnsafeRawPointer>()
+        var visiting: [UnsafeRawPointer] = []
         return try copyValue(at: lua_absindex(state, index), depth: maxDepth, visiting: &visiting)
     }
 
-    private func copyValue(at index: Int32, depth: Int, visiting: inout Set<UnsafeRawPointer>) throws(LuaError) -> LuaValue {
+    private func copyValue(at index: Int32, depth: Int, visiting: inout [UnsafeRawPointer]) throws(LuaError) -> LuaValue {
         switch type(at: index) {
         case .none, .nil: return .nil
         case .boolean: return .boolean(lua_toboolean(state, index) != 0)
@@ -220,49 +247,50 @@ public struct LuaStack {
                 defer { setTop(top - 1) }
                 return try copyValue(at: top, depth: depth, visiting: &visiting)
             }
-            guard depth > 0 else {
-                throw LuaError(kind: .badResult, message: "table nests too deeply")
-            }
-            guard let identity = lua_topointer(state, index), visiting.insert(identity).inserted else {
-                throw LuaError(kind: .badResult, message: "table contains itself")
-            }
-            defer { visiting.remove(identity) }
-            guard reserve(3) else { throw LuaError(kind: .badResult, message: "table nests too deeply") }
-            var table = LuaTable()
-            let count = length(at: index)
-            var pairs: [(LuaValue, LuaValue)] = []
-            var failure: LuaError?
-            forEachPair(of: index) { key, value in
-                guard failure == nil else { return }
-                do throws(LuaError) {
-                    let copiedKey = try copyValue(at: key, depth: depth - 1, visiting: &visiting)
-                    let copiedValue = try copyValue(at: value, depth: depth - 1, visiting: &visiting)
-                    pairs.append((copiedKey, copiedValue))
-                } catch {
-                    failure = error
-                }
-            }
-            if let failure { throw failure }
-            if count > 0 {
-                table.array = Array(repeating: .nil, count: count)
-            }
-            for (key, value) in pairs {
-                if case .integer(let position) = key, position >= 1, position <= count {
-                    table.array[Int(position) - 1] = value
-                } else {
-                    table.hash[key] = value
-                }
-            }
-            if table.array.contains(.nil) {
-                for (offset, item) in table.array.enumerated() where item != .nil {
-                    table.hash[.integer(Int64(offset + 1))] = item
-                }
-                table.array = []
-            }
-            return .table(table)
+            return .table(try copyTable(at: index, depth: depth, visiting: &visiting))
         case .function, .userdata, .lightUserdata, .thread:
             throw LuaError(kind: .badResult, message: "a \(type(at: index).name) cannot be returned to the host")
         }
+    }
+
+    /// Copies a table: keys 1…n (its raw length) into the array part, the rest into the hash.
+    private func copyTable(at index: Int32, depth: Int, visiting: inout [UnsafeRawPointer]) throws(LuaError) -> LuaTable {
+        guard depth > 0 else {
+            throw LuaError(kind: .badResult, message: "table nests too deeply")
+        }
+        guard let identity = lua_topointer(state, index), !visiting.contains(identity) else {
+            throw LuaError(kind: .badResult, message: "table contains itself")
+        }
+        guard reserve(3) else { throw LuaError(kind: .badResult, message: "table nests too deeply") }
+        visiting.append(identity)
+        defer { visiting.removeLast() }
+        let count = length(at: index)
+        var table = LuaTable(array: count > 0 ? Array(repeating: .nil, count: count) : [])
+        var failure: LuaError?
+        forEachPair(of: index) { key, value in
+            guard failure == nil else { return }
+            do throws(LuaError) {
+                let copiedValue = try copyValue(at: value, depth: depth - 1, visiting: &visiting)
+                if lua_isinteger(state, key) != 0 {
+                    let position = Int(lua_tointegerx(state, key, nil))
+                    if position >= 1 && position <= count {
+                        table.array[position - 1] = copiedValue
+                        return
+                    }
+                }
+                table.hash[try copyValue(at: key, depth: depth - 1, visiting: &visiting)] = copiedValue
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        if table.array.contains(.nil) {
+            for (offset, item) in table.array.enumerated() where item != .nil {
+                table.hash[.integer(Int64(offset + 1))] = item
+            }
+            table.array = []
+        }
+        return table
     }
 }
 
@@ -307,5 +335,9 @@ public enum LuaType: Int32, Sendable {
 
 /// A value kept in a state's registry, such as a compiled hook function.
 public struct LuaReference: Sendable, Hashable {
-    let slot: Int32
+    @usableFromInline let slot: Int32
+
+    @usableFromInline init(slot: Int32) {
+        self.slot = slot
+    }
 }

@@ -22,6 +22,8 @@ public final class PolicyEngine: Sendable {
     private let print: LuaState.PrintHandler
     private let maximumIdleStates: Int
     private let current: Mutex<Generation>
+    private let generationNumber = Atomic<Int>(0)
+    private let token = EngineToken()
 
     /// Creates an engine for `source`.
     ///
@@ -61,16 +63,34 @@ public final class PolicyEngine: Sendable {
     @discardableResult
     public func reload(_ source: PolicySource) throws(PolicyError) -> String {
         let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print)
-        current.withLock { $0 = generation }
+        current.withLock { serving in
+            generation.number = serving.number + 1
+            serving = generation
+            generationNumber.store(generation.number, ordering: .releasing)
+        }
         return source.version
     }
 
     // MARK: Running hooks
 
     /// Borrows an instance of the serving policy for the length of `body`.
+    ///
+    /// Each thread keeps the instance it used last (see ``ThreadInstanceCache``), so a thread
+    /// deciding again with the same policy version takes no lock; a nested call on the same
+    /// thread, or a thread's first call after a reload, goes through the generation's pool.
     func withInstance<Result>(_ body: (PolicyInstance) throws(PolicyError) -> Result) throws(PolicyError) -> Result {
+        let cache = ThreadInstanceCache.current
+        let number = generationNumber.load(ordering: .acquiring)
+        if let instance = cache.borrow(engine: token.identifier, generation: number) {
+            defer { cache.giveBack(engine: token.identifier) }
+            return try body(instance)
+        }
         let generation = current.withLock { $0 }
         let instance = try generation.take()
+        if cache.keep(instance, engine: token.identifier, owner: token, generation: generation.number) {
+            defer { cache.giveBack(engine: token.identifier) }
+            return try body(instance)
+        }
         defer { generation.give(back: instance, keepingAtMost: maximumIdleStates) }
         return try body(instance)
     }
@@ -176,8 +196,10 @@ extension Duration {
 }
 
 /// One policy version and its idle compiled states.
-final class Generation: Sendable {
+final class Generation: @unchecked Sendable {
     let source: PolicySource
+    /// Counts reloads: 0 for the first policy, then one more for each (set before publication).
+    var number = 0
     private let catalog: PolicyCatalog
     private let limits: LuaLimits
     private let print: LuaState.PrintHandler

@@ -165,8 +165,34 @@ extension PolicyEngine {
     /// Calls any hook the policy defines, known or custom, with `arguments` after `ctx`, and
     /// returns its first result as it is, without validation or default.
     public func call(_ hook: String, context: PolicyContext, arguments: [PolicyArgument], traced: Bool = false) throws(PolicyError) -> Decision<LuaValue> {
+        var value = LuaValue.nil
+        let trace = try callCustom(hook, context: context, arguments: arguments, traced: traced) { stack, first, count throws(LuaError) in
+            value = count > 0 ? try stack.value(at: first) : .nil
+        }
+        return Decision(value: value, source: .policy, trace: trace)
+    }
+
+    /// Calls any hook the policy defines and reads its first result straight from the Lua
+    /// stack as `Result`: the fastest way for a host to take a custom hook's decision.
+    public func call<Result: LuaReadable & Sendable>(_ hook: String, context: PolicyContext, arguments: [PolicyArgument],
+                                                     as type: Result.Type, traced: Bool = false) throws(PolicyError) -> Decision<Result> {
+        var value: Result?
+        let trace = try callCustom(hook, context: context, arguments: arguments, traced: traced) { stack, first, count throws(LuaError) in
+            guard count > 0 else { throw LuaError(kind: .badResult, message: "the hook returned nothing") }
+            value = try Result(from: stack, at: first)
+        }
+        guard let value else {
+            throw PolicyError(kind: .badResult, hook: hook, script: source.chunkName, reason: "the hook returned nothing")
+        }
+        return Decision(value: value, source: .policy, trace: trace)
+    }
+
+    /// Runs a custom hook, handing its results to `read`; throws when the hook is missing or
+    /// fails, and returns the trace when asked for one.
+    private func callCustom(_ hook: String, context: PolicyContext, arguments: [PolicyArgument], traced: Bool,
+                            read: (LuaStack, Int32, Int32) throws(LuaError) -> Void) throws(PolicyError) -> DecisionTrace? {
         let decision = decide(hook, context: context, traced: traced, inputs: arguments.map(\.traceValue),
-                              fallback: { LuaValue.nil },
+                              fallback: { false },
                               arguments: { instance, stack throws(PolicyError) in
                                   for argument in arguments {
                                       try argument.push(instance: instance, stack: stack)
@@ -174,13 +200,14 @@ extension PolicyEngine {
                                   return Int32(arguments.count)
                               },
                               read: { _, stack, first, count throws(LuaError) in
-                                  count > 0 ? try stack.value(at: first) : .nil
+                                  try read(stack, first, count)
+                                  return true
                               })
         switch decision.source {
         case .fallback(let error): throw error
         case .defaultForMissingHook:
             throw PolicyError(kind: .badRequest, hook: hook, script: source.chunkName, reason: "the policy defines no hook named '\(hook)'")
-        case .policy: return decision
+        case .policy: return decision.trace
         }
     }
 

@@ -47,6 +47,38 @@ enum BenchCommand: Command {
     return policy
     """
 
+    /// The rule's output, read straight from the hook's result table.
+    struct UpgradeOffer: LuaReadable, Sendable, Equatable {
+        var show: Bool
+        var upgrades: [Int]
+
+        init(show: Bool, upgrades: [Int]) {
+            self.show = show
+            self.upgrades = upgrades
+        }
+
+        init(from stack: LuaStack, at index: Int32) throws(LuaError) {
+            let base = stack.top
+            defer { stack.setTop(base) }
+            guard stack.type(at: index) == .table, stack.pushField("show", of: index) == .boolean, let show = stack.bool(at: -1),
+                  stack.pushField("upgrades", of: index) == .table else {
+                throw LuaError(kind: .badResult, message: "expected { show = boolean, upgrades = { level, ... } }")
+            }
+            let list = stack.top
+            var upgrades: [Int] = []
+            for position in 1...max(1, stack.length(at: list)) where position <= stack.length(at: list) {
+                stack.pushItem(position, of: list)
+                guard let level = stack.integer(at: -1) else {
+                    throw LuaError(kind: .badResult, message: "upgrades[\(position)]: expected an integer level")
+                }
+                upgrades.append(Int(level))
+                stack.setTop(list)
+            }
+            self.show = show
+            self.upgrades = upgrades
+        }
+    }
+
     /// One input of the rule.
     struct RuleInput: Sendable {
         var subscribed: Bool
@@ -107,13 +139,13 @@ enum BenchCommand: Command {
     }
 
     /// The rule in Swift.
-    static let swiftRule: @Sendable (RuleInput) -> (show: Bool, upgrades: [Int]) = { input in
+    static let swiftRule: @Sendable (RuleInput) -> UpgradeOffer = { input in
         let level = input.subscribed ? input.groupLevel : 0
         var upgrades: [Int] = []
         for candidate in 1...input.productIDs.count where !input.subscribed || candidate < level {
             upgrades.append(candidate)
         }
-        return (!input.subscribed || level > 1, upgrades)
+        return UpgradeOffer(show: !input.subscribed || level > 1, upgrades: upgrades)
     }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
@@ -145,14 +177,14 @@ enum BenchCommand: Command {
 
         for (input, context) in zip(inputs, contexts) {
             let expected = swiftRule(input)
-            let decided = try engine.call("upgrade_offer", context: context, arguments: argument).value
-            guard decided == expectedValue(expected) else {
+            let decided = try engine.call("upgrade_offer", context: context, arguments: argument, as: UpgradeOffer.self).value
+            guard decided == expected else {
                 throw CommandFailure("the engine and the Swift rule disagree for \(input): \(decided)")
             }
         }
 
         let engineNanoseconds = try time(iterations) { index in
-            _ = try engine.call("upgrade_offer", context: contexts[index & 63], arguments: argument)
+            _ = try engine.call("upgrade_offer", context: contexts[index & 63], arguments: argument, as: UpgradeOffer.self)
         }
         let swiftNanoseconds = try time(iterations) { index in
             keep(swiftRule(inputs[index & 63]))
@@ -171,12 +203,6 @@ enum BenchCommand: Command {
             decisionsPerSecond1Thread: oneThread,
             decisionsPerSecond2Threads: twoThreads,
             twoThreadScaling: twoThreads / oneThread)
-    }
-
-    static func expectedValue(_ expected: (show: Bool, upgrades: [Int])) -> LuaValue {
-        var hash: [LuaValue: LuaValue] = [.string("show"): .boolean(expected.show)]
-        hash[.string("upgrades")] = .table(LuaTable(array: expected.upgrades.map { .integer(Int64($0)) }))
-        return .table(LuaTable(hash: hash))
     }
 
     /// Nanoseconds per call of `body`, after a warm-up.
@@ -236,7 +262,7 @@ enum BenchCommand: Command {
             let (contexts, argument) = requests[thread]
             for index in 0..<iterations {
                 do {
-                    _ = try engine.call("upgrade_offer", context: contexts[index & 63], arguments: argument)
+                    _ = try engine.call("upgrade_offer", context: contexts[index & 63], arguments: argument, as: UpgradeOffer.self)
                 } catch {
                     failures.record()
                 }
