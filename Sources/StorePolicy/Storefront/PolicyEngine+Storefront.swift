@@ -1,0 +1,160 @@
+import Foundation
+
+extension PolicyEngine {
+    /// The storefront plan for the customer in `context` at `placement`, decided by the
+    /// policy's hooks over the engine's catalog.
+    ///
+    /// - Store products (everything but auto-renewable subscriptions) are ordered large,
+    ///   regular, then compact (`product_style`), then by price and id.
+    /// - A group's plans are filtered by `visible_relationships` only for a customer with an
+    ///   active subscription in the group (subscribed, grace period or billing retry); others
+    ///   see every plan, as StoreKit's `SubscriptionStoreView` shows them.
+    /// - The introductory offer shows when the customer is eligible (no subscription in the
+    ///   group yet, or `intro_eligible`); a lapsed subscriber sees the first promotional offer.
+    /// - A button shows when the policy makes it `visible`, or `automatic` where StoreKit
+    ///   shows it by default: cancellation, and policies in a subscription store.
+    public func storefrontPlan(_ context: PolicyContext, placement: String) -> StorefrontPlan {
+        let notes = DecisionNotes()
+        let merchandising = showMerchandising(context, placement: placement)
+        notes.record(.showMerchandising, placement, merchandising, merchandising.value ? "shown" : "hidden")
+
+        let owned = Set(context.customer.entitlements)
+        var products: [StorefrontPlan.Product] = []
+        for product in catalog.products.values where product.subscription == nil {
+            let style = productStyle(context, productID: product.id)
+            notes.record(.productStyle, product.id, style, style.value.rawValue)
+            let icon = planIcon(context, productID: product.id)
+            if icon.value != nil || icon.failure != nil { notes.record(.planIcon, product.id, icon, icon.value ?? "none") }
+            products.append(.init(id: product.id, type: product.type, displayName: product.displayName,
+                                  description: product.description, displayPrice: product.displayPrice,
+                                  style: style.value, icon: icon.value,
+                                  owned: product.type != "consumable" && owned.contains(product.id)))
+        }
+        products.sort { displayOrder($0) < displayOrder($1) }
+
+        let groups = catalog.groups.values.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        return StorefrontPlan(
+            placement: placement, customerID: context.customer.id, policyVersion: version,
+            showMerchandising: merchandising.value, statusLine: Self.statusLine(context),
+            products: products, storeButtons: buttons(context, view: .store, notes: notes),
+            subscriptionStores: groups.map { subscriptionStore(context, group: $0, notes: notes) },
+            decisions: notes.all)
+    }
+
+    private func displayOrder(_ product: StorefrontPlan.Product) -> (Int, Decimal, String) {
+        let prominence: [ProductViewStyle: Int] = [.large: 0, .regular: 1, .compact: 2]
+        return (prominence[product.style] ?? 1, Decimal(string: catalog.products[product.id]?.price ?? "") ?? 0, product.id)
+    }
+
+    private func subscriptionStore(_ context: PolicyContext, group: PolicyCatalog.Group, notes: DecisionNotes) -> StorefrontPlan.SubscriptionStore {
+        let snapshot = context.customer.subscriptions[group.id]
+        let active = snapshot.map { $0.state.isEntitled || $0.state == .inBillingRetry } ?? false
+        let relationships = visibleRelationships(context, groupID: group.id)
+        notes.record(.visibleRelationships, group.id, relationships, relationships.value.map(\.rawValue).joined(separator: ", "))
+        let current = active ? snapshot?.productID : nil
+        let currentLevel = current.flatMap { catalog.products[$0]?.subscription?.groupLevel }
+        let introEligible = snapshot.map(\.introEligible) ?? true
+        let lapsed = snapshot != nil && !active
+
+        var plans: [StorefrontPlan.Plan] = []
+        for productID in group.products {
+            guard let product = catalog.products[productID], let info = product.subscription else { continue }
+            var relationship: SubscriptionRelationship?
+            if let current, let currentLevel {
+                if productID == current { relationship = .current }
+                else if info.groupLevel < currentLevel { relationship = .upgrade }
+                else if info.groupLevel > currentLevel { relationship = .downgrade }
+                else { relationship = .crossgrade }
+            }
+            if let relationship, !relationships.value.contains(.all), !relationships.value.contains(relationship) { continue }
+            let icon = planIcon(context, productID: productID)
+            notes.record(.planIcon, productID, icon, icon.value ?? "none")
+            var offer: String?
+            if relationship == nil, introEligible, let intro = info.introductoryOffer {
+                offer = OfferPhrase.describe(intro)
+            } else if lapsed, let promotional = info.promotionalOffers.first {
+                offer = OfferPhrase.describe(promotional)
+            }
+            plans.append(.init(id: productID, displayName: product.displayName, displayPrice: product.displayPrice,
+                               period: OfferPhrase.period(info.period), level: info.groupLevel,
+                               relationship: relationship?.rawValue ?? "new", icon: icon.value, offer: offer,
+                               buttonLabel: Self.buttonLabel(relationship, offer: offer)))
+        }
+        return .init(groupID: group.id, groupName: group.name, visibleRelationships: relationships.value,
+                     currentProductID: current, controlStyle: plans.count > 1 ? "picker" : "buttons", plans: plans,
+                     buttons: buttons(context, view: .subscriptionStore, notes: notes))
+    }
+
+    private func buttons(_ context: PolicyContext, view: StoreViewKind, notes: DecisionNotes) -> [StorefrontPlan.Button] {
+        let decision = storeButtons(context, view: view)
+        let buttons = StoreButtonKind.allCases.map { kind -> StorefrontPlan.Button in
+            let visibility = decision.value[kind] ?? .automatic
+            return .init(kind: kind, visibility: visibility, isShown: Self.isShown(kind, visibility, view: view))
+        }
+        let shown = buttons.filter(\.isShown).map(\.kind.rawValue)
+        notes.record(.storeButtons, view.rawValue, decision, shown.isEmpty ? "none shown" : shown.joined(separator: ", "))
+        return buttons
+    }
+
+    /// Whether StoreKit shows a button: `visible` always, `hidden` never, `automatic` for
+    /// cancellation, and for policies in a subscription store.
+    static func isShown(_ kind: StoreButtonKind, _ visibility: StoreButtonVisibility, view: StoreViewKind) -> Bool {
+        switch visibility {
+        case .visible: return true
+        case .hidden: return false
+        case .automatic: return kind == .cancellation || (kind == .policies && view == .subscriptionStore)
+        }
+    }
+
+    /// "Upgrade", "Downgrade", "Switch", "Current plan", "Try 1 month free" or "Subscribe".
+    static func buttonLabel(_ relationship: SubscriptionRelationship?, offer: String?) -> String {
+        switch relationship {
+        case .upgrade: return "Upgrade"
+        case .downgrade: return "Downgrade"
+        case .crossgrade: return "Switch"
+        case .current: return "Current plan"
+        case .all, nil:
+            if let offer, offer.hasSuffix(" free") { return "Try " + offer }
+            return "Subscribe"
+        }
+    }
+
+    /// The subscriber's status line, dates in the context's locale: "Renews Dec 29, 2026",
+    /// "Expires …", "Billing problem — update payment", "Expired …", "Refunded".
+    static func statusLine(_ context: PolicyContext) -> String? {
+        let subscriptions = context.customer.subscriptions.values.sorted { $0.productID < $1.productID }
+        guard let subscription = subscriptions.first(where: { $0.state != .expired && $0.state != .revoked }) ?? subscriptions.first else {
+            return nil
+        }
+        let date = subscription.expirationDate.map {
+            $0.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: context.locale),
+                                          timeZone: TimeZone(identifier: "UTC")!))
+        }
+        switch subscription.state {
+        case .subscribed:
+            guard let date else { return "Subscribed" }
+            return subscription.willAutoRenew ? "Renews \(date)" : "Expires \(date)"
+        case .inBillingRetry, .inGracePeriod:
+            return "Billing problem — update payment"
+        case .expired:
+            return date.map { "Expired \($0)" } ?? "Expired"
+        case .revoked:
+            return "Refunded"
+        }
+    }
+}
+
+/// The hook decisions behind a storefront plan, in the order they were made.
+final class DecisionNotes {
+    private(set) var all: [StorefrontPlan.DecisionNote] = []
+
+    func record<Value>(_ hook: PolicyHook, _ subject: String, _ decision: Decision<Value>, _ outcome: String) {
+        let source: String
+        switch decision.source {
+        case .policy: source = "policy"
+        case .defaultForMissingHook: source = "default"
+        case .fallback: source = "fallback"
+        }
+        all.append(.init(hook: hook.name, subject: subject, outcome: outcome, source: source, reason: decision.failure?.description))
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import StorePolicy
+
+/// `storerules storefront DIR --customer FILE [--placement P] [--json | --html OUT]`.
+enum StorefrontCommand: Command {
+    static let name = "storefront"
+    static let summary = "Show what the storefront offers a customer, and why"
+    static var help: String { """
+    Usage: storerules storefront DIR --customer FILE|- [--placement P] [--json | --html OUT]
+
+    Builds the storefront plan for one customer at one placement: whether merchandising shows,
+    the store's products (order, style, icon), each subscription group's plans visible for the
+    customer's relationship to their current plan (icons, prices, offers when eligible, button
+    labels), the store buttons, and a subscriber's status line — each part decided by DIR's
+    policy over DIR's catalog.
+
+    Options:
+      --customer FILE|-  The context JSON, as `storerules eval` reads it.
+      --placement P      Where the storefront shows (default: store).
+      --json             Print the plan as JSON.
+      --html OUT         Write one self-contained HTML page: the storefront as a customer would
+                         see it and, beside it, the hook decisions behind each part.
+      --watch            With --html, rewrite the page whenever policy.lua changes (Ctrl-C stops).
+    \(PolicyLoader.limitHelp)
+    """ }
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, options: Set(["customer", "placement", "html"]).union(PolicyLoader.limitOptions),
+                                              flags: ["json", "watch"])
+        let path = try parsed.positional(0, "the policy folder DIR")
+        try parsed.expectPositionals(atMost: 1)
+        guard let customerPath = parsed.value("customer") else { throw UsageError("missing --customer FILE") }
+        let context = try EvalCommand.decodeContext(try Output.read(customerPath))
+        let engine = try PolicyLoader.engine(forFolder: path, limits: try PolicyLoader.limits(parsed))
+        let placement = parsed.value("placement") ?? "store"
+        var resolved = context
+        resolved.customer.fillMissingGroupLevels(from: engine.catalog)
+
+        func write() throws -> StorefrontPlan {
+            let plan = engine.storefrontPlan(resolved, placement: placement)
+            if let html = parsed.value("html") {
+                let page = StorefrontHTML.render(plan, title: "\(URL(fileURLWithPath: path).lastPathComponent) — \(placement)")
+                do {
+                    try page.write(to: URL(fileURLWithPath: html), atomically: true, encoding: .utf8)
+                } catch {
+                    throw CommandFailure("cannot write \(html): \(error.localizedDescription)")
+                }
+            }
+            return plan
+        }
+
+        let plan = try write()
+        if parsed.flag("json") {
+            Output.line(try Output.json(plan, pretty: true))
+        } else if let html = parsed.value("html") {
+            Output.line("wrote \(html)")
+        } else {
+            Output.line(StorefrontText.describe(plan))
+        }
+        guard parsed.flag("watch") else { return 0 }
+        guard parsed.value("html") != nil else { throw UsageError("--watch needs --html OUT") }
+        let watcher = try PolicyWatcher(folder: path, engine: engine)
+        while true {
+            try await Task.sleep(for: .milliseconds(300))
+            if let message = watcher.reloadIfChanged() {
+                Output.line(message)
+                _ = try write()
+            }
+        }
+    }
+}
+
+/// A storefront plan as readable text.
+enum StorefrontText {
+    static func describe(_ plan: StorefrontPlan) -> String {
+        var lines = ["Storefront for \(plan.customerID.isEmpty ? "an anonymous customer" : plan.customerID) at \"\(plan.placement)\" (policy \(plan.policyVersion))"]
+        lines.append("  merchandising: \(plan.showMerchandising ? "shown" : "hidden")")
+        if let status = plan.statusLine { lines.append("  status: \(status)") }
+        for store in plan.subscriptionStores {
+            lines.append("  \(store.groupName): \(store.plans.isEmpty ? "no plans offered" : "\(store.plans.count) plan(s)") [\(store.visibleRelationships.map(\.rawValue).joined(separator: ", "))]")
+            for plan in store.plans {
+                var line = "    \(plan.displayName) \(plan.displayPrice)/\(plan.period) (\(plan.relationship))"
+                if let icon = plan.icon { line += " icon \(icon)" }
+                if let offer = plan.offer { line += " — \(offer)" }
+                lines.append(line + " [\(plan.buttonLabel)]")
+            }
+        }
+        for product in plan.products {
+            lines.append("  \(product.displayName) \(product.owned ? "owned" : product.displayPrice) (\(product.style.rawValue))" + (product.icon.map { " icon \($0)" } ?? ""))
+        }
+        let shown = plan.storeButtons.filter(\.isShown).map(\.kind.rawValue)
+        if !shown.isEmpty { lines.append("  buttons: \(shown.joined(separator: ", "))") }
+        return lines.joined(separator: "\n")
+    }
+}
