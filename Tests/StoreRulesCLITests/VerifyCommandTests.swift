@@ -172,6 +172,10 @@ import Testing
                       containing: "'no-such-file.jws' is neither a file nor a compact JWS")
     }
 
+    @Test func aDirectoryIsNotReadableInput() throws {
+        expectFailure(try verify([directory.path, "--root", rootPath]), check: "input", containing: "cannot read \(directory.path)")
+    }
+
     @Test func aPayloadOfNoKnownKindAsksForKind() throws {
         let jws = try Self.authority.sign(JWSRenewalInfoDecodedPayload(signedDate: Self.signedDate, environment: .sandbox))
         expectFailure(try verify([jws, "--root", rootPath]), check: "kind", containing: "pass --kind")

@@ -34,8 +34,9 @@ enum VerifyCommand: Command {
                          local store's root-certificate.pem. Repeat for several. Required.
       --bundle-id ID     The bundle identifier a transaction or notification must name.
                          Without it, the payload's own is accepted. Renewal info has none.
-      --environment E    Sandbox, Production, Xcode or LocalTesting: the environment the
-                         payload must come from. Without it, the payload's own is accepted.
+      --environment E    Sandbox, Production, Xcode or LocalTesting (any letter case): the
+                         environment the payload must come from. Without it, the payload's
+                         own is accepted.
       --app-apple-id N   The app's Apple ID, which a Production notification must name. As in
                          Apple's library, the Production environment requires it.
       --kind K           transaction, renewal or notification. Without it, the payload
@@ -136,7 +137,11 @@ enum VerifyCommand: Command {
         if argument == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else if FileManager.default.fileExists(atPath: argument) {
-            data = try Output.read(argument)
+            do {
+                data = try Output.read(argument)
+            } catch let failure as CommandFailure {
+                throw CommandFailure("input: \(failure.message)")
+            }
         } else if looksLikeCompactJWS(argument) {
             return argument
         } else {
