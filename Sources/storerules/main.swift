@@ -2,7 +2,8 @@ import Foundation
 
 /// The subcommands, in the order `storerules --help` lists them.
 let commands: [any Command.Type] = [
-    CatalogCommand.self, EvalCommand.self, TestCommand.self, StorefrontCommand.self, REPLCommand.self, BenchCommand.self,
+    CatalogCommand.self, EvalCommand.self, TestCommand.self, StorefrontCommand.self, REPLCommand.self,
+    VerifyCommand.self, BenchCommand.self,
 ]
 
 let usage = """

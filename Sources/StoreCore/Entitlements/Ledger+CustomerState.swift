@@ -1,0 +1,47 @@
+import Foundation
+
+extension Ledger {
+    /// The state of `customerID` at `date` — current entitlements, subscription statuses,
+    /// introductory-offer eligibility, history and balances — read from one consistent
+    /// snapshot of the ledger. See ``CustomerState`` for the rules.
+    ///
+    /// A customer the ledger does not know has an empty state: no purchases, eligible for
+    /// every introductory offer.
+    ///
+    /// - Parameters:
+    ///   - customerID: the customer.
+    ///   - catalog: the products, for the groups and levels of subscriptions; optional.
+    ///   - date: the date the state describes; now by default.
+    /// - Throws: ``LedgerError/emptyCustomerID``; ``SQLiteError`` when the database fails.
+    public func customerState(customerID: String, catalog: Catalog? = nil, at date: Date = Date()) throws -> CustomerState {
+        guard !customerID.isEmpty else { throw LedgerError.emptyCustomerID }
+        return try database.read { _ in
+            let transactions = try transactions(customerID: customerID)
+            let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
+            let renewalInfos = try subscriptionIDs.sorted().compactMap { try renewalInfo(originalTransactionID: $0) }
+            return try CustomerState(
+                customerID: customerID, transactions: transactions, renewalInfos: renewalInfos,
+                balances: try balances(customerID: customerID), catalog: catalog, at: date)
+        }
+    }
+
+    /// The transactions that entitle `customerID` at `date` (StoreKit's
+    /// `Transaction.currentEntitlements`), ordered by product id; see ``CustomerState``.
+    public func currentEntitlements(customerID: String, catalog: Catalog? = nil, at date: Date = Date()) throws -> [StoredTransaction] {
+        try customerState(customerID: customerID, catalog: catalog, at: date).currentEntitlements
+    }
+
+    /// The statuses of `customerID`'s subscriptions in `groupID` at `date` (StoreKit's
+    /// `Product.SubscriptionInfo.status`), the one speaking for the group first.
+    public func subscriptionStatuses(
+        customerID: String, groupID: String, catalog: Catalog? = nil, at date: Date = Date()
+    ) throws -> [Product.SubscriptionInfo.Status] {
+        try customerState(customerID: customerID, catalog: catalog, at: date).subscriptionStatuses(inGroup: groupID)
+    }
+
+    /// Whether `customerID` can get the introductory offer of a subscription in `groupID`
+    /// (StoreKit's `Product.SubscriptionInfo.isEligibleForIntroOffer(for:)`).
+    public func isEligibleForIntroOffer(customerID: String, groupID: String, catalog: Catalog? = nil) throws -> Bool {
+        try customerState(customerID: customerID, catalog: catalog).isEligibleForIntroOffer(groupID: groupID)
+    }
+}

@@ -1,0 +1,19 @@
+/// Why ``PolicyEngine/grantDecision(for:catalog:attributes:clock:)`` could not ask the policy
+/// about a stored transaction. The ledger records it as the reason the transaction stays
+/// unfinished.
+public enum LedgerGrantError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The stored JWS does not decode into a transaction payload.
+    case unreadableTransaction(transactionID: String, reason: String)
+    /// The stored JWS holds another transaction than the stored columns describe.
+    case transactionMismatch(transactionID: String, field: String, stored: String, signed: String)
+
+    /// One line describing the problem.
+    public var description: String {
+        switch self {
+        case .unreadableTransaction(let transactionID, let reason):
+            "the stored JWS of transaction \(transactionID) cannot be read: \(reason)"
+        case .transactionMismatch(let transactionID, let field, let stored, let signed):
+            "the stored JWS of transaction \(transactionID) has \(field) \(signed), and the ledger holds \(stored)"
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import StoreCore
+
+/// `storerules verify JWS|FILE|- --root PEM [--bundle-id ID] [--environment E] [--app-apple-id N] [--kind K]`.
+enum VerifyCommand: Command {
+    static let name = "verify"
+    static let summary = "Verify a signed transaction, renewal info or notification and print its payload"
+    static let help = """
+    Usage: storerules verify JWS|FILE|- --root PEM [--root PEM]... [--bundle-id ID]
+                             [--environment E] [--app-apple-id N] [--kind K]
+
+    Verifies data signed by the App Store (or by a local test store) as Apple's App Store
+    Server Library does, offline, and prints the decoded payload as JSON with Apple's field
+    names, dates as epoch milliseconds.
+
+    The argument is a compact JWS, the path of a file holding one (surrounding whitespace is
+    ignored), or - to read it from standard input.
+
+    Checks, in order: the JWS form and the payload's JSON (format, payload); an x5c chain
+    (x5c); alg ES256 (algorithm); three certificates (chain-length) that decode
+    (certificate); a path to a --root certificate under OpenSSL's strict checks (chain), each
+    certificate valid at the payload's signedDate (validity); Apple's marker extensions
+    (marker-extension); a P-256 leaf key (leaf-key); the signature (signature); then the
+    bundle identifier (bundle-id), the app's Apple ID (app-apple-id: notifications in
+    Production only) and the environment (environment). A notification's nested
+    signedTransactionInfo and signedRenewalInfo are not verified: verify each on its own.
+
+    On failure the exit status is 1 and stderr has one line naming the check:
+      storerules verify: <check>: <detail> (<Apple's status>)
+    Problems before verification name root, input or configuration instead.
+
+    Options:
+      --root PEM         A PEM file of trusted root certificates: Apple Root CA - G3, or a
+                         local store's root-certificate.pem. Repeat for several. Required.
+      --bundle-id ID     The bundle identifier a transaction or notification must name.
+                         Without it, the payload's own is accepted. Renewal info has none.
+      --environment E    Sandbox, Production, Xcode or LocalTesting (any letter case): the
+                         environment the payload must come from. Without it, the payload's
+                         own is accepted.
+      --app-apple-id N   The app's Apple ID, which a Production notification must name. As in
+                         Apple's library, the Production environment requires it.
+      --kind K           transaction, renewal or notification. Without it, the payload
+                         decides: one with notificationType is a notification, one with
+                         transactionId a transaction, and one with originalTransactionId but
+                         no transactionId a renewal info.
+    """
+
+    /// The kinds of signed data the command verifies.
+    enum Kind: String, CaseIterable {
+        case transaction, renewal, notification
+    }
+
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let parsed = try CommandLineArguments(
+            arguments, options: ["root", "bundle-id", "environment", "app-apple-id", "kind"])
+        let input = try parsed.positional(0, "the JWS, FILE or - to verify")
+        try parsed.expectPositionals(atMost: 1)
+        let rootPaths = parsed.values("root")
+        guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: the trusted root certificates") }
+        let givenKind = try parsed.value("kind").map { text throws(UsageError) -> Kind in
+            guard let kind = Kind(rawValue: text) else {
+                throw UsageError("--kind must be transaction, renewal or notification, not '\(text)'")
+            }
+            return kind
+        }
+        let givenEnvironment = try parsed.value("environment").map(environment(named:))
+        let appAppleId = try parsed.value("app-apple-id").map { text throws(UsageError) -> Int64 in
+            guard let number = Int64(text) else { throw UsageError("--app-apple-id must be an integer, not '\(text)'") }
+            return number
+        }
+        let roots = try rootPaths.flatMap(rootCertificates(at:))
+        let text = try signedText(input)
+
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(parsing: text)
+        } catch {
+            throw failure(.malformedJWS(error))
+        }
+        let kind = try givenKind ?? detectKind(of: jws)
+        let claimed = claimedIdentity(of: jws, kind: kind)
+        let verifier: SignedDataVerifier
+        do {
+            verifier = try SignedDataVerifier(
+                rootCertificates: roots, bundleId: parsed.value("bundle-id") ?? claimed.bundleId ?? "",
+                appAppleId: appAppleId,
+                environment: givenEnvironment ?? claimed.environment ?? AppStoreEnvironment(rawValue: ""))
+        } catch .missingAppAppleId {
+            throw CommandFailure("configuration: the Production environment needs the app's Apple ID: pass --app-apple-id")
+        } catch {
+            throw CommandFailure("configuration: \(error)")
+        }
+
+        let json: String
+        do {
+            switch kind {
+            case .transaction: json = try encode(try verifier.verifyAndDecodeTransaction(text))
+            case .renewal: json = try encode(try verifier.verifyAndDecodeRenewalInfo(text))
+            case .notification: json = try encode(try verifier.verifyAndDecodeNotification(text))
+            }
+        } catch let error as VerificationError {
+            throw failure(error)
+        }
+        Output.line(json)
+        return 0
+    }
+
+    // MARK: - Input
+
+    /// The environment a `--environment` value names, in any letter case.
+    static func environment(named text: String) throws(UsageError) -> AppStoreEnvironment {
+        guard let environment = AppStoreEnvironment.knownValues.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+            throw UsageError("--environment must be Sandbox, Production, Xcode or LocalTesting, not '\(text)'")
+        }
+        return environment
+    }
+
+    /// Every certificate of the PEM file at `path`.
+    static func rootCertificates(at path: String) throws -> [X509Certificate] {
+        let pem: String
+        do {
+            pem = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CommandFailure("root: cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try X509Certificate.certificates(pemRepresentation: pem)
+        } catch {
+            throw CommandFailure("root: \(path): \(error)")
+        }
+    }
+
+    /// The compact JWS the argument gives: standard input for `-`, the contents of an
+    /// existing file, or the argument itself when it has the form of a compact JWS.
+    static func signedText(_ argument: String) throws -> String {
+        let data: Data
+        if argument == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else if FileManager.default.fileExists(atPath: argument) {
+            do {
+                data = try Output.read(argument)
+            } catch let failure as CommandFailure {
+                throw CommandFailure("input: \(failure.message)")
+            }
+        } else if looksLikeCompactJWS(argument) {
+            return argument
+        } else {
+            throw CommandFailure("input: '\(argument)' is neither a file nor a compact JWS")
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether `text` has three dot-separated parts of base64url characters.
+    static func looksLikeCompactJWS(_ text: String) -> Bool {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
+        return text.split(separator: ".", omittingEmptySubsequences: false).count == 3
+            && text.unicodeScalars.allSatisfy(allowed.contains)
+    }
+
+    // MARK: - The payload before verification
+
+    /// The kind of signed data `jws` holds, read from its payload's fields.
+    static func detectKind(of jws: CompactJWS) throws -> Kind {
+        guard let object = try? JSONSerialization.jsonObject(with: jws.payload) as? [String: Any] else {
+            throw failure(.malformedPayload("the payload is not a JSON object"))
+        }
+        if object["notificationType"] != nil { return .notification }
+        if object["transactionId"] != nil { return .transaction }
+        if object["originalTransactionId"] != nil { return .renewal }
+        throw CommandFailure(
+            "kind: the payload has no notificationType, transactionId or originalTransactionId; pass --kind")
+    }
+
+    /// The bundle identifier and environment the payload claims, which stand in for the
+    /// options not given (and so are not checked). Nil where the payload does not decode or
+    /// names none: verification then reports it.
+    static func claimedIdentity(of jws: CompactJWS, kind: Kind) -> (bundleId: String?, environment: AppStoreEnvironment?) {
+        switch kind {
+        case .transaction:
+            let payload = try? jws.decodePayload(as: JWSTransactionDecodedPayload.self)
+            return (payload?.bundleId, payload?.environment)
+        case .renewal:
+            let payload = try? jws.decodePayload(as: JWSRenewalInfoDecodedPayload.self)
+            return (nil, payload?.environment)
+        case .notification:
+            guard let payload = try? jws.decodePayload(as: ResponseBodyV2DecodedPayload.self) else { return (nil, nil) }
+            if let data = payload.data { return (data.bundleId, data.environment) }
+            if let summary = payload.summary { return (summary.bundleId, summary.environment) }
+            if let token = payload.externalPurchaseToken { return (token.bundleId, token.environment) }
+            if let appData = payload.appData { return (appData.bundleId, appData.environment) }
+            return (nil, nil)
+        }
+    }
+
+    // MARK: - Output
+
+    /// `payload` as pretty JSON with Apple's field names and dates as epoch milliseconds.
+    static func encode<Payload: Encodable>(_ payload: Payload) throws -> String {
+        let encoder = SignedPayloadJSON.makeEncoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        return String(decoding: try encoder.encode(payload), as: UTF8.self)
+    }
+
+    /// The one-line failure for `error`: the check, the detail and Apple's status.
+    static func failure(_ error: VerificationError) -> CommandFailure {
+        let detail: String
+        switch error {
+        case .invalidAppIdentifier(_, nil):
+            detail = "the payload names no bundle identifier"
+        case .invalidEnvironment(_, nil):
+            detail = "the payload names no environment"
+        default:
+            detail = error.description
+        }
+        return CommandFailure("\(check(of: error)): \(detail) (\(error.status.rawValue))")
+    }
+
+    /// The name of the check `error` failed, as `--help` lists them.
+    static func check(of error: VerificationError) -> String {
+        switch error {
+        case .malformedJWS: "format"
+        case .malformedPayload: "payload"
+        case .missingCertificateChain: "x5c"
+        case .unsupportedAlgorithm: "algorithm"
+        case .invalidChainLength: "chain-length"
+        case .invalidCertificate: "certificate"
+        case .untrustedChain: "chain"
+        case .certificateNotValidAtSignedDate: "validity"
+        case .missingMarkerExtension: "marker-extension"
+        case .unsupportedLeafKey: "leaf-key"
+        case .invalidSignature: "signature"
+        case .invalidAppIdentifier: "bundle-id"
+        case .invalidAppAppleId: "app-apple-id"
+        case .invalidEnvironment: "environment"
+        }
+    }
+}
