@@ -20,7 +20,7 @@ extension PolicyEngine {
 
         let owned = Set(context.customer.entitlements)
         var products: [StorefrontPlan.Product] = []
-        for product in catalog.products.values where product.subscription == nil {
+        for product in catalog.products.values.sorted(by: { $0.id < $1.id }) where product.subscription == nil {
             let style = productStyle(context, productID: product.id)
             notes.record(.productStyle, product.id, style, style.value.rawValue)
             let icon = planIcon(context, productID: product.id)

@@ -1,12 +1,14 @@
 import Foundation
+import StoreCore
 import StorePolicy
 
-/// `storerules storefront DIR --customer FILE [--placement P] [--json | --html OUT]`.
+/// `storerules storefront DIR --customer FILE|--ledger FILE --customer-id ID [--placement P] [--json | --html OUT]`.
 enum StorefrontCommand: Command {
     static let name = "storefront"
     static let summary = "Show what the storefront offers a customer, and why"
     static var help: String { """
     Usage: storerules storefront DIR --customer FILE|- [--placement P] [--json | --html OUT]
+           storerules storefront DIR --ledger FILE --customer-id ID [--placement P] [--json | --html OUT]
 
     Builds the storefront plan for one customer at one placement: whether merchandising shows,
     the store's products (order, style, icon), each subscription group's plans visible for the
@@ -16,6 +18,8 @@ enum StorefrontCommand: Command {
 
     Options:
       --customer FILE|-  The context JSON, as `storerules eval` reads it.
+      --ledger FILE      Build the customer's context from a ledger (as `storerules store`
+      --customer-id ID   keeps one): entitlements, subscription statuses, balances, now.
       --placement P      Where the storefront shows (default: store).
       --json             Print the plan as JSON.
       --html OUT         Write one self-contained HTML page: the storefront as a customer would
@@ -25,13 +29,21 @@ enum StorefrontCommand: Command {
     """ }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: Set(["customer", "placement", "html"]).union(PolicyLoader.limitOptions),
-                                              flags: ["json", "watch"])
+        let parsed = try CommandLineArguments(
+            arguments, options: Set(["customer", "ledger", "customer-id", "placement", "html"]).union(PolicyLoader.limitOptions),
+            flags: ["json", "watch"])
         let path = try parsed.positional(0, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 1)
-        guard let customerPath = parsed.value("customer") else { throw UsageError("missing --customer FILE") }
-        let context = try EvalCommand.decodeContext(try Output.read(customerPath))
         let engine = try PolicyLoader.engine(forFolder: path, limits: try PolicyLoader.limits(parsed))
+        let context: PolicyContext
+        switch (parsed.value("customer"), parsed.value("ledger"), parsed.value("customer-id")) {
+        case (let customerPath?, nil, nil):
+            context = try EvalCommand.decodeContext(try Output.read(customerPath))
+        case (nil, let ledgerPath?, let customerID?):
+            context = try ledgerContext(folder: path, ledgerPath: ledgerPath, customerID: customerID)
+        default:
+            throw UsageError("give either --customer FILE, or --ledger FILE and --customer-id ID")
+        }
         let placement = parsed.value("placement") ?? "store"
         var resolved = context
         resolved.customer.fillMissingGroupLevels(from: engine.catalog)
@@ -67,6 +79,21 @@ enum StorefrontCommand: Command {
                 _ = try write()
             }
         }
+    }
+}
+
+/// The context of `customerID` as the ledger at `ledgerPath` knows it, at the store clock's now.
+private func ledgerContext(folder: String, ledgerPath: String, customerID: String) throws -> PolicyContext {
+    guard FileManager.default.fileExists(atPath: ledgerPath) else { throw CommandFailure("no ledger at \(ledgerPath)") }
+    let (_, catalog) = try PolicyLoader.open(folder)
+    do {
+        let ledger = try Ledger(path: ledgerPath)
+        let now = Date()
+        return PolicyContext(now: now, storefront: catalog?.storefront.countryCode ?? "USA",
+                             locale: catalog?.localeIdentifier ?? "en_US",
+                             customer: try CustomerContext(customerID: customerID, ledger: ledger, catalog: catalog, at: now))
+    } catch {
+        throw CommandFailure("\(ledgerPath): \(error)")
     }
 }
 
