@@ -37,6 +37,9 @@ static inline int srlua_istable(lua_State *L, int idx) { return lua_type(L, idx)
 static inline void srlua_insert(lua_State *L, int idx) { lua_rotate(L, idx, 1); }
 static inline void srlua_remove(lua_State *L, int idx) { lua_rotate(L, idx, -1); lua_settop(L, -2); }
 static inline void srlua_collect_garbage(lua_State *L) { (void)lua_gc(L, LUA_GCCOLLECT, 0); }
+/* Switches the collector to generational mode: most of what a hook call allocates (its
+ * context, arguments and result tables) dies young. */
+static inline void srlua_use_generational_gc(lua_State *L) { (void)lua_gc(L, LUA_GCGEN, 0, 0); }
 static inline int srlua_upvalueindex(int i) { return LUA_REGISTRYINDEX - i; }
 static inline int srlua_registryindex(void) { return LUA_REGISTRYINDEX; }
 static inline int srlua_ridx_globals(void) { return LUA_RIDX_GLOBALS; }

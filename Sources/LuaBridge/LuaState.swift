@@ -39,6 +39,7 @@ public final class LuaState: @unchecked Sendable {
             throw LuaError(kind: .memory, message: "cannot create a Lua state")
         }
         handle = state
+        srlua_use_generational_gc(state)
         printBox = PrintBox(print)
         globalsReference = LuaReference(slot: srlua_noref())
         freezeReference = LuaReference(slot: srlua_noref())

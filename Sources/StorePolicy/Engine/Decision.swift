@@ -11,6 +11,13 @@ public struct Decision<Value: Sendable>: Sendable {
     /// The trace, when the decision was traced.
     public var trace: DecisionTrace?
 
+    /// Creates a decision.
+    public init(value: Value, source: Source, trace: DecisionTrace? = nil) {
+        self.value = value
+        self.source = source
+        self.trace = trace
+    }
+
     /// Where a decision's value came from.
     public enum Source: Sendable, Equatable {
         /// The policy's hook decided.

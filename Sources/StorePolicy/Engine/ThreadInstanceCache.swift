@@ -9,14 +9,23 @@ import Synchronization
 /// thread misses its cache, and all of a thread's entries when the thread ends.
 final class ThreadInstanceCache {
     /// One engine's instance on this thread.
-    private struct Entry {
+    private final class Entry {
         weak var owner: EngineToken?
+        let engine: Int
         let generation: Int
         let instance: PolicyInstance
-        var busy: Bool
+        var busy = true
+
+        init(owner: EngineToken, engine: Int, generation: Int, instance: PolicyInstance) {
+            self.owner = owner
+            self.engine = engine
+            self.generation = generation
+            self.instance = instance
+        }
     }
 
     private var entries: [Int: Entry] = [:]
+    private var last: Entry?
 
     /// The calling thread's cache.
     static var current: ThreadInstanceCache {
@@ -40,15 +49,25 @@ final class ThreadInstanceCache {
     /// Marks and returns the cached instance of `engine` when it is of `generation` and not
     /// already in use on this thread (a nested call).
     func borrow(engine: Int, generation: Int) -> PolicyInstance? {
-        guard var entry = entries[engine], entry.generation == generation, !entry.busy else { return nil }
+        let found: Entry?
+        if let last, last.engine == engine {
+            found = last
+        } else {
+            found = entries[engine]
+            last = found
+        }
+        guard let entry = found, entry.generation == generation, !entry.busy else { return nil }
         entry.busy = true
-        entries[engine] = entry
         return entry.instance
     }
 
     /// Ends the use ``borrow(engine:generation:)`` began.
     func giveBack(engine: Int) {
-        entries[engine]?.busy = false
+        if let last, last.engine == engine {
+            last.busy = false
+        } else {
+            entries[engine]?.busy = false
+        }
     }
 
     /// Keeps `instance` as the thread's instance of `engine` at `generation`, unless the
@@ -56,7 +75,9 @@ final class ThreadInstanceCache {
     func keep(_ instance: PolicyInstance, engine: Int, owner: EngineToken, generation: Int) -> Bool {
         if entries[engine]?.busy == true { return false }
         entries = entries.filter { $0.value.owner != nil }
-        entries[engine] = Entry(owner: owner, generation: generation, instance: instance, busy: true)
+        let entry = Entry(owner: owner, engine: engine, generation: generation, instance: instance)
+        entries[engine] = entry
+        last = entry
         return true
     }
 }

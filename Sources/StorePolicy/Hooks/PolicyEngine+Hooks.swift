@@ -174,6 +174,7 @@ extension PolicyEngine {
 
     /// Calls any hook the policy defines and reads its first result straight from the Lua
     /// stack as `Result`: the fastest way for a host to take a custom hook's decision.
+    @inlinable
     public func call<Result: LuaReadable & Sendable>(_ hook: String, context: PolicyContext, arguments: [PolicyArgument],
                                                      as type: Result.Type, traced: Bool = false) throws(PolicyError) -> Decision<Result> {
         var value: Result?
@@ -189,7 +190,8 @@ extension PolicyEngine {
 
     /// Runs a custom hook, handing its results to `read`; throws when the hook is missing or
     /// fails, and returns the trace when asked for one.
-    private func callCustom(_ hook: String, context: PolicyContext, arguments: [PolicyArgument], traced: Bool,
+    @usableFromInline
+    func callCustom(_ hook: String, context: PolicyContext, arguments: [PolicyArgument], traced: Bool,
                             read: (LuaStack, Int32, Int32) throws(LuaError) -> Void) throws(PolicyError) -> DecisionTrace? {
         let decision = decide(hook, context: context, traced: traced, inputs: arguments.map(\.traceValue),
                               fallback: { false },
