@@ -48,10 +48,11 @@ struct AppliedOffer: Hashable {
         self.priceMilliunits = priceMilliunits
     }
 
-    /// The same offer with `spans` spans left.
-    func remaining(_ spans: Int) -> AppliedOffer {
-        AppliedOffer(type: type, identifier: identifier, discountType: discountType, spanPeriod: spanPeriod,
-                     spans: spans, priceMilliunits: priceMilliunits)
+    /// What is left of the offer after one span is billed, or `nil` when nothing is.
+    var afterOneSpan: AppliedOffer? {
+        guard spans > 1 else { return nil }
+        return AppliedOffer(type: type, identifier: identifier, discountType: discountType, spanPeriod: spanPeriod,
+                            spans: spans - 1, priceMilliunits: priceMilliunits)
     }
 }
 

@@ -163,7 +163,7 @@ struct SubscriptionRecord {
 
     /// Inserts or replaces the row.
     func save(in connection: DatabaseConnection) throws {
-        let offer = pendingOffer.flatMap { $0.spans > 0 ? $0 : nil }
+        let offer = pendingOffer
         try connection.execute(
             """
             INSERT INTO local_store_subscription (\(Self.columns))

@@ -124,7 +124,7 @@ extension StoreWriter {
             groupID: request.product.subscription!.subscriptionGroupID, productID: request.product.id,
             latestTransactionID: record.id, purchaseDate: now, expirationDate: record.expirationDate!,
             appAccountToken: request.appAccountToken, sharedFrom: nil)
-        subscription.pendingOffer = offer.map { $0.remaining($0.spans - 1) }
+        subscription.pendingOffer = offer?.afterOneSpan
         try notify(.subscribed, .initialBuy, about: &subscription, at: now, transaction: record)
         try propagate(subscription, transaction: record, type: .subscribed, subtype: .initialBuy, at: now,
                       startsSharing: true)
@@ -152,7 +152,7 @@ extension StoreWriter {
         subscription.billingRetryExpirationDate = nil
         subscription.expirationIntent = nil
         subscription.appAccountToken = token
-        subscription.pendingOffer = offer.map { $0.remaining($0.spans - 1) }
+        subscription.pendingOffer = offer?.afterOneSpan
         try notify(.subscribed, .resubscribe, about: &subscription, at: now, transaction: record)
         try propagate(subscription, transaction: record, type: .subscribed, subtype: .resubscribe, at: now,
                       startsSharing: true)
@@ -209,7 +209,7 @@ extension StoreWriter {
         subscription.latestTransactionID = record.id
         subscription.expirationDate = record.expirationDate!
         subscription.appAccountToken = token
-        subscription.pendingOffer = offer.map { $0.remaining($0.spans - 1) }
+        subscription.pendingOffer = offer?.afterOneSpan
         try notify(type, .upgrade, about: &subscription, at: now, transaction: record)
         try propagate(subscription, transaction: record, upgradesPrevious: true, type: type, subtype: .upgrade,
                       at: now, startsSharing: true)

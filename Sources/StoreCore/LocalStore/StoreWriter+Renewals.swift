@@ -62,7 +62,7 @@ extension StoreWriter {
         subscription.gracePeriodExpirationDate = nil
         subscription.billingRetryExpirationDate = nil
         subscription.expirationIntent = nil
-        subscription.pendingOffer = offer.flatMap { $0.spans > 1 ? $0.remaining($0.spans - 1) : nil }
+        subscription.pendingOffer = offer?.afterOneSpan
         let subtype: NotificationSubtype? = recovering ? .billingRecovery : nil
         try notify(.didRenew, subtype, about: &subscription, at: start, transaction: record)
         try propagate(subscription, transaction: record, type: .didRenew, subtype: subtype, at: start,
