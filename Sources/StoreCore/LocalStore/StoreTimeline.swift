@@ -27,12 +27,15 @@ struct StoreTimeline {
         rate.renewalDate(after: start, period: period, count: count)
     }
 
-    /// The date `duration` of store time after `date`.
+    /// The date `duration` of store time after `date`: calendar arithmetic in real time; at
+    /// an accelerated rate, the duration in store days (a year 365, a month 30, a week 7, as
+    /// ``TimeRate`` counts them) scaled to the rate.
     func date(after duration: StoreDuration, from date: Date) -> Date {
-        let calendarEnd = duration.date(after: date)
-        guard rate != .realTime else { return calendarEnd }
-        let storeDays = calendarEnd.timeIntervalSince(date) / 86_400
-        return date.addingTimeInterval(storeDays * secondsPerStoreDay)
+        guard rate != .realTime else { return duration.date(after: date) }
+        let days = Double(duration.years) * 365 + Double(duration.months) * 30 + Double(duration.weeks) * 7
+            + Double(duration.days)
+        let seconds = Double(duration.hours) * 3600 + Double(duration.minutes) * 60 + Double(duration.seconds)
+        return date.addingTimeInterval((days + seconds / 86_400) * secondsPerStoreDay)
     }
 
     /// When the billing grace period of a renewal that failed at `failure` ends.
