@@ -1,7 +1,6 @@
 import Foundation
 import LuaBridge
 import StoreCore
-import Synchronization
 
 /// Plays a ``Journey`` against a fresh ledger and the local test store, with a policy
 /// folder's catalog and policy deciding grants and everything the storefront shows.
@@ -187,15 +186,5 @@ public final class JourneyRunner {
         case .reload(let file): return "reload \(file)"
         case .features: return "features"
         }
-    }
-}
-
-/// The store's clock as the grant decision reads it: updated by the runner around each step.
-private final class StoreNow: Sendable {
-    private let value: Mutex<Date>
-    init(_ date: Date) { value = Mutex(date) }
-    var date: Date {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
     }
 }

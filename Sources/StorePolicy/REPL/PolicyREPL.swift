@@ -4,7 +4,7 @@ import StoreCore
 import Synchronization
 
 /// A Lua prompt over a policy folder: the sandbox with the catalog, the policy, a customer
-/// context and validated decisions at hand.
+/// context, the local test store and validated decisions at hand.
 ///
 /// Feed it one line at a time with ``handle(_:)``; it answers with what to print, asks for
 /// more input when a statement is not complete yet, or says the session is over. Lines that
@@ -31,6 +31,7 @@ public final class PolicyREPL {
 
     private let catalog: PolicyCatalog
     private let engine: PolicyEngine
+    private let store: REPLStore?
     private let state: LuaState
     private let environment: LuaReference
     private let encoder = LuaEncoder()
@@ -47,7 +48,9 @@ public final class PolicyREPL {
         let loaded = try folder.loadCatalog()
         catalog = loaded.map(PolicyCatalog.init) ?? .empty
         let source = try folder.policySource()
-        engine = try PolicyEngine(source: source, catalog: catalog, limits: limits)
+        let engine = try PolicyEngine(source: source, catalog: catalog, limits: limits)
+        self.engine = engine
+        store = try loaded.map { try REPLStore(catalog: $0, engine: engine, start: now) }
         context = PolicyContext(now: now, storefront: loaded?.storefront.countryCode ?? "USA",
                                 locale: loaded?.localeIdentifier ?? "en_US",
                                 customer: CustomerContext(id: "customer-1", statusKnown: true))
@@ -88,6 +91,10 @@ public final class PolicyREPL {
       :ctx balance ITEM N              set an item balance
       :ctx set KEY JSON                set an attribute
       :ctx reset                       a new customer with a known status
+      :buy PRODUCT [QUANTITY]          buy through the local test store (the context follows the ledger)
+      :advance DURATION                move the store's clock: 1M, 3D, P1Y, PT2H
+      :refund PRODUCT                  refund the customer's latest transaction of PRODUCT
+      :storefront [PLACEMENT]          the storefront plan for the customer (default: store)
       :trace on|off                    print each decision's trace
       :quit                            leave
     """
@@ -222,9 +229,46 @@ public final class PolicyREPL {
             return .output("trace \(words[1])")
         case ":ctx":
             return .output(contextCommand(Array(words.dropFirst())))
+        case ":storefront":
+            guard words.count <= 2 else { return .output("usage: :storefront [PLACEMENT]") }
+            return .output(engine.storefrontPlan(context, placement: words.count == 2 ? words[1] : "store").summary)
+        case ":buy", ":advance", ":refund":
+            return .output(storeCommand(words))
         default:
             return .output("unknown command \(words.first ?? line); :help lists them")
         }
+    }
+
+    private func storeCommand(_ words: [String]) -> String {
+        guard let store else { return "no local store: \(folder.url.lastPathComponent) has no .storekit catalog" }
+        let customerID = context.customer.id
+        let events: [String]
+        do {
+            switch (words[0], words.count) {
+            case (":buy", 2), (":buy", 3):
+                guard let quantity = words.count == 3 ? Int(words[2]) : 1, quantity > 0 else {
+                    return "the quantity must be a positive integer"
+                }
+                events = try store.buy(words[1], quantity: quantity, customer: customerID)
+            case (":advance", 2):
+                events = try store.advance(words[1])
+            case (":refund", 2):
+                events = try store.refund(words[1], customer: customerID)
+            default:
+                return "usage: :buy PRODUCT [QUANTITY] | :advance DURATION | :refund PRODUCT"
+            }
+            let (now, customer) = try store.customer(customerID, attributes: context.customer.attributes)
+            context.now = now
+            context.customer = customer
+            try publishContext()
+        } catch let error as PolicyError {
+            return error.description
+        } catch {
+            return "\(error)"
+        }
+        let balances = context.customer.balances.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        return (events + ["entitlements: \(context.customer.entitlements.joined(separator: ", "))",
+                          "balances: \(balances.joined(separator: ", "))"]).joined(separator: "\n")
     }
 
     private func reload(_ source: PolicySource) -> String {

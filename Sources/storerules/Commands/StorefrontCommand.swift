@@ -67,7 +67,7 @@ enum StorefrontCommand: Command {
         } else if let html = parsed.value("html") {
             Output.line("wrote \(html)")
         } else {
-            Output.line(StorefrontText.describe(plan))
+            Output.line(plan.summary)
         }
         guard parsed.flag("watch") else { return 0 }
         guard parsed.value("html") != nil else { throw UsageError("--watch needs --html OUT") }
@@ -94,29 +94,5 @@ private func ledgerContext(folder: String, ledgerPath: String, customerID: Strin
                              customer: try CustomerContext(customerID: customerID, ledger: ledger, catalog: catalog, at: now))
     } catch {
         throw CommandFailure("\(ledgerPath): \(error)")
-    }
-}
-
-/// A storefront plan as readable text.
-enum StorefrontText {
-    static func describe(_ plan: StorefrontPlan) -> String {
-        var lines = ["Storefront for \(plan.customerID.isEmpty ? "an anonymous customer" : plan.customerID) at \"\(plan.placement)\" (policy \(plan.policyVersion))"]
-        lines.append("  merchandising: \(plan.showMerchandising ? "shown" : "hidden")")
-        if let status = plan.statusLine { lines.append("  status: \(status)") }
-        for store in plan.subscriptionStores {
-            lines.append("  \(store.groupName): \(store.plans.isEmpty ? "no plans offered" : "\(store.plans.count) plan(s)") [\(store.visibleRelationships.map(\.rawValue).joined(separator: ", "))]")
-            for plan in store.plans {
-                var line = "    \(plan.displayName) \(plan.displayPrice)/\(plan.period) (\(plan.relationship))"
-                if let icon = plan.icon { line += " icon \(icon)" }
-                if let offer = plan.offer { line += " — \(offer)" }
-                lines.append(line + " [\(plan.buttonLabel)]")
-            }
-        }
-        for product in plan.products {
-            lines.append("  \(product.displayName) \(product.owned ? "owned" : product.displayPrice) (\(product.style.rawValue))" + (product.icon.map { " icon \($0)" } ?? ""))
-        }
-        let shown = plan.storeButtons.filter(\.isShown).map(\.kind.rawValue)
-        if !shown.isEmpty { lines.append("  buttons: \(shown.joined(separator: ", "))") }
-        return lines.joined(separator: "\n")
     }
 }

@@ -1,0 +1,26 @@
+extension StorefrontPlan {
+    /// The plan as a few readable lines: merchandising, status, each group's plans with icons
+    /// and offers, the store's products with their styles, and the buttons shown.
+    public var summary: String {
+        var lines = ["Storefront for \(customerID.isEmpty ? "an anonymous customer" : customerID) at \"\(placement)\" (policy \(policyVersion))"]
+        lines.append("  merchandising: \(showMerchandising ? "shown" : "hidden")")
+        if let statusLine { lines.append("  status: \(statusLine)") }
+        for store in subscriptionStores {
+            let count = store.plans.isEmpty ? "no plans offered" : "\(store.plans.count) plan(s)"
+            lines.append("  \(store.groupName): \(count) [\(store.visibleRelationships.map(\.rawValue).joined(separator: ", "))]")
+            for plan in store.plans {
+                var line = "    \(plan.displayName) \(plan.displayPrice)/\(plan.period) (\(plan.relationship))"
+                if let icon = plan.icon { line += " icon \(icon)" }
+                if let offer = plan.offer { line += " — \(offer)" }
+                lines.append(line + " [\(plan.buttonLabel)]")
+            }
+        }
+        for product in products {
+            lines.append("  \(product.displayName) \(product.owned ? "owned" : product.displayPrice) (\(product.style.rawValue))"
+                         + (product.icon.map { " icon \($0)" } ?? ""))
+        }
+        let shown = storeButtons.filter(\.isShown).map(\.kind.rawValue)
+        if !shown.isEmpty { lines.append("  buttons: \(shown.joined(separator: ", "))") }
+        return lines.joined(separator: "\n")
+    }
+}
