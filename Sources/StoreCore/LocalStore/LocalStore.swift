@@ -15,7 +15,7 @@ import Synchronization
 ///                                                 clock: .manual(startingAt: start)),
 ///                            decide: { transaction in try policy.grants(for: transaction) })
 /// guard case .success(let transaction) = try store.purchase("pass.premium", customer: "ana") else { … }
-/// try store.advance(by: StoreDuration(iso8601: "P3M")!)   // three renewals
+/// try store.advance(by: StoreDuration(months: 3))   // three renewals
 /// ```
 ///
 /// ## What the app and the server receive
