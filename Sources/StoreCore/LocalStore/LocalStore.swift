@@ -25,9 +25,10 @@ import Synchronization
 /// ``updates()``. Every change also puts a signed notification in an outbox
 /// (``notifications(customerID:after:)``), which ``replayNotifications(into:after:decide:)``
 /// delivers to another ledger the way a server receives them. Ingesting the notifications
-/// alone reproduces the ledger the transactions built, with one exception Apple's
-/// notifications share: the `isUpgraded` mark an upgrade puts on the superseded transaction
-/// reaches the app, and no notification carries it.
+/// alone reproduces the ledger the transactions built, but for one mark: after an upgrade
+/// (or a crossgrade that takes effect at once), the superseded transaction is signed again
+/// with `isUpgraded`; the app receives that version, and — as with the App Store — no
+/// notification carries it.
 ///
 /// ## Time
 /// Before each operation the store processes what its clock passed, in date order:

@@ -3,7 +3,9 @@ import Foundation
 extension StoreWriter {
     /// Makes a purchase and returns the transaction to hand back to the app.
     ///
-    /// A non-consumable the customer owns is not bought again: its transaction comes back.
+    /// A non-consumable the customer owns is not bought again: its transaction comes back. (The
+    /// catalog gives every auto-renewable subscription its subscription info, so the one-time
+    /// branch never sees one.)
     func purchase(_ request: PurchaseRequest) throws -> TransactionRecord {
         if let subscription = request.product.subscription {
             return try subscribe(request, info: subscription)
