@@ -83,24 +83,14 @@ extension StoreWriter {
     }
 
     /// The offer for a period that starts with this purchase: the one asked for, else the
-    /// introductory offer when the customer never had one in the group.
+    /// introductory offer when the customer never subscribed in the group.
     private func offerForNewPeriod(_ request: PurchaseRequest) throws -> AppliedOffer? {
         if let explicit = request.explicitOffer { return explicit }
         guard let info = request.product.subscription, let intro = info.introductoryOffer,
-              try isEligibleForIntroductoryOffer(customerID: request.customerID, groupID: info.subscriptionGroupID)
+              try LocalStore.isEligibleForIntroductoryOffer(
+                customerID: request.customerID, groupID: info.subscriptionGroupID, in: connection)
         else { return nil }
         return AppliedOffer(intro, type: .introductoryOffer, identifier: nil)
-    }
-
-    /// Whether the customer never received an introductory offer in the group: StoreKit's
-    /// rule of one introductory offer per customer per subscription group.
-    func isEligibleForIntroductoryOffer(customerID: String, groupID: String) throws -> Bool {
-        try connection.fetchOne(
-            """
-            SELECT 1 FROM local_store_transaction
-            WHERE customer_id = ? AND group_id = ? AND offer_type = ? AND shared_from IS NULL LIMIT 1
-            """,
-            [customerID, groupID, OfferType.introductoryOffer.rawValue]) == nil
     }
 
     /// Issues the transaction of a period of the subscription `product` that starts at
