@@ -13,7 +13,7 @@ import Testing
         #expect(first.price == 4990)
         #expect(first.expiresDate == StoreHarness.date("2025-02-28T00:00:00Z"))
         #expect(try harness.sent() == ["SUBSCRIBED/INITIAL_BUY"])
-        #expect(try harness.store.isEligibleForIntroductoryOffer(customerID: "bob", groupID: "G1"))
+        #expect(try harness.store.isEligibleForIntroductoryOffer(customerID: "bob", groupID: "G1") == false)
         let pending = try #require(try harness.ledger.renewalInfo(originalTransactionID: first.transactionId!))
         #expect(pending.offerType == .promotionalOffer)
         #expect(pending.offerID == "premium.promo")

@@ -104,16 +104,28 @@ import Testing
         #expect(renewalInfo.recentSubscriptionStartDate == StoreHarness.start)
     }
 
-    @Test func theIntroductoryOfferIsOncePerCustomerPerGroup() throws {
+    @Test func theIntroductoryOfferIsForCustomersNewToTheGroup() throws {
         let harness = try StoreHarness()
-        try harness.buy("pass.basic", "bob")
         #expect(try harness.store.isEligibleForIntroductoryOffer(customerID: "bob", groupID: "G1"))
-        try harness.store.expireSubscription(customer: "bob", groupID: "G1")
-        let premium = try harness.buy("pass.premium", "bob")
-        #expect(premium.offerType == .introductoryOffer)
+        try harness.buy("pass.basic", "bob")
         #expect(try harness.store.isEligibleForIntroductoryOffer(customerID: "bob", groupID: "G1") == false)
+        #expect(try harness.store.isEligibleForIntroductoryOffer(customerID: "bob", groupID: "W1"))
         try harness.store.expireSubscription(customer: "bob", groupID: "G1")
         #expect(try harness.buy("pass.premium", "bob").offerType == nil)
+
+        let refunded = try harness.buy("pass.basic", "cy")
+        try harness.store.refund(transactionID: refunded.transactionId!)
+        #expect(try harness.buy("pass.premium", "cy").offerType == nil)
+    }
+
+    @Test func aFamilySharedSubscriptionDoesNotUseUpTheIntroductoryOffer() throws {
+        let harness = try StoreHarness()
+        try harness.store.joinFamily(customer: "ana", familyID: "house")
+        try harness.store.joinFamily(customer: "bea", familyID: "house")
+        try harness.buy("pass.family", "ana")
+        #expect(try harness.store.subscriptions(customerID: "bea").first?.isFamilyShared == true)
+        #expect(try harness.store.isEligibleForIntroductoryOffer(customerID: "bea", groupID: "G1"))
+        #expect(try harness.buy("pass.premium", "bea").offerType == .introductoryOffer)
     }
 
     @Test func expiringASubscriptionEndsItNowAndSignsTheLatestTransactionAgain() throws {

@@ -19,16 +19,21 @@ extension LocalStore {
                 let sequence: Int64 = try row.decode(column: "sequence")
                 let customerID: String = try row.decode(column: "customer_id")
                 let jws: String = try row.decode(column: "jws")
+                let kindName: String = try row.decode(column: "kind")
+                guard let kind = StoreWriter.DeliveryKind(rawValue: kindName) else {
+                    throw SQLiteError(extendedResultCode: .corrupt, message: "unknown delivery kind '\(kindName)'",
+                                      sql: "SELECT … FROM local_store_delivery")
+                }
                 let update: StoreUpdate
-                switch StoreWriter.DeliveryKind(rawValue: try row.decode(column: "kind")) {
-                case .transaction?:
+                switch kind {
+                case .transaction:
                     let transaction = try ingestTransaction(jws, customerID: customerID)
                     update = .transaction(transaction, customerID: customerID)
-                case .renewalInfo?:
+                case .renewalInfo:
                     let payload = try verifier.verifyAndDecodeRenewalInfo(jws)
                     try ledger.ingest(renewalInfo: payload, jwsRepresentation: jws)
                     update = .renewalInfo(VerifiedRenewalInfo(jwsRepresentation: jws, payload: payload), customerID: customerID)
-                case .notification?, nil:
+                case .notification:
                     let payload = try verifier.verifyAndDecodeNotification(jws)
                     let sequence = try ledger.database.read { connection in
                         try connection.fetchValue(

@@ -9,8 +9,8 @@ extension LocalStore {
     /// comes back unchanged; a non-renewing subscription lasts
     /// ``Configuration/nonRenewingSubscriptionDuration``. An auto-renewable subscription
     /// starts (`SUBSCRIBED` / `INITIAL_BUY`, with the introductory offer when the customer
-    /// never had one in the group), resubscribes (`RESUBSCRIBE`), or changes plan: an upgrade,
-    /// or a crossgrade to the same period, at once (the previous transaction is marked
+    /// never subscribed in the group; see ``isEligibleForIntroductoryOffer(customerID:groupID:)``),
+    /// resubscribes (`RESUBSCRIBE`), or changes plan: an upgrade, or a crossgrade to the same period, at once (the previous transaction is marked
     /// `isUpgraded`); a downgrade, or a crossgrade to another period, at the next renewal
     /// (`DID_CHANGE_RENEWAL_PREF` / `DOWNGRADE`). A promotional offer or offer code for an
     /// active subscription sends `OFFER_REDEEMED`.

@@ -92,16 +92,20 @@ extension LocalStore {
         }
     }
 
-    /// Whether the customer can still get an introductory offer in the group (StoreKit's
-    /// `isEligibleForIntroOffer(for:)`): they never received one there.
+    /// Whether the customer can get an introductory offer in the group (StoreKit's
+    /// `isEligibleForIntroOffer(for:)`), by Apple's rule: introductory offers are for customers
+    /// who never subscribed to any subscription of the group, which includes having received
+    /// one there. A subscription shared by a family member does not count; a refunded one does.
     public func isEligibleForIntroductoryOffer(customerID: String, groupID: String) throws -> Bool {
-        try ledger.database.read { connection in
-            try connection.fetchOne(
-                """
-                SELECT 1 FROM local_store_transaction
-                WHERE customer_id = ? AND group_id = ? AND offer_type = ? AND shared_from IS NULL LIMIT 1
-                """,
-                [customerID, groupID, OfferType.introductoryOffer.rawValue]) == nil
+        try ledger.database.read {
+            try Self.isEligibleForIntroductoryOffer(customerID: customerID, groupID: groupID, in: $0)
         }
+    }
+
+    static func isEligibleForIntroductoryOffer(customerID: String, groupID: String,
+                                               in connection: DatabaseConnection) throws -> Bool {
+        try connection.fetchOne(
+            "SELECT 1 FROM local_store_transaction WHERE customer_id = ? AND group_id = ? AND shared_from IS NULL LIMIT 1",
+            [customerID, groupID]) == nil
     }
 }

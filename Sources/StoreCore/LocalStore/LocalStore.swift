@@ -15,7 +15,7 @@ import Synchronization
 ///                                                 clock: .manual(startingAt: start)),
 ///                            decide: { transaction in try policy.grants(for: transaction) })
 /// guard case .success(let transaction) = try store.purchase("pass.premium", customer: "ana") else { … }
-/// try store.advance(by: StoreDuration(iso8601: "P3M")!)   // three renewals
+/// try store.advance(by: StoreDuration(months: 3))   // three renewals
 /// ```
 ///
 /// ## What the app and the server receive
@@ -25,9 +25,10 @@ import Synchronization
 /// ``updates()``. Every change also puts a signed notification in an outbox
 /// (``notifications(customerID:after:)``), which ``replayNotifications(into:after:decide:)``
 /// delivers to another ledger the way a server receives them. Ingesting the notifications
-/// alone reproduces the ledger the transactions built, with one exception Apple's
-/// notifications share: the `isUpgraded` mark an upgrade puts on the superseded transaction
-/// reaches the app, and no notification carries it.
+/// alone reproduces the ledger the transactions built, but for one mark: after an upgrade
+/// (or a crossgrade that takes effect at once), the superseded transaction is signed again
+/// with `isUpgraded`; the app receives that version, and — as with the App Store — no
+/// notification carries it.
 ///
 /// ## Time
 /// Before each operation the store processes what its clock passed, in date order:

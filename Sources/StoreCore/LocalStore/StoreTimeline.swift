@@ -20,7 +20,7 @@ struct StoreTimeline {
     static let shortGracePeriodDays: Double = 6
     static let gracePeriodDays: Double = 16
     private static let daysPerRenewalAtFixedRates: Double = 30
-    private static let monthly = SubscriptionPeriod(value: 1, unit: .month)!
+    private static let monthly = SubscriptionPeriod(iso8601: "P1M")
 
     /// The end of `count` periods of `period` starting at `start`.
     func end(of period: SubscriptionPeriod, from start: Date, count: Int = 1) -> Date {
@@ -38,9 +38,9 @@ struct StoreTimeline {
         return date.addingTimeInterval((days + seconds / 86_400) * secondsPerStoreDay)
     }
 
-    /// When the billing grace period of a renewal that failed at `failure` ends.
-    func gracePeriodEnd(after failure: Date, period: SubscriptionPeriod) -> Date {
-        let days = period.unit == .day || period.unit == .week ? Self.shortGracePeriodDays : Self.gracePeriodDays
+    /// When the billing grace period of a renewal of `period` that failed at `failure` ends.
+    func gracePeriodEnd(after failure: Date, period: SubscriptionPeriod?) -> Date {
+        let days = period?.unit == .day || period?.unit == .week ? Self.shortGracePeriodDays : Self.gracePeriodDays
         return later(failure, byStoreDays: days)
     }
 
@@ -59,7 +59,7 @@ struct StoreTimeline {
     /// Clock seconds per store day at an accelerated rate.
     private var secondsPerStoreDay: TimeInterval {
         if let seconds = rate.realSecondsPerStoreDay { return seconds }
-        return (rate.renewalInterval(for: Self.monthly) ?? 86_400 * Self.daysPerRenewalAtFixedRates)
+        return (Self.monthly.flatMap(rate.renewalInterval(for:)) ?? 86_400 * Self.daysPerRenewalAtFixedRates)
             / Self.daysPerRenewalAtFixedRates
     }
 }

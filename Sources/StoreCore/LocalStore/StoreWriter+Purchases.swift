@@ -3,10 +3,15 @@ import Foundation
 extension StoreWriter {
     /// Makes a purchase and returns the transaction to hand back to the app.
     ///
-    /// A non-consumable the customer owns is not bought again: its transaction comes back.
+    /// A non-consumable the customer owns is not bought again: its transaction comes back. (The
+    /// catalog gives every auto-renewable subscription its subscription info, so the one-time
+    /// branch never sees one.)
     func purchase(_ request: PurchaseRequest) throws -> TransactionRecord {
+        if let subscription = request.product.subscription {
+            return try subscribe(request, info: subscription)
+        }
         switch request.product.type {
-        case .consumable:
+        case .consumable, .autoRenewable:
             return try buyOnce(request, expirationDate: nil)
         case .nonRenewable:
             return try buyOnce(request, expirationDate: timeline.date(
@@ -18,8 +23,6 @@ extension StoreWriter {
                 return owned
             }
             return try buyOnce(request, expirationDate: nil)
-        case .autoRenewable:
-            return try subscribe(request)
         }
     }
 
@@ -47,23 +50,23 @@ extension StoreWriter {
 
     /// Buys an auto-renewable subscription: a new subscription, a resubscription, or a change
     /// of plan within the group, following StoreKit's rules.
-    private func subscribe(_ request: PurchaseRequest) throws -> TransactionRecord {
+    private func subscribe(_ request: PurchaseRequest, info: Product.SubscriptionInfo) throws -> TransactionRecord {
         let product = request.product
-        let groupID = product.subscription!.subscriptionGroupID
+        let groupID = info.subscriptionGroupID
         let existing = try ownSubscription(customerID: request.customerID, groupID: groupID)
         if let codeOffer = request.codeOffer {
             try checkEligibility(for: codeOffer.offer, code: codeOffer.code, productID: product.id, existing: existing)
         }
         guard var subscription = existing else {
-            return try startSubscription(request)
+            return try startSubscription(request, info: info)
         }
         switch subscription.state {
         case .inGracePeriod, .inBillingRetryPeriod:
             throw LocalStoreError.subscriptionHasBillingIssue(customerID: request.customerID, groupID: groupID)
         case .expired, .revoked:
-            return try resubscribe(&subscription, request)
+            return try resubscribe(&subscription, request, info: info)
         case .subscribed:
-            return try changePlan(&subscription, request)
+            return try changePlan(&subscription, request, info: info)
         }
     }
 
@@ -80,49 +83,40 @@ extension StoreWriter {
     }
 
     /// The offer for a period that starts with this purchase: the one asked for, else the
-    /// introductory offer when the customer never had one in the group.
+    /// introductory offer when the customer never subscribed in the group.
     private func offerForNewPeriod(_ request: PurchaseRequest) throws -> AppliedOffer? {
         if let explicit = request.explicitOffer { return explicit }
         guard let info = request.product.subscription, let intro = info.introductoryOffer,
-              try isEligibleForIntroductoryOffer(customerID: request.customerID, groupID: info.subscriptionGroupID)
+              try LocalStore.isEligibleForIntroductoryOffer(
+                customerID: request.customerID, groupID: info.subscriptionGroupID, in: connection)
         else { return nil }
         return AppliedOffer(intro, type: .introductoryOffer, identifier: nil)
     }
 
-    /// Whether the customer never received an introductory offer in the group: StoreKit's
-    /// rule of one introductory offer per customer per subscription group.
-    func isEligibleForIntroductoryOffer(customerID: String, groupID: String) throws -> Bool {
-        try connection.fetchOne(
-            """
-            SELECT 1 FROM local_store_transaction
-            WHERE customer_id = ? AND group_id = ? AND offer_type = ? AND shared_from IS NULL LIMIT 1
-            """,
-            [customerID, groupID, OfferType.introductoryOffer.rawValue]) == nil
-    }
-
-    /// Issues the transaction of a period of `product` that starts at `start`.
+    /// Issues the transaction of a period of the subscription `product` that starts at
+    /// `start` and lasts the offer's span, else `info`'s period; returns it and the period's end.
     func issuePeriod(customerID: String, originalID: String?, originalPurchaseDate: Date?, product: Product,
-                     start: Date, offer: AppliedOffer?, reason: TransactionReason,
-                     appAccountToken: String?) throws -> TransactionRecord {
-        let period = offer?.spanPeriod ?? product.subscription!.subscriptionPeriod
+                     info: Product.SubscriptionInfo, start: Date, offer: AppliedOffer?, reason: TransactionReason,
+                     appAccountToken: String?) throws -> (TransactionRecord, end: Date) {
+        let end = timeline.end(of: offer?.spanPeriod ?? info.subscriptionPeriod, from: start)
         let id = nextTransactionID()
         let payload = transactionPayload(
             id: id, originalID: originalID ?? id, product: product, purchaseDate: start,
-            originalPurchaseDate: originalPurchaseDate ?? start, expirationDate: timeline.end(of: period, from: start),
+            originalPurchaseDate: originalPurchaseDate ?? start, expirationDate: end,
             quantity: 1, appAccountToken: appAccountToken, ownership: .purchased, reason: reason, offer: offer)
-        return try issue(payload, productType: product.type, customerID: customerID, sharedFrom: nil, at: start)
+        return (try issue(payload, productType: product.type, customerID: customerID, sharedFrom: nil, at: start), end)
     }
 
     /// `SUBSCRIBED` / `INITIAL_BUY`.
-    private func startSubscription(_ request: PurchaseRequest) throws -> TransactionRecord {
+    private func startSubscription(_ request: PurchaseRequest, info: Product.SubscriptionInfo) throws -> TransactionRecord {
         let offer = try offerForNewPeriod(request)
-        let record = try issuePeriod(
+        let (record, end) = try issuePeriod(
             customerID: request.customerID, originalID: nil, originalPurchaseDate: nil, product: request.product,
-            start: now, offer: offer, reason: .purchase, appAccountToken: request.appAccountToken)
+            info: info, start: now, offer: offer, reason: .purchase, appAccountToken: request.appAccountToken)
         var subscription = SubscriptionRecord(
             originalID: record.originalID, customerID: request.customerID,
-            groupID: request.product.subscription!.subscriptionGroupID, productID: request.product.id,
-            latestTransactionID: record.id, purchaseDate: now, expirationDate: record.expirationDate!,
+            groupID: info.subscriptionGroupID, productID: request.product.id,
+            latestTransactionID: record.id, purchaseDate: now, expirationDate: end,
             appAccountToken: request.appAccountToken, sharedFrom: nil)
         subscription.pendingOffer = offer?.afterOneSpan
         try notify(.subscribed, .initialBuy, about: &subscription, at: now, transaction: record)
@@ -132,13 +126,14 @@ extension StoreWriter {
     }
 
     /// `SUBSCRIBED` / `RESUBSCRIBE`: a new period under the same original transaction id.
-    private func resubscribe(_ subscription: inout SubscriptionRecord, _ request: PurchaseRequest) throws -> TransactionRecord {
+    private func resubscribe(_ subscription: inout SubscriptionRecord, _ request: PurchaseRequest,
+                             info: Product.SubscriptionInfo) throws -> TransactionRecord {
         let offer = try offerForNewPeriod(request)
         let token = request.appAccountToken ?? subscription.appAccountToken
-        let record = try issuePeriod(
+        let (record, end) = try issuePeriod(
             customerID: request.customerID, originalID: subscription.originalID,
-            originalPurchaseDate: subscription.originalPurchaseDate, product: request.product, start: now,
-            offer: offer, reason: .purchase, appAccountToken: token)
+            originalPurchaseDate: subscription.originalPurchaseDate, product: request.product, info: info,
+            start: now, offer: offer, reason: .purchase, appAccountToken: token)
         if now.timeIntervalSince(subscription.expirationDate) > StoreTimeline.billingRetryDays * 86_400 {
             subscription.recentStartDate = now
         }
@@ -147,7 +142,7 @@ extension StoreWriter {
         subscription.autoRenew = true
         subscription.state = .subscribed
         subscription.latestTransactionID = record.id
-        subscription.expirationDate = record.expirationDate!
+        subscription.expirationDate = end
         subscription.gracePeriodExpirationDate = nil
         subscription.billingRetryExpirationDate = nil
         subscription.expirationIntent = nil
@@ -162,7 +157,8 @@ extension StoreWriter {
     /// A purchase in a group the customer is subscribed to: the same plan (auto-renew back
     /// on, a downgrade cancelled, or an offer for the next renewal), an upgrade or same-period
     /// crossgrade (at once), or a downgrade or other crossgrade (at the next renewal).
-    private func changePlan(_ subscription: inout SubscriptionRecord, _ request: PurchaseRequest) throws -> TransactionRecord {
+    private func changePlan(_ subscription: inout SubscriptionRecord, _ request: PurchaseRequest,
+                            info: Product.SubscriptionInfo) throws -> TransactionRecord {
         let product = request.product
         let latest = try requireTransaction(id: subscription.latestTransactionID)
         if product.id == subscription.productID {
@@ -188,7 +184,7 @@ extension StoreWriter {
             return latest
         }
         let type: NotificationTypeV2 = request.hasExplicitOffer ? .offerRedeemed : .didChangeRenewalPref
-        guard takesEffectImmediately(from: subscription.productID, to: product) else {
+        guard takesEffectImmediately(from: subscription.productID, to: info) else {
             subscription.autoRenewProductID = product.id
             subscription.autoRenew = true
             subscription.pendingOffer = request.explicitOffer
@@ -199,15 +195,15 @@ extension StoreWriter {
         _ = try reissue(latest, at: now) { $0.isUpgraded = true }
         let offer = try offerForNewPeriod(request)
         let token = request.appAccountToken ?? subscription.appAccountToken
-        let record = try issuePeriod(
+        let (record, end) = try issuePeriod(
             customerID: request.customerID, originalID: subscription.originalID,
-            originalPurchaseDate: subscription.originalPurchaseDate, product: product, start: now, offer: offer,
-            reason: .purchase, appAccountToken: token)
+            originalPurchaseDate: subscription.originalPurchaseDate, product: product, info: info, start: now,
+            offer: offer, reason: .purchase, appAccountToken: token)
         subscription.productID = product.id
         subscription.autoRenewProductID = product.id
         subscription.autoRenew = true
         subscription.latestTransactionID = record.id
-        subscription.expirationDate = record.expirationDate!
+        subscription.expirationDate = end
         subscription.appAccountToken = token
         subscription.pendingOffer = offer?.afterOneSpan
         try notify(type, .upgrade, about: &subscription, at: now, transaction: record)
@@ -219,10 +215,8 @@ extension StoreWriter {
     /// Whether changing from the product `currentID` to `product` takes effect at once: an
     /// upgrade (a lower group level number), or a crossgrade (the same level) with the same
     /// period. A current product no longer in the catalog is left at once.
-    private func takesEffectImmediately(from currentID: String, to product: Product) -> Bool {
-        guard let current = catalog.product(id: currentID)?.subscription, let next = product.subscription else {
-            return true
-        }
+    private func takesEffectImmediately(from currentID: String, to next: Product.SubscriptionInfo) -> Bool {
+        guard let current = catalog.product(id: currentID)?.subscription else { return true }
         if next.groupLevel != current.groupLevel { return next.groupLevel < current.groupLevel }
         return next.subscriptionPeriod == current.subscriptionPeriod
     }

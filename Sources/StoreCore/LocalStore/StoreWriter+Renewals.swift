@@ -22,43 +22,45 @@ extension StoreWriter {
             """,
             [now.millisecondsSince1970]).first
         else { return false }
-        switch subscription.state {
-        case .subscribed:
+        switch (subscription.state, subscription.gracePeriodExpirationDate, subscription.billingRetryExpirationDate) {
+        case (.subscribed, _, _):
             let due = subscription.expirationDate
             if !subscription.autoRenew {
                 try expire(&subscription, at: due, subtype: .voluntary, intent: .customerCancelled)
-            } else if catalog.product(id: subscription.autoRenewProductID)?.subscription == nil {
-                try expire(&subscription, at: due, subtype: .productNotForSale, intent: .productNotAvailable)
             } else if settings.shouldEnterBillingRetryOnRenewal {
                 try failRenewal(&subscription, at: due)
             } else {
                 try renew(&subscription, at: due, recovering: false)
             }
-        case .inGracePeriod:
-            try endGracePeriod(&subscription, at: subscription.gracePeriodExpirationDate!)
-        case .inBillingRetryPeriod:
-            try expire(&subscription, at: subscription.billingRetryExpirationDate!, subtype: .billingRetry,
-                       intent: .billingError)
-        case .expired, .revoked:
+        case (.inGracePeriod, let graceEnd?, _):
+            try endGracePeriod(&subscription, at: graceEnd)
+        case (.inBillingRetryPeriod, _, let retryEnd?):
+            try expire(&subscription, at: retryEnd, subtype: .billingRetry, intent: .billingError)
+        default:
             return false
         }
         return true
     }
 
     /// `DID_RENEW` (with `BILLING_RECOVERY` after a billing issue): a period of the renewal
-    /// product starting at `start`, carrying the pending offer if any.
+    /// product starting at `start`, carrying the pending offer if any. When the catalog no
+    /// longer sells the renewal product, the subscription expires instead (`EXPIRED` /
+    /// `PRODUCT_NOT_FOR_SALE`).
     func renew(_ subscription: inout SubscriptionRecord, at start: Date, recovering: Bool) throws {
-        let product = try product(subscription.autoRenewProductID)
+        guard let product = catalog.product(id: subscription.autoRenewProductID), let info = product.subscription else {
+            try expire(&subscription, at: start, subtype: .productNotForSale, intent: .productNotAvailable)
+            return
+        }
         let offer = subscription.pendingOffer
         let productChanged = product.id != subscription.productID
-        let record = try issuePeriod(
+        let (record, end) = try issuePeriod(
             customerID: subscription.customerID, originalID: subscription.originalID,
-            originalPurchaseDate: subscription.originalPurchaseDate, product: product, start: start, offer: offer,
-            reason: .renewal, appAccountToken: subscription.appAccountToken)
+            originalPurchaseDate: subscription.originalPurchaseDate, product: product, info: info, start: start,
+            offer: offer, reason: .renewal, appAccountToken: subscription.appAccountToken)
         subscription.productID = product.id
         subscription.state = .subscribed
         subscription.latestTransactionID = record.id
-        subscription.expirationDate = record.expirationDate!
+        subscription.expirationDate = end
         subscription.gracePeriodExpirationDate = nil
         subscription.billingRetryExpirationDate = nil
         subscription.expirationIntent = nil
@@ -73,7 +75,7 @@ extension StoreWriter {
     /// begins at `failure`.
     func failRenewal(_ subscription: inout SubscriptionRecord, at failure: Date) throws {
         let period = (catalog.product(id: subscription.autoRenewProductID) ?? catalog.product(id: subscription.productID))?
-            .subscription?.subscriptionPeriod ?? SubscriptionPeriod(value: 1, unit: .month)!
+            .subscription?.subscriptionPeriod
         subscription.billingRetryExpirationDate = timeline.billingRetryEnd(after: failure)
         subscription.expirationIntent = .billingError
         let subtype: NotificationSubtype?

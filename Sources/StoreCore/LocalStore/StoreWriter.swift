@@ -200,11 +200,6 @@ final class StoreWriter {
             .map(SubscriptionRecord.init(row:))
     }
 
-    func product(_ id: String) throws -> Product {
-        guard let product = catalog.product(id: id) else { throw LocalStoreError.unknownProduct(id) }
-        return product
-    }
-
     // MARK: - Issuing signed data
 
     /// Signs a new transaction dated `event`, records it and owes it to the app.

@@ -37,7 +37,7 @@ struct LedgerEntitlements {
             .filter { $0.productType == .autoRenewableSubscription }
         var subscriptions: [Subscription] = []
         for (_, periods) in Dictionary(grouping: transactions, by: \.originalID) {
-            let latest = periods.max { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }!
+            guard let latest = periods.max(by: { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }) else { continue }
             let renewalInfo = try ledger.renewalInfo(originalTransactionID: latest.originalID)
             subscriptions.append(Subscription(customerID: customer, latest: latest, renewalInfo: renewalInfo,
                                               state: state(of: latest, renewalInfo)))

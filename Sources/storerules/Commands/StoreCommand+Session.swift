@@ -67,11 +67,11 @@ struct StoreSession {
     func group(of customerID: String, _ given: String?) throws -> String {
         if let given { return given }
         let groups = Set(try store.subscriptions(customerID: customerID).filter { !$0.isFamilyShared }.map(\.groupID))
-        switch groups.count {
-        case 1: return groups.first!
-        case 0: throw CommandFailure("\(customerID) has no subscription; give --group")
-        default: throw UsageError("\(customerID) has subscriptions in groups \(groups.sorted().joined(separator: ", ")); give --group")
+        if groups.count == 1, let only = groups.first { return only }
+        guard groups.isEmpty else {
+            throw UsageError("\(customerID) has subscriptions in groups \(groups.sorted().joined(separator: ", ")); give --group")
         }
+        throw CommandFailure("\(customerID) has no subscription; give --group")
     }
 
     /// The customers a listing is about: the one given, else every customer of the ledger.
