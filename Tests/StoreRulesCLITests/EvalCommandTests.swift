@@ -124,3 +124,45 @@ import Testing
         #expect(missing.standardError.hasPrefix("storerules eval: missing the policy folder DIR"))
     }
 }
+
+@Suite struct LiveReloadTests {
+    @Test func jsonLinesWithWatchPickUpAnEditAndSurviveABrokenOne() throws {
+        let folder = try CommandRunner.policyFolder("return { plan_icon = function() return 'bird' end }")
+        let policy = folder.appendingPathComponent("policy.lua")
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["eval", folder.path, "--jsonl", "--watch"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let request = Data(#"{"hook": "custom_icon"}"# .utf8)
+        func ask() throws -> String {
+            input.fileHandleForWriting.write(Data("{\"hook\": \"plan_icon_probe\"}\n".utf8))
+            return ""
+        }
+        _ = request
+        _ = try ask
+        func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+        func edit(_ text: String) throws {
+            Thread.sleep(forTimeInterval: 1.1)
+            try text.write(to: policy, atomically: true, encoding: .utf8)
+        }
+        send(#"{"hook": "icon"}"#)
+        try edit("return { icon = function() return 'star' end }")
+        send(#"{"hook": "icon"}"#)
+        try edit("return { icon = function() return 'broken' end")
+        send(#"{"hook": "icon"}"#)
+        try input.fileHandleForWriting.close()
+        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(lines.count == 3)
+        #expect(lines[0].contains("no hook named 'icon'"))
+        #expect(lines[1].contains(#""result":"star""#))
+        #expect(lines[2].contains(#""result":"star""#), "a broken edit keeps the old policy serving")
+        #expect(stderr.contains("reloaded policy.lua"))
+        #expect(stderr.contains("policy.lua:1: syntax error"))
+    }
+}

@@ -31,18 +31,22 @@ enum EvalCommand: Command {
       --arg JSON      An argument after ctx; repeat for several.
       --jsonl         Read one request per line from stdin: {"hook": ..., "ctx": {...}, "args": [...]};
                       write one response per line, {"error": ...} for a bad request; never stop.
+      --watch         With --jsonl, reload policy.lua before a request when it changed; a broken
+                      edit keeps the old policy serving and its error goes to stderr.
     \(PolicyLoader.limitHelp)
     """ }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: Set(["input", "arg"]).union(PolicyLoader.limitOptions), flags: ["jsonl"])
+        let parsed = try CommandLineArguments(arguments, options: Set(["input", "arg"]).union(PolicyLoader.limitOptions),
+                                              flags: ["jsonl", "watch"])
         let folder = try parsed.positional(0, "the policy folder DIR")
         let engine = try PolicyLoader.engine(forFolder: folder, limits: try PolicyLoader.limits(parsed))
         if parsed.flag("jsonl") {
             try parsed.expectPositionals(atMost: 1)
-            serveLines(engine)
+            serveLines(engine, watcher: parsed.flag("watch") ? try PolicyWatcher(folder: folder, engine: engine) : nil)
             return 0
         }
+        if parsed.flag("watch") { throw UsageError("--watch needs --jsonl") }
         let hook = try parsed.positional(1, "the HOOK to run")
         try parsed.expectPositionals(atMost: 2)
         let contextData = try parsed.value("input").map(Output.read) ?? Data("{}".utf8)
@@ -73,9 +77,10 @@ enum EvalCommand: Command {
     }
 
     /// One request per stdin line, one response per stdout line.
-    static func serveLines(_ engine: PolicyEngine) {
+    static func serveLines(_ engine: PolicyEngine, watcher: PolicyWatcher?) {
         while let line = readLine(strippingNewline: true) {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if let message = watcher?.reloadIfChanged() { Output.error(message) }
             let response: String
             do {
                 let request = try JSONDecoder().decode(HookRequest.self, from: Data(line.utf8))
