@@ -1,0 +1,28 @@
+import Foundation
+
+// PolicyService: StoreRules embedded in a server, speaking JSON lines over stdin and stdout.
+// See docs/embedding.md.
+
+let options: ServiceOptions
+do {
+    options = try ServiceOptions(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    let asked = CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h")
+    FileHandle.standardError.write(Data(((asked ? "" : "PolicyService: \(error.message)\n") + ServiceOptions.usage + "\n").utf8))
+    exit(asked ? 0 : 64)
+}
+
+let service: Service
+do {
+    service = try Service(options: options)
+} catch {
+    FileHandle.standardError.write(Data("PolicyService: \(error.message)\n".utf8))
+    exit(1)
+}
+
+FileHandle.standardError.write(Data("""
+    PolicyService: serving \(options.folder) (policy \(service.engine.version)) with \(options.workers) workers; \
+    one JSON request per line
+
+    """.utf8))
+LineServer(service: service, workers: options.workers).run()
