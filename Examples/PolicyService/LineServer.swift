@@ -74,52 +74,39 @@ struct Worker {
         self.service = service
     }
 
-    /// The reply to one line: `{"id", "result"}` or `{"id", "error"}`. Never throws: a bad
-    /// line gets an error reply and the service goes on.
+    /// The reply to one line: `{"id": …, "result": …}` or `{"id": …, "error": …}`, the id
+    /// first (`null` for a line without a readable one) so a client can match replies without
+    /// parsing the rest. Never throws: a bad line gets an error reply and the service goes on.
     func reply(to line: String) -> String {
-        let reply: Reply
+        let id: RequestID?
+        let outcome: Result<Answer, ServiceError>
         do {
             let request = try decoder.decode(RequestLine.self, from: Data(line.utf8))
+            id = request.id
             do throws(ServiceError) {
-                reply = Reply(id: request.id, result: try service.answer(try request.operation.get()))
+                outcome = .success(try service.answer(try request.operation.get()))
             } catch {
-                reply = Reply(id: request.id, error: error)
+                outcome = .failure(error)
             }
         } catch {
-            reply = Reply(id: nil, error: .badRequest("the line is not a JSON object"))
+            id = nil
+            outcome = .failure(.badRequest("the line is not a JSON object"))
         }
-        do {
-            return String(decoding: try encoder.encode(reply), as: UTF8.self)
-        } catch {
-            let failure = Reply(id: reply.id, error: .storageFailed("the answer could not be encoded: \(error)"))
-            return String(decoding: (try? encoder.encode(failure)) ?? Data(), as: UTF8.self)
+        let idText = id.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        switch outcome {
+        case .success(let answer):
+            do {
+                return #"{"id":\#(idText),"result":\#(String(decoding: try encoder.encode(answer), as: UTF8.self))}"#
+            } catch {
+                return errorLine(idText, .unencodable("the answer could not be written as JSON: \(error)"))
+            }
+        case .failure(let error):
+            return errorLine(idText, error)
         }
     }
-}
 
-/// One response line.
-struct Reply: Encodable {
-    var id: RequestID?
-    var result: Answer?
-    var error: ServiceError?
-
-    init(id: RequestID?, result: Answer) {
-        self.id = id
-        self.result = result
-    }
-
-    init(id: RequestID?, error: ServiceError) {
-        self.id = id
-        self.error = error
-    }
-
-    private enum CodingKeys: String, CodingKey { case id, result, error }
-
-    /// Writes `"id": null` for a line without a readable id, so every reply has one.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encodeIfPresent(result, forKey: .result)
-        try container.encodeIfPresent(error, forKey: .error)
+    private func errorLine(_ idText: String, _ error: ServiceError) -> String {
+        let body = (try? encoder.encode(error)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return #"{"id":\#(idText),"error":\#(body)}"#
     }
 }

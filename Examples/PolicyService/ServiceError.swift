@@ -18,6 +18,8 @@ enum ServiceError: Error, Sendable, Encodable {
     case reloadFailed(PolicyError, servingVersion: String)
     /// The ledger's database failed (`storage`).
     case storageFailed(String)
+    /// The answer could not be written as JSON (`internal`).
+    case unencodable(String)
 
     /// The error's kind, for programs.
     var kind: String {
@@ -27,6 +29,7 @@ enum ServiceError: Error, Sendable, Encodable {
         case .ledgerRefused: "ledger"
         case .reloadFailed: "reload"
         case .storageFailed: "storage"
+        case .unencodable: "internal"
         }
     }
 
@@ -37,7 +40,7 @@ enum ServiceError: Error, Sendable, Encodable {
         case .verificationFailed(let part, let error): "\(part): \(error.description)"
         case .ledgerRefused(let error): error.description
         case .reloadFailed(let error, let version): "\(error.description); version \(version) keeps serving"
-        case .storageFailed(let problem): problem
+        case .storageFailed(let problem), .unencodable(let problem): problem
         }
     }
 

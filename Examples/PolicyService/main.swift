@@ -21,7 +21,7 @@ do {
 }
 
 FileHandle.standardError.write(Data("""
-    PolicyService: serving \(options.folder) (policy \(service.engine.version)) with \(options.workers) workers; \
+    PolicyService: serving \(options.folder) (policy \(service.engine.version)) with \(options.workers) worker\(options.workers == 1 ? "" : "s"); \
     one JSON request per line
 
     """.utf8))

@@ -196,9 +196,10 @@ struct ServiceLoadTest {
         ]
         let input = Pipe()
         let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         // A service that dies makes writing to it fail with EPIPE instead of ending storerules.
         signal(SIGPIPE, SIG_IGN)
         do {
@@ -207,7 +208,15 @@ struct ServiceLoadTest {
             throw CommandFailure("service load test: cannot start \(executable.path): \(error.localizedDescription)")
         }
         let replies = ReplyReader(output.fileHandleForReading)
-        try warmUp(input: input.fileHandleForWriting, replies: replies)
+        do {
+            try warmUp(input: input.fileHandleForWriting, replies: replies)
+        } catch let failure as CommandFailure {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            throw CommandFailure(failure.message + (said.isEmpty ? "" : " (\(said))"))
+        }
 
         let run = LoadRun(stream)
         let sender = DispatchGroup()
@@ -254,7 +263,9 @@ struct ServiceLoadTest {
         }
         for _ in 0..<count {
             guard let reply = replies.next() else { throw CommandFailure("service load test: PolicyService stopped while warming up") }
-            guard !reply.hasPrefix(#"{"error":"#) else { throw CommandFailure("service load test: warming up failed: \(reply)") }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any], object["result"] != nil else {
+                throw CommandFailure("service load test: warming up failed: \(reply)")
+            }
         }
     }
 }
@@ -359,14 +370,14 @@ private final class LoadRun: @unchecked Sendable {
     func receive(_ reply: String) {
         let now = DispatchTime.now().uptimeNanoseconds
         window.signal()
-        // Replies have sorted keys, so the top-level "id" is the first one: "error" comes before
-        // it and "result" after.
-        guard let idRange = reply.range(of: #""id":"#),
-              let id = Int(reply[idRange.upperBound...].prefix { $0.isNumber }), (0..<stream.count).contains(id) else {
+        // A reply starts with its id: {"id":12,"result":…} or {"id":12,"error":…}.
+        let prefix = #"{"id":"#
+        let digits = reply.dropFirst(prefix.count).prefix { $0.isNumber }
+        guard reply.hasPrefix(prefix), let id = Int(digits), (0..<stream.count).contains(id) else {
             record(problem: "a reply without a stream id: \(reply.prefix(200))")
             return
         }
-        let failed = reply.hasPrefix(#"{"error":"#)
+        let failed = reply[digits.endIndex...].hasPrefix(#","error":"#)
         if !failed, id == reloadID, !Self.swappedVersion(reply) {
             record(problem: "the reload under load did not swap in the edited policy: \(reply)")
         }
