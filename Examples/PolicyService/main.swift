@@ -7,9 +7,12 @@ let options: ServiceOptions
 do {
     options = try ServiceOptions(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    let asked = CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h")
-    FileHandle.standardError.write(Data(((asked ? "" : "PolicyService: \(error.message)\n") + ServiceOptions.usage + "\n").utf8))
-    exit(asked ? 0 : 64)
+    if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+        FileHandle.standardOutput.write(Data((ServiceOptions.usage + "\n").utf8))
+        exit(0)
+    }
+    FileHandle.standardError.write(Data("PolicyService: \(error.message)\n\(ServiceOptions.usage)\n".utf8))
+    exit(64)
 }
 
 let service: Service

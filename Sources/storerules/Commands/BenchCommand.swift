@@ -21,16 +21,15 @@ enum BenchCommand: Command {
     decisions per second through the engine with 1 and 2 threads.
 
     Then it load-tests the PolicyService example (Examples/PolicyService), started from beside
-    the storerules binary with 2 workers over a temporary ledger, the Backyard Birds example
+    the storerules binary with \(ServiceLoadTest.workers) workers over a temporary ledger, the Backyard Birds example
     folder and a signing authority made in a temporary directory whose root the service
-    trusts. \(ServiceLoadTest.customers) customers send a stream of mixed requests — signed
-    consumable purchases (some delivered twice), subscription purchases and renewals,
-    storefront plans, entitlements — as fast as the service answers, at most
-    \(ServiceLoadTest.window) in flight, and the policy is edited and reloaded halfway. It
-    reports requests per second, the p50 and p99 latency from writing a request to reading its
-    reply, and the failed requests, and checks that each transaction was granted once and that
-    the ledger's balances add up. Without a PolicyService binary beside storerules the section
-    is skipped with a note.
+    trusts. \(ServiceLoadTest.customers) customers send a stream of mixed requests — signed consumable purchases
+    (some delivered twice), subscription purchases and renewals, storefront plans,
+    entitlements — as fast as the service answers, at most \(ServiceLoadTest.window) in flight, and the policy
+    is edited and reloaded halfway. It reports requests per second, the p50 and p99 latency
+    from writing a request to reading its reply, and the failed requests, and checks that each
+    transaction was granted once and that the ledger's balances add up. Without a
+    PolicyService binary beside storerules the section is skipped with a note.
 
     Build with -c release for meaningful figures (this builds PolicyService too):
       swift build -c release && .build/release/storerules bench
