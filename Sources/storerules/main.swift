@@ -2,8 +2,8 @@ import Foundation
 
 /// The subcommands, in the order `storerules --help` lists them.
 let commands: [any Command.Type] = [
-    CatalogCommand.self, EvalCommand.self, TestCommand.self, StorefrontCommand.self, REPLCommand.self,
-    VerifyCommand.self, BenchCommand.self,
+    RunCommand.self, CatalogCommand.self, EvalCommand.self, TestCommand.self, StorefrontCommand.self, REPLCommand.self,
+    VerifyCommand.self, StoreCommand.self, BenchCommand.self,
 ]
 
 let usage = """

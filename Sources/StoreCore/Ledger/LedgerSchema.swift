@@ -114,6 +114,7 @@ enum LedgerSchema {
                 ) STRICT;
                 """)
         }
+        migrator.registerMigration("create local store tables", apply: LocalStoreSchema.createTables)
         return migrator
     }()
 }

@@ -23,6 +23,12 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
     /// Why: each hook decision that shaped the plan.
     public var decisions: [DecisionNote]
 
+    private enum CodingKeys: String, CodingKey {
+        case placement, customerID = "customer_id", policyVersion = "policy_version"
+        case showMerchandising = "show_merchandising", statusLine = "status_line", products
+        case storeButtons = "store_buttons", subscriptionStores = "subscription_stores", decisions
+    }
+
     /// A product in the store.
     public struct Product: Sendable, Equatable, Codable {
         /// The product id.
@@ -41,6 +47,10 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
         public var icon: String?
         /// Whether the customer already owns it (non-consumables and non-renewing subscriptions).
         public var owned: Bool
+
+        private enum CodingKeys: String, CodingKey {
+            case id, type, displayName = "display_name", description, displayPrice = "display_price", style, icon, owned
+        }
     }
 
     /// A subscription group's store.
@@ -59,6 +69,11 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
         public var plans: [Plan]
         /// The subscription store's buttons.
         public var buttons: [Button]
+
+        private enum CodingKeys: String, CodingKey {
+            case groupID = "group_id", groupName = "group_name", visibleRelationships = "visible_relationships"
+            case currentProductID = "current_product_id", controlStyle = "control_style", plans, buttons
+        }
     }
 
     /// A subscription plan as shown.
@@ -82,6 +97,11 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
         public var offer: String?
         /// The label of the plan's subscribe button.
         public var buttonLabel: String
+
+        private enum CodingKeys: String, CodingKey {
+            case id, displayName = "display_name", displayPrice = "display_price", period, level, relationship, icon, offer
+            case buttonLabel = "button_label"
+        }
     }
 
     /// A store button and whether it shows.
@@ -92,6 +112,10 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
         public var visibility: StoreButtonVisibility
         /// Whether it shows: `visible`, or `automatic` where StoreKit shows it by default.
         public var isShown: Bool
+
+        private enum CodingKeys: String, CodingKey {
+            case kind, visibility, isShown = "is_shown"
+        }
     }
 
     /// One hook decision behind the plan.

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@Suite struct RunCommandTests {
+    private func steps(_ example: String) throws -> [[String: Any]] {
+        let result = try CommandRunner.run(["run", "Examples/\(example)", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    private func plans(_ step: [String: Any]) -> [String] {
+        let plan = step["plan"] as? [String: Any]
+        let stores = plan?["subscription_stores"] as? [[String: Any]] ?? []
+        return (stores.first?["plans"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    private func showsOfferCard(_ step: [String: Any]) -> Bool? {
+        (step["plan"] as? [String: Any])?["show_merchandising"] as? Bool
+    }
+
+    @Test func theBackyardBirdsJourneyTellsItsStory() throws {
+        let steps = try steps("BackyardBirds")
+        try #require(steps.count == 9)
+        #expect(showsOfferCard(steps[0]) == true, "a new bird watcher sees the pass offer")
+        #expect(plans(steps[0]) == ["pass.premium", "pass.family", "pass.individual"])
+        #expect((steps[1]["balances"] as? [String: Int])?["pellet"] == 5, "a box of pellets gives 5")
+        #expect(showsOfferCard(steps[2]) == false, "subscribing hides the offer card")
+        #expect(plans(steps[3]) == ["pass.premium", "pass.family"], "the upgrade sheet offers Family and Premium")
+        let sheet = ((steps[3]["plan"] as? [String: Any])?["subscription_stores"] as? [[String: Any]])?.first
+        #expect((sheet?["plans"] as? [[String: Any]])?.compactMap { $0["icon"] as? String } == ["bird", "person.2"])
+        #expect(plans(steps[4]).isEmpty, "Premium has no upgrade left")
+        for index in [6, 7] {
+            #expect((steps[index]["features"] as? [String])?.contains("rare_birds") == true, "billing trouble keeps access")
+        }
+        #expect(showsOfferCard(steps[8]) == true, "expiry brings the offer back")
+        #expect((steps[8]["features"] as? [String])?.isEmpty == true)
+        #expect(steps.allSatisfy { $0["error"] == nil })
+    }
+
+    @Test func theCaffeinePalJourneyEndsWithTheRecipeItBought() throws {
+        let steps = try steps("CaffeinePal")
+        try #require(steps.count == 8)
+        #expect((steps[4]["features"] as? [String])?.contains("recipe.latte") == true, "Pro unlocks every recipe")
+        #expect(steps.last?["features"] as? [String] == ["recipe.cortado"])
+    }
+
+    @Test func aBrokenJourneyIsOneClearLine() throws {
+        let folder = try CommandRunner.policyFolder("return {}", files: ["journey.json": #"{"steps": [{"action": "dance"}]}"#])
+        let catalog = CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds/Products.storekit")
+        try FileManager.default.copyItem(at: catalog, to: folder.appendingPathComponent("Products.storekit"))
+        let result = try CommandRunner.run(["run", folder.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("unknown action \"dance\""), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+}
