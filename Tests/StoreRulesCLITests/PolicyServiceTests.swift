@@ -9,25 +9,25 @@ import Testing
     @Test func storefrontPlansComeFromTheCustomersLedgerState() throws {
         let service = try ServiceProcess()
         let newcomer = try service.result(["op": "storefront", "customer": "wren", "placement": "home"])
-        #expect(newcomer["customerID"] as? String == "wren")
-        #expect(newcomer["showMerchandising"] as? Bool == true)
-        let newcomerStore = try #require((newcomer["subscriptionStores"] as? [JSON])?.first)
-        #expect(newcomerStore["currentProductID"] == nil)
+        #expect(newcomer["customer_id"] as? String == "wren")
+        #expect(newcomer["show_merchandising"] as? Bool == true)
+        let newcomerStore = try #require((newcomer["subscription_stores"] as? [JSON])?.first)
+        #expect(newcomerStore["current_product_id"] == nil)
         #expect((newcomerStore["plans"] as? [JSON])?.map { $0["id"] as? String } == ["pass.premium", "pass.family", "pass.individual"])
 
         let family = try SignedFixtures.sign(SignedFixtures.pass(original: "3000", period: 0, of: 1, productID: "pass.family"))
         _ = try service.result(["op": "ingest_transaction", "customer": "ada", "jws": family])
         let home = try service.result(["op": "storefront", "customer": "ada", "placement": "home"])
-        #expect(home["showMerchandising"] as? Bool == false)
+        #expect(home["show_merchandising"] as? Bool == false)
         let store = try service.result(["op": "storefront", "customer": "ada"])
         #expect(store["placement"] as? String == "store")
-        #expect(store["showMerchandising"] as? Bool == true)
-        let pass = try #require((store["subscriptionStores"] as? [JSON])?.first)
-        #expect(pass["currentProductID"] as? String == "pass.family")
+        #expect(store["show_merchandising"] as? Bool == true)
+        let pass = try #require((store["subscription_stores"] as? [JSON])?.first)
+        #expect(pass["current_product_id"] as? String == "pass.family")
         let plans = try #require(pass["plans"] as? [JSON])
         #expect(plans.map { $0["id"] as? String } == ["pass.premium"])
         #expect(plans.first?["relationship"] as? String == "upgrade")
-        #expect((store["statusLine"] as? String)?.hasPrefix("Expires ") == true)
+        #expect((store["status_line"] as? String)?.hasPrefix("Expires ") == true)
     }
 
     @Test func ingestingATransactionGrantsOnceAndAnswersTheBalances() throws {
@@ -152,7 +152,7 @@ import Testing
         #expect(version != before)
         let granted = try service.result(["op": "ingest_transaction", "customer": "ada", "jws": try SignedFixtures.sign(SignedFixtures.consumable(id: "7000"))])
         #expect(granted["balances"] as? [String: Int] == ["pellet": 7])
-        #expect(try service.result(["op": "storefront", "customer": "ada"])["policyVersion"] as? String == version)
+        #expect(try service.result(["op": "storefront", "customer": "ada"])["policy_version"] as? String == version)
     }
 
     @Test func aReloadThatFailsKeepsTheOldPolicyServing() throws {
@@ -169,7 +169,7 @@ import Testing
         let granted = try service.result(["op": "ingest_transaction", "customer": "ada", "jws": try SignedFixtures.sign(SignedFixtures.consumable(id: "8000"))])
         #expect(granted["outcome"] as? String == "granted")
         #expect(granted["balances"] as? [String: Int] == ["pellet": 5])
-        #expect(try service.result(["op": "storefront", "customer": "ada"])["policyVersion"] as? String == serving)
+        #expect(try service.result(["op": "storefront", "customer": "ada"])["policy_version"] as? String == serving)
     }
 
     @Test func aGrantHookThatFailsLeavesTheTransactionUnfinished() throws {
