@@ -51,10 +51,11 @@ let package = Package(
             name: "storerules",
             dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine"]
         ),
+        .executableTarget(name: "PolicyService", dependencies: ["StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
-        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules"]),
+        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,12 +4,12 @@ import Foundation
 import LuaBridge
 import StorePolicy
 
-/// `storerules bench [--json] [--iterations N]`.
+/// `storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N]`.
 enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "Measure decision cost through the engine against Swift and raw C"
-    static let help = """
-    Usage: storerules bench [--json] [--iterations N]
+    static var help: String { """
+    Usage: storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N]
 
     Measures, in one run, the cost of one policy decision for the benchmark rule:
       input   subscribed?, group level (1 best … 3 lowest, 0 none), country, days since
@@ -20,16 +20,35 @@ enum BenchCommand: Command {
     as the same table-in/table-out call written directly against the Lua C API in C; and
     decisions per second through the engine with 1 and 2 threads.
 
-    Build with -c release for meaningful figures:
+    Then it load-tests the PolicyService example (Examples/PolicyService), started from beside
+    the storerules binary with \(ServiceLoadTest.workers) workers over a temporary ledger, the Backyard Birds example
+    folder and a signing authority made in a temporary directory whose root the service
+    trusts. \(ServiceLoadTest.customers) customers send a stream of mixed requests — signed consumable purchases
+    (some delivered twice), subscription purchases and renewals, storefront plans,
+    entitlements — as fast as the service answers, at most \(ServiceLoadTest.window) in flight, and the policy
+    is edited and reloaded halfway. It reports requests per second, the p50 and p99 latency
+    from writing a request to reading its reply, and the failed requests, and checks that each
+    transaction was granted once and that the ledger's balances add up. Without a
+    PolicyService binary beside storerules the section is skipped with a note.
+
+    Build with -c release for meaningful figures (this builds PolicyService too):
       swift build -c release && .build/release/storerules bench
 
     Options:
       --json          Print one JSON object (engine_ns_per_decision,
                       swift_closure_ns_per_decision, c_api_ns_per_decision,
-                      decisions_per_second_1_thread, decisions_per_second_2_threads, …).
+                      decisions_per_second_1_thread, decisions_per_second_2_threads, …,
+                      service_requests_per_second, service_p50_ms, service_p99_ms,
+                      service_failed_requests; service_skipped when the load test did not run).
       --iterations N  Decisions per measurement (default 100000); each figure is the best of
                       5 rounds taken in turn.
-    """
+      --service-folder DIR
+                      The policy folder the service serves (default: the package's
+                      Examples/BackyardBirds). It needs a .storekit catalog with consumables
+                      or subscriptions.
+      --service-requests N
+                      Requests in the load test's stream (default 4000), plus the reload.
+    """ }
 
     /// The benchmark rule, as a policy hook.
     static let policy = """
@@ -100,6 +119,13 @@ enum BenchCommand: Command {
         var decisionsPerSecond1Thread: Double
         var decisionsPerSecond2Threads: Double
         var twoThreadScaling: Double
+        var serviceRequests: Int?
+        var serviceRequestsPerSecond: Double?
+        var serviceP50Milliseconds: Double?
+        var serviceP99Milliseconds: Double?
+        var serviceFailedRequests: Int?
+        var serviceFirstFailure: String?
+        var serviceSkipped: String?
 
         enum CodingKeys: String, CodingKey {
             case iterations
@@ -111,6 +137,13 @@ enum BenchCommand: Command {
             case decisionsPerSecond1Thread = "decisions_per_second_1_thread"
             case decisionsPerSecond2Threads = "decisions_per_second_2_threads"
             case twoThreadScaling = "two_thread_scaling"
+            case serviceRequests = "service_requests"
+            case serviceRequestsPerSecond = "service_requests_per_second"
+            case serviceP50Milliseconds = "service_p50_ms"
+            case serviceP99Milliseconds = "service_p99_ms"
+            case serviceFailedRequests = "service_failed_requests"
+            case serviceFirstFailure = "service_first_failure"
+            case serviceSkipped = "service_skipped"
         }
     }
 
@@ -150,19 +183,48 @@ enum BenchCommand: Command {
     }
 
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: ["iterations"], flags: ["json"])
+        let parsed = try CommandLineArguments(arguments, options: ["iterations", "service-folder", "service-requests"], flags: ["json"])
         try parsed.expectPositionals(atMost: 0)
-        let iterations = try parsed.value("iterations").map { text throws(UsageError) -> Int in
-            guard let count = Int(text), count > 0 else { throw UsageError("--iterations must be a positive integer") }
-            return count
-        } ?? 100_000
-        let figures = try measure(iterations: iterations)
+        func positive(_ name: String) throws(UsageError) -> Int? {
+            try parsed.value(name).map { text throws(UsageError) -> Int in
+                guard let count = Int(text), count > 0 else { throw UsageError("--\(name) must be a positive integer") }
+                return count
+            }
+        }
+        let iterations = try positive("iterations") ?? 100_000
+        let serviceRequests = try positive("service-requests") ?? 4_000
+        let serviceFolder = parsed.value("service-folder").map { URL(fileURLWithPath: $0) }
+        if let serviceFolder, !FileManager.default.fileExists(atPath: serviceFolder.appendingPathComponent("policy.lua").path) {
+            throw UsageError("--service-folder \(serviceFolder.path) is not a policy folder: it has no policy.lua")
+        }
+        var figures = try measure(iterations: iterations)
+        try loadTestService(folder: serviceFolder, requests: serviceRequests, into: &figures)
         if parsed.flag("json") {
             Output.line(try Output.json(figures))
         } else {
             Output.line(table(figures))
         }
         return 0
+    }
+
+    /// Runs the service load test and adds its figures, or says why it was skipped.
+    static func loadTestService(folder: URL?, requests: Int, into figures: inout Figures) throws {
+        guard let executable = ServiceLoadTest.executableBesideThisOne() else {
+            figures.serviceSkipped = "no PolicyService binary beside storerules; build it with swift build --product PolicyService (-c release for these figures)"
+            return
+        }
+        let folder = folder ?? ServiceLoadTest.exampleFolder
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("policy.lua").path) else {
+            figures.serviceSkipped = "the Backyard Birds example is not at \(folder.path); pass --service-folder DIR"
+            return
+        }
+        let service = try ServiceLoadTest(executable: executable, folder: folder, requestCount: requests).run()
+        figures.serviceRequests = service.requests
+        figures.serviceRequestsPerSecond = service.requestsPerSecond
+        figures.serviceP50Milliseconds = service.p50Milliseconds
+        figures.serviceP99Milliseconds = service.p99Milliseconds
+        figures.serviceFailedRequests = service.failedRequests
+        figures.serviceFirstFailure = service.firstFailure
     }
 
     /// Each figure is the best of this many rounds, taken in turn, so a busy moment on the
@@ -233,7 +295,7 @@ enum BenchCommand: Command {
     static func measureCAPI(iterations: Int, inputs: [RuleInput]) throws -> Double {
         var message = [CChar](repeating: 0, count: 512)
         guard let baseline = lua_baseline_open(policy, "upgrade_offer", &message, Int32(message.count)) else {
-            throw CommandFailure("the C baseline failed: \(String(cString: message))")
+            throw CommandFailure("the C baseline failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         defer { lua_baseline_close(baseline) }
         let strings = (productIDs + ["USA", "ESP", "DEU", "JPN", "BENCH", "bench-customer"]).map { strdup($0)! }
@@ -289,6 +351,10 @@ enum BenchCommand: Command {
     }
 
     static func table(_ figures: Figures) -> String {
+        engineTable(figures) + "\n" + serviceTable(figures)
+    }
+
+    static func engineTable(_ figures: Figures) -> String {
         func ns(_ value: Double) -> String { String(format: "%8.0f ns", value) }
         func rate(_ value: Double) -> String { String(format: "%10.0f /s", value) }
         return """
@@ -303,6 +369,24 @@ enum BenchCommand: Command {
           2 threads                        \(rate(figures.decisionsPerSecond2Threads))
           scaling                          \(String(format: "%8.2f×", figures.twoThreadScaling))
         """
+    }
+
+    static func serviceTable(_ figures: Figures) -> String {
+        guard let requests = figures.serviceRequests, let rate = figures.serviceRequestsPerSecond,
+              let p50 = figures.serviceP50Milliseconds, let p99 = figures.serviceP99Milliseconds,
+              let failed = figures.serviceFailedRequests else {
+            return "PolicyService under load: skipped (\(figures.serviceSkipped ?? "not run"))"
+        }
+        var table = """
+        PolicyService under load (\(ServiceLoadTest.workers) workers, \(ServiceLoadTest.customers) customers, \(requests) requests \
+        with a reload halfway, \(ServiceLoadTest.window) in flight)
+          requests per second              \(String(format: "%10.0f /s", rate))
+          latency p50                      \(String(format: "%8.2f ms", p50))
+          latency p99                      \(String(format: "%8.2f ms", p99))
+          failed requests                  \(String(format: "%8d", failed))
+        """
+        if let failure = figures.serviceFirstFailure { table += "\n  first failure: \(failure)" }
+        return table
     }
 }
 

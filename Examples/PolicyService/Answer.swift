@@ -1,0 +1,131 @@
+import StoreCore
+import StorePolicy
+
+/// The `"result"` of a request that succeeded, one shape per operation.
+enum Answer: Encodable, Sendable {
+    /// `storefront`: the plan, as `storerules storefront --json` prints it.
+    case storefront(StorefrontPlan)
+    /// `ingest_transaction`.
+    case transaction(TransactionAnswer)
+    /// `ingest_notification`.
+    case notification(NotificationAnswer)
+    /// `entitlements`.
+    case entitlements(EntitlementsAnswer)
+    /// `reload`.
+    case reload(ReloadAnswer)
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .storefront(let plan): try plan.encode(to: encoder)
+        case .transaction(let answer): try answer.encode(to: encoder)
+        case .notification(let answer): try answer.encode(to: encoder)
+        case .entitlements(let answer): try answer.encode(to: encoder)
+        case .reload(let answer): try answer.encode(to: encoder)
+        }
+    }
+}
+
+/// What ingesting one transaction did, and the customer's balances afterwards.
+struct TransactionAnswer: Encodable, Sendable {
+    var transactionID: String
+    var customerID: String
+    var productID: String
+    /// How the JWS changed what is stored: `inserted`, `unchanged`, `updated` or `superseded`.
+    var storage: String
+    /// `granted`, `already_finished`, `unfinished`, `revoked` or `revocation_withdrawn`.
+    var outcome: String
+    /// What this call changed: the grants recorded (`granted`), reversed (`revoked`) or
+    /// restored (`revocation_withdrawn`); empty otherwise.
+    var grants: [Grant]
+    /// Why the transaction stays unfinished (`unfinished` only).
+    var reason: String?
+    /// The customer's balances after the call.
+    var balances: [String: Int]
+
+    init(_ result: TransactionIngestResult, balances: [String: Int]) {
+        transactionID = result.transaction.id
+        customerID = result.transaction.customerID
+        productID = result.transaction.productID
+        switch result.storage {
+        case .inserted: storage = "inserted"
+        case .unchanged: storage = "unchanged"
+        case .updated: storage = "updated"
+        case .superseded: storage = "superseded"
+        }
+        grants = []
+        switch result.outcome {
+        case .granted(let granted):
+            outcome = "granted"
+            grants = granted
+        case .alreadyFinished:
+            outcome = "already_finished"
+        case .unfinished(let why):
+            outcome = "unfinished"
+            reason = why.description
+        case .revoked(let reversed):
+            outcome = "revoked"
+            grants = reversed
+        case .revocationWithdrawn(let restored):
+            outcome = "revocation_withdrawn"
+            grants = restored
+        }
+        self.balances = balances
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case transactionID = "transaction_id", customerID = "customer", productID = "product_id"
+        case storage, outcome, grants, reason, balances
+    }
+}
+
+/// What ingesting one App Store Server Notification did.
+struct NotificationAnswer: Encodable, Sendable {
+    var notificationUUID: String?
+    var notificationType: String?
+    var subtype: String?
+    /// `processed`, or `already_processed` when its UUID was seen before (nothing changed).
+    var status: String
+    /// The notification's transaction, when it carries one and was processed now.
+    var transaction: TransactionAnswer?
+    /// What happened to its renewal info: `inserted`, `replaced` or `kept`.
+    var renewalInfo: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case notificationUUID = "notification_uuid", notificationType = "notification_type", subtype, status
+        case transaction, renewalInfo = "renewal_info"
+    }
+}
+
+/// What a customer owns and may use now, from one snapshot of the ledger.
+struct EntitlementsAnswer: Encodable, Sendable {
+    var customerID: String
+    /// The product ids the customer is entitled to, sorted.
+    var entitlements: [String]
+    /// The subscription speaking for each group the customer ever subscribed in, as the
+    /// policy sees it (`ctx.customer.subscriptions`).
+    var subscriptions: [String: SubscriptionSnapshot]
+    var balances: [String: Int]
+    /// The features the policy's `features` hook unlocks.
+    var features: [String]
+    /// Why `features` is the default (the entitled product ids), when the hook failed.
+    var featuresFallback: String?
+    /// Transactions stored but not granted yet, by id.
+    var unfinishedTransactions: [String]
+    var policyVersion: String
+
+    private enum CodingKeys: String, CodingKey {
+        case customerID = "customer", entitlements, subscriptions, balances, features
+        case featuresFallback = "features_fallback", unfinishedTransactions = "unfinished_transactions"
+        case policyVersion = "policy_version"
+    }
+}
+
+/// A reload that swapped the new policy in.
+struct ReloadAnswer: Encodable, Sendable {
+    var version: String
+    var previousVersion: String
+
+    private enum CodingKeys: String, CodingKey {
+        case version, previousVersion = "previous_version"
+    }
+}

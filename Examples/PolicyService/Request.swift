@@ -1,0 +1,129 @@
+import Foundation
+
+/// A request's `"id"`: a string or an integer, echoed unchanged in its response.
+///
+/// Workers answer requests in parallel, so responses can come out of order; the id is how a
+/// client matches them.
+enum RequestID: Codable, Sendable, Hashable {
+    case integer(Int64)
+    case string(String)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let integer = try? container.decode(Int64.self) {
+            self = .integer(integer)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a string or an integer")
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let integer): try container.encode(integer)
+        case .string(let string): try container.encode(string)
+        }
+    }
+}
+
+/// What a request asks the service to do.
+enum Operation: Sendable {
+    /// The storefront plan for a customer at a placement.
+    case storefront(customerID: String, placement: String)
+    /// Verify a signed transaction and ingest it for a customer.
+    case ingestTransaction(customerID: String, jws: String)
+    /// Verify an App Store Server Notification V2 `signedPayload` and ingest what it carries.
+    case ingestNotification(jws: String, customerID: String?)
+    /// What a customer owns and may use now.
+    case entitlements(customerID: String)
+    /// Re-read `policy.lua` and swap it in.
+    case reload
+}
+
+/// One request line, read in one pass: the id comes out even when the rest of the request is
+/// wrong, so the error can be matched to its request.
+struct RequestLine: Decodable {
+    /// The request's id; nil when the line has none (or one of the wrong type).
+    var id: RequestID?
+    /// The operation, or why the line does not ask for a valid one.
+    var operation: Result<Operation, ServiceError>
+
+    /// The operations, as `"op"` names them.
+    private enum Name: String, CaseIterable {
+        case storefront, ingestTransaction = "ingest_transaction", ingestNotification = "ingest_notification"
+        case entitlements, reload
+
+        /// The fields the operation takes, besides `id` and `op`.
+        var fields: Set<String> {
+            switch self {
+            case .storefront: ["customer", "placement"]
+            case .ingestTransaction: ["customer", "jws"]
+            case .ingestNotification: ["jws", "customer"]
+            case .entitlements: ["customer"]
+            case .reload: []
+            }
+        }
+
+        static let list = allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.init(stringValue) }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Throws only when the line is not a JSON object; every other problem is kept in
+    /// ``operation``.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        let id = try? container.decodeIfPresent(RequestID.self, forKey: Key("id"))
+        self.id = id
+        operation = Result { () throws(ServiceError) -> Operation in
+            guard container.contains(Key("id")) else { throw .badRequest(#"every request needs an "id" (a string or an integer)"#) }
+            guard id != nil else { throw .badRequest(#""id" must be a string or an integer"#) }
+            return try Self.operation(in: container)
+        }
+    }
+
+    private static func operation(in container: KeyedDecodingContainer<Key>) throws(ServiceError) -> Operation {
+        func string(_ name: String) throws(ServiceError) -> String? {
+            do {
+                return try container.decodeIfPresent(String.self, forKey: Key(name))
+            } catch {
+                throw .badRequest(#""\#(name)" must be a string"#)
+            }
+        }
+        guard let op = try string("op") else { throw .badRequest(#"missing "op": one of \#(Name.list)"#) }
+        guard let name = Name(rawValue: op) else { throw .badRequest(#"unknown op "\#(op)"; known: \#(Name.list)"#) }
+        let allowed = name.fields.union(["id", "op"])
+        if let stray = container.allKeys.map(\.stringValue).sorted().first(where: { !allowed.contains($0) }) {
+            let takes = name.fields.isEmpty ? "no other fields" : name.fields.sorted().joined(separator: ", ")
+            throw .badRequest(#"unknown field "\#(stray)"; \#(op) takes \#(takes)"#)
+        }
+        func required(_ name: String) throws(ServiceError) -> String {
+            guard let value = try string(name), !value.isEmpty else {
+                throw .badRequest(#"\#(op) needs "\#(name)": a non-empty string"#)
+            }
+            return value
+        }
+        switch name {
+        case .storefront:
+            return .storefront(customerID: try required("customer"), placement: try string("placement") ?? "store")
+        case .ingestTransaction:
+            return .ingestTransaction(customerID: try required("customer"), jws: try required("jws"))
+        case .ingestNotification:
+            let customerID = try string("customer")
+            guard customerID != "" else { throw .badRequest(#""customer", when given, must not be empty"#) }
+            return .ingestNotification(jws: try required("jws"), customerID: customerID)
+        case .entitlements:
+            return .entitlements(customerID: try required("customer"))
+        case .reload:
+            return .reload
+        }
+    }
+}

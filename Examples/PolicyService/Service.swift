@@ -1,0 +1,197 @@
+import Foundation
+import StoreCore
+import StorePolicy
+
+/// StoreRules as a server embeds it: one catalog, one engine, one ledger and one verifier,
+/// shared by every worker thread.
+///
+/// Each of the four is safe to share. The engine gives each thread its own Lua state; the
+/// ledger serializes its writes and grants a transaction once however many threads deliver
+/// it; the verifier caches validated certificate chains behind a lock. So the service needs
+/// no lock of its own.
+final class Service: Sendable {
+    let folder: PolicyFolder
+    let catalog: Catalog?
+    let engine: PolicyEngine
+    let ledger: Ledger
+    let verifier: SignedDataVerifier
+    /// The policy's `grant` hook as the ledger's decision closure, made once.
+    private let grantDecision: @Sendable (StoredTransaction) throws -> [Grant]
+
+    /// Loads the folder's catalog and policy, opens the ledger and configures the verifier.
+    ///
+    /// - Throws: ``StartupError`` naming what could not be loaded.
+    init(options: ServiceOptions) throws(StartupError) {
+        do {
+            folder = try PolicyFolder(URL(fileURLWithPath: options.folder))
+            catalog = try folder.loadCatalog()
+            engine = try PolicyEngine(source: try folder.policySource(), catalog: catalog.map(PolicyCatalog.init) ?? .empty)
+        } catch let error as PolicyError {
+            throw StartupError(error.description)
+        } catch {
+            throw StartupError("\(error)")
+        }
+        var roots: [X509Certificate] = []
+        for path in options.rootPaths {
+            let pem: String
+            do {
+                pem = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw StartupError("the root \(path) cannot be read: \(error.localizedDescription)")
+            }
+            do {
+                roots += try X509Certificate.certificates(pemRepresentation: pem)
+            } catch {
+                throw StartupError("the root \(path): \(error)")
+            }
+        }
+        do {
+            verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: options.bundleId,
+                                              appAppleId: options.appAppleId, environment: options.environment)
+        } catch {
+            throw StartupError("\(error)")
+        }
+        // Opened last, so a mistake in the options above leaves no ledger file behind.
+        do {
+            ledger = try Ledger(path: options.ledgerPath)
+        } catch {
+            throw StartupError("the ledger \(options.ledgerPath): \(error)")
+        }
+        grantDecision = engine.grantDecision(for: ledger, catalog: catalog)
+    }
+
+    /// Answers one operation. Called from many threads at once.
+    func answer(_ operation: Operation) throws(ServiceError) -> Answer {
+        switch operation {
+        case .storefront(let customerID, let placement):
+            return .storefront(engine.storefrontPlan(try context(of: customerID).context, placement: placement))
+        case .ingestTransaction(let customerID, let jws):
+            return .transaction(try ingestTransaction(jws, customerID: customerID))
+        case .ingestNotification(let jws, let customerID):
+            return .notification(try ingestNotification(jws, customerID: customerID))
+        case .entitlements(let customerID):
+            return .entitlements(try entitlements(of: customerID))
+        case .reload:
+            return .reload(try reload())
+        }
+    }
+
+    // MARK: - Decisions
+
+    /// The customer as the ledger knows them now, and the context the policy decides in.
+    ///
+    /// Both come from one snapshot of the ledger, so a response never mixes two moments.
+    private func context(of customerID: String) throws(ServiceError) -> (state: CustomerState, context: PolicyContext) {
+        let now = Date()
+        let state: CustomerState
+        do {
+            state = try ledger.customerState(customerID: customerID, catalog: catalog, at: now)
+        } catch {
+            throw .ledger(error)
+        }
+        var customer = CustomerContext(state)
+        customer.fillMissingGroupLevels(from: engine.catalog)
+        let context = PolicyContext(
+            now: now, storefront: catalog?.storefront.countryCode ?? "USA", locale: catalog?.localeIdentifier ?? "en_US",
+            environment: PolicyContext.Environment(verifier.environment), customer: customer)
+        return (state, context)
+    }
+
+    private func entitlements(of customerID: String) throws(ServiceError) -> EntitlementsAnswer {
+        let (state, context) = try context(of: customerID)
+        // A failing `features` hook does not fail the request: the decision falls back to the
+        // entitled product ids, and says why.
+        let features = engine.features(context)
+        return EntitlementsAnswer(
+            customerID: customerID, entitlements: state.entitledProductIDs, subscriptions: context.customer.subscriptions,
+            balances: state.balances, features: features.value, featuresFallback: features.failure?.description,
+            unfinishedTransactions: state.unfinishedTransactions.map(\.id), policyVersion: engine.version)
+    }
+
+    // MARK: - Signed data
+
+    /// Verify first, then store: nothing unverified reaches the ledger. The ledger stores the
+    /// transaction before it asks the policy what to grant, and records the grants with the
+    /// finished state in one SQLite transaction, so a transaction delivered twice (even by two
+    /// workers at once) grants once.
+    private func ingestTransaction(_ jws: String, customerID: String) throws(ServiceError) -> TransactionAnswer {
+        let payload: JWSTransactionDecodedPayload
+        do {
+            payload = try verifier.verifyAndDecodeTransaction(jws)
+        } catch {
+            throw .verificationFailed(part: "transaction", error)
+        }
+        do {
+            let result = try ledger.ingest(transaction: payload, jwsRepresentation: jws, customerID: customerID, decide: grantDecision)
+            return TransactionAnswer(result, balances: try ledger.balances(customerID: customerID))
+        } catch {
+            throw .ledger(error)
+        }
+    }
+
+    /// A notification's `signedPayload` is verified, and so is each signed JWS nested in it:
+    /// the notification's signature does not vouch for them.
+    private func ingestNotification(_ jws: String, customerID: String?) throws(ServiceError) -> NotificationAnswer {
+        let notification: ResponseBodyV2DecodedPayload
+        let transaction: JWSTransactionDecodedPayload?
+        let renewalInfo: JWSRenewalInfoDecodedPayload?
+        do {
+            notification = try verifier.verifyAndDecodeNotification(jws)
+        } catch {
+            throw .verificationFailed(part: "notification", error)
+        }
+        do {
+            transaction = try notification.data?.signedTransactionInfo.map(verifier.verifyAndDecodeTransaction)
+        } catch {
+            throw .verificationFailed(part: "signedTransactionInfo", error)
+        }
+        do {
+            renewalInfo = try notification.data?.signedRenewalInfo.map(verifier.verifyAndDecodeRenewalInfo)
+        } catch {
+            throw .verificationFailed(part: "signedRenewalInfo", error)
+        }
+        var answer = NotificationAnswer(
+            notificationUUID: notification.notificationUUID, notificationType: notification.notificationType?.rawValue,
+            subtype: notification.subtype?.rawValue, status: "already_processed")
+        do {
+            let result = try ledger.ingest(notification: notification, transaction: transaction, renewalInfo: renewalInfo,
+                                           customerID: customerID, decide: grantDecision)
+            guard case .processed(let transactionResult, let renewalResult) = result else { return answer }
+            answer.status = "processed"
+            if let transactionResult {
+                answer.transaction = TransactionAnswer(
+                    transactionResult, balances: try ledger.balances(customerID: transactionResult.transaction.customerID))
+            }
+            switch renewalResult {
+            case .inserted: answer.renewalInfo = "inserted"
+            case .replaced: answer.renewalInfo = "replaced"
+            case .kept: answer.renewalInfo = "kept"
+            case nil: break
+            }
+            return answer
+        } catch {
+            throw .ledger(error)
+        }
+    }
+
+    // MARK: - Reload
+
+    /// Compiles and validates the policy file as it is now, then swaps it in atomically:
+    /// requests already running finish on the old policy, the next ones use the new one. A
+    /// policy that fails leaves the old one serving.
+    private func reload() throws(ServiceError) -> ReloadAnswer {
+        let previous = engine.version
+        do throws(PolicyError) {
+            let version = try engine.reload(try folder.policySource())
+            return ReloadAnswer(version: version, previousVersion: previous)
+        } catch {
+            throw .reloadFailed(error, servingVersion: engine.version)
+        }
+    }
+}
+
+/// Why the service could not start; printed as one line.
+struct StartupError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

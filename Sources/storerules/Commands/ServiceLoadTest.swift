@@ -1,0 +1,445 @@
+import Dispatch
+import Foundation
+import StoreCore
+import StorePolicy
+
+/// The service section of `storerules bench`: the `PolicyService` example under a pipelined
+/// stream of mixed requests from many customers, with a policy reload in the middle.
+///
+/// The stream is made before the clock starts: signed consumable purchases (some delivered
+/// twice), subscription purchases and renewals, storefront plans and entitlements, spread over
+/// the customers in turn. At most ``window`` requests are in flight; each latency runs from
+/// the moment a request is written to the moment its reply (matched by id) is read. After
+/// the stream, the load test checks that every transaction was granted exactly once and that
+/// the ledger's balances are the sums of the grants the replies reported.
+struct ServiceLoadTest {
+    /// How many customers the stream speaks for.
+    static let customers = 200
+    /// How many requests may wait for their replies at once.
+    static let window = 64
+    /// The service's workers.
+    static let workers = 2
+    static let bundleId = "com.example.storerules.bench"
+
+    /// What the load test measured.
+    struct Figures {
+        var requests: Int
+        var requestsPerSecond: Double
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+        var failedRequests: Int
+        /// The first failed reply, when a request failed.
+        var firstFailure: String?
+    }
+
+    /// The `PolicyService` binary.
+    let executable: URL
+    /// The policy folder the service serves (copied, so the reload can edit its policy).
+    let folder: URL
+    /// How many requests the stream holds, the reload not counted.
+    let requestCount: Int
+
+    /// `PolicyService` beside the running `storerules`, when it was built.
+    static func executableBesideThisOne() -> URL? {
+        let this = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
+        let service = this.deletingLastPathComponent().appendingPathComponent("PolicyService")
+        return FileManager.default.isExecutableFile(atPath: service.path) ? service : nil
+    }
+
+    /// The Backyard Birds example of the package `storerules` was built from.
+    static let exampleFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/BackyardBirds")
+
+    // MARK: - The stream
+
+    /// One request of the stream, with its id.
+    enum Planned: Sendable {
+        /// A request line; for an ingest, the customer and transaction it delivers.
+        case line(String, id: Int, delivery: Delivery?)
+        /// Edit `policy.lua`, then ask the service to reload it.
+        case reload(id: Int)
+
+        var id: Int {
+            switch self {
+            case .line(_, let id, _), .reload(let id): id
+            }
+        }
+    }
+
+    /// The customer and transaction an ingest request delivers.
+    struct Delivery: Sendable {
+        var customer: String
+        var transactionID: String
+    }
+
+    private enum Kind {
+        case consumable, storefront, entitlements, subscription, redelivery
+    }
+
+    /// Ten requests per customer in turn: four ingests (two new consumables, one delivered
+    /// again, one subscription period), three storefront plans and three entitlements.
+    private static let cycle: [Kind] = [
+        .consumable, .storefront, .entitlements, .subscription, .storefront,
+        .redelivery, .entitlements, .consumable, .storefront, .entitlements,
+    ]
+
+    private struct Line: Encodable {
+        var id: Int
+        var op: String
+        var customer: String?
+        var placement: String?
+        var jws: String?
+    }
+
+    /// The stream of requests, signed by `authority`: ids 0 to `requestCount - 1` in order, and
+    /// the reload, id `requestCount`, halfway.
+    func plan(catalog: Catalog, authority: SigningAuthority, now: Date) throws -> [Planned] {
+        let consumables = catalog.products.filter { $0.type == .consumable }.map(\.id).sorted()
+        let plans = catalog.subscriptionGroups.first.map { catalog.subscriptions(inGroup: $0.id).map(\.id) } ?? []
+        let kinds = (0..<requestCount).map { index -> Kind in
+            let kind = Self.cycle[(index / Self.customers) % Self.cycle.count]
+            if kind == .subscription, plans.isEmpty { return .storefront }
+            if kind == .consumable || kind == .redelivery, consumables.isEmpty { return .entitlements }
+            return kind
+        }
+        var periods = [Int](repeating: 0, count: Self.customers)
+        for (index, kind) in kinds.enumerated() where kind == .subscription { periods[index % Self.customers] += 1 }
+
+        let encoder = JSONEncoder()
+        func line(_ request: Line) throws -> String { String(decoding: try encoder.encode(request), as: UTF8.self) }
+        var renewed = [Int](repeating: 0, count: Self.customers)
+        var lastDelivery: [Int: (line: Line, transactionID: String)] = [:]
+        var stream: [Planned] = []
+        for (index, kind) in kinds.enumerated() {
+            let number = index % Self.customers
+            let customer = "customer-\(number)"
+            if kind == .redelivery, var again = lastDelivery[number] {
+                again.line.id = index
+                stream.append(.line(try line(again.line), id: index, delivery: Delivery(customer: customer, transactionID: again.transactionID)))
+                continue
+            }
+            switch kind {
+            case .storefront:
+                stream.append(.line(try line(Line(id: index, op: "storefront", customer: customer,
+                                                  placement: index % 2 == 0 ? "home" : "store")), id: index, delivery: nil))
+            case .entitlements:
+                stream.append(.line(try line(Line(id: index, op: "entitlements", customer: customer)), id: index, delivery: nil))
+            case .consumable, .redelivery:
+                let transactionID = String(2_000_000_000 + index)
+                let payload = JWSTransactionDecodedPayload(
+                    originalTransactionId: transactionID, transactionId: transactionID, bundleId: Self.bundleId,
+                    productId: consumables[(number + index / Self.customers) % consumables.count], purchaseDate: now,
+                    originalPurchaseDate: now, quantity: Int32(1 + index % 3), type: .consumable, inAppOwnershipType: .purchased,
+                    signedDate: now, environment: .sandbox, storefront: "USA", transactionReason: .purchase, currency: "USD", price: 990)
+                let request = Line(id: index, op: "ingest_transaction", customer: customer, jws: try authority.sign(payload))
+                lastDelivery[number] = (request, transactionID)
+                stream.append(.line(try line(request), id: index, delivery: Delivery(customer: customer, transactionID: transactionID)))
+            case .subscription:
+                let original = String(3_000_000_000 + number)
+                let period = renewed[number]
+                renewed[number] += 1
+                let transactionID = period == 0 ? original : String(4_000_000_000 + index)
+                let start = now.addingTimeInterval(-Double(periods[number] - 1 - period) * 30 * 86_400 - 86_400)
+                let payload = JWSTransactionDecodedPayload(
+                    originalTransactionId: original, transactionId: transactionID, bundleId: Self.bundleId,
+                    productId: plans[number % plans.count], subscriptionGroupIdentifier: catalog.subscriptionGroups.first?.id,
+                    purchaseDate: start, originalPurchaseDate: now.addingTimeInterval(-Double(periods[number]) * 30 * 86_400),
+                    expiresDate: start.addingTimeInterval(30 * 86_400), quantity: 1, type: .autoRenewableSubscription,
+                    inAppOwnershipType: .purchased, signedDate: start, environment: .sandbox, storefront: "USA",
+                    transactionReason: period == 0 ? .purchase : .renewal, currency: "USD", price: 4990)
+                let request = Line(id: index, op: "ingest_transaction", customer: customer, jws: try authority.sign(payload))
+                stream.append(.line(try line(request), id: index, delivery: Delivery(customer: customer, transactionID: transactionID)))
+            }
+        }
+        stream.insert(.reload(id: requestCount), at: stream.count / 2)
+        return stream
+    }
+
+    // MARK: - Running
+
+    func run() throws -> Figures {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let policyFolder = directory.appendingPathComponent("policy")
+        do {
+            try FileManager.default.createDirectory(at: policyFolder, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            where name == "policy.lua" || name.hasSuffix(".storekit") {
+                try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: policyFolder.appendingPathComponent(name))
+            }
+        } catch {
+            throw CommandFailure("service load test: cannot copy \(folder.path): \(error.localizedDescription)")
+        }
+        let catalog: Catalog
+        do {
+            guard let loaded = try PolicyFolder(policyFolder).loadCatalog() else {
+                throw CommandFailure("service load test: \(folder.path) has no .storekit catalog")
+            }
+            catalog = loaded
+        } catch let error as PolicyError {
+            throw CommandFailure("service load test: \(error.description)")
+        } catch let error as CatalogError {
+            throw CommandFailure("service load test: \(error)")
+        }
+        let signing = directory.appendingPathComponent("signing")
+        let authority = try SigningAuthority.loadOrCreate(in: signing)
+        let stream = try plan(catalog: catalog, authority: authority, now: Date())
+        let ledgerPath = directory.appendingPathComponent("ledger.sqlite").path
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [
+            policyFolder.path, "--ledger", ledgerPath,
+            "--root", signing.appendingPathComponent(SigningAuthority.StoredFile.rootCertificate.rawValue).path,
+            "--bundle-id", Self.bundleId, "--environment", "Sandbox", "--workers", "\(Self.workers)",
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        // A service that dies makes writing to it fail with EPIPE instead of ending storerules.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            try process.run()
+        } catch {
+            throw CommandFailure("service load test: cannot start \(executable.path): \(error.localizedDescription)")
+        }
+        let replies = ReplyReader(output.fileHandleForReading)
+        do {
+            try warmUp(input: input.fileHandleForWriting, replies: replies)
+        } catch let failure as CommandFailure {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            throw CommandFailure(failure.message + (said.isEmpty ? "" : " (\(said))"))
+        }
+
+        let run = LoadRun(stream)
+        let sender = DispatchGroup()
+        sender.enter()
+        let policyFile = policyFolder.appendingPathComponent("policy.lua")
+        Thread { [input = input.fileHandleForWriting] in
+            defer { sender.leave() }
+            run.send(to: input, policyFile: policyFile)
+        }.start()
+        let started = DispatchTime.now().uptimeNanoseconds
+        while run.received < stream.count, let reply = replies.next() {
+            run.receive(reply)
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        sender.wait()
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        if let problem = run.problem { throw CommandFailure("service load test: \(problem)") }
+        guard process.terminationStatus == 0 else {
+            throw CommandFailure("service load test: PolicyService exited with status \(process.terminationStatus)")
+        }
+        try run.checkGrants(ledgerPath: ledgerPath)
+
+        let latencies = run.latencies.sorted()
+        func percentile(_ share: Double) -> Double {
+            latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * share))]
+        }
+        return Figures(
+            requests: stream.count, requestsPerSecond: Double(run.received) / elapsed,
+            p50Milliseconds: percentile(0.50), p99Milliseconds: percentile(0.99),
+            failedRequests: run.failed + (stream.count - run.received), firstFailure: run.firstFailure)
+    }
+
+    /// Gives every worker thread its Lua state before the clock starts.
+    private func warmUp(input: FileHandle, replies: ReplyReader) throws {
+        let count = 4 * Self.workers
+        for index in 0..<count {
+            let line = #"{"id": "warm-up-\#(index)", "op": "storefront", "customer": "warm-up"}"# + "\n"
+            do {
+                try input.write(contentsOf: Data(line.utf8))
+            } catch {
+                throw CommandFailure("service load test: PolicyService did not start: \(error.localizedDescription)")
+            }
+        }
+        for _ in 0..<count {
+            guard let reply = replies.next() else { throw CommandFailure("service load test: PolicyService stopped while warming up") }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any], object["result"] != nil else {
+                throw CommandFailure("service load test: warming up failed: \(reply)")
+            }
+        }
+    }
+}
+
+/// Reads reply lines from the service.
+private final class ReplyReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// The next line, or nil once the service closed its output.
+    func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return line
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+}
+
+/// The bookkeeping of one run, shared by the sending thread and the reading one.
+private final class LoadRun: @unchecked Sendable {
+    // Every stored property below is used only while `lock` is held, except `window`.
+    private let lock = NSLock()
+    private let window = DispatchSemaphore(value: ServiceLoadTest.window)
+    private let stream: [ServiceLoadTest.Planned]
+    /// What each ingest request delivers, by request id.
+    private let deliveries: [Int: ServiceLoadTest.Delivery]
+    /// The id of the reload request.
+    private let reloadID: Int?
+    private var sentAt: [UInt64]
+    private var latencyMilliseconds: [Double] = []
+    private var receivedCount = 0
+    private var failedCount = 0
+    private var firstProblem: String?
+    private var firstFailedReply: String?
+    private var grantedTimes: [String: Int] = [:]
+    private var grantedItems: [String: [String: Int]] = [:]
+
+    init(_ stream: [ServiceLoadTest.Planned]) {
+        self.stream = stream
+        var deliveries: [Int: ServiceLoadTest.Delivery] = [:]
+        for case .line(_, let id, let delivery?) in stream { deliveries[id] = delivery }
+        self.deliveries = deliveries
+        reloadID = stream.lazy.compactMap { planned -> Int? in
+            if case .reload(let id) = planned { return id }
+            return nil
+        }.first
+        sentAt = [UInt64](repeating: 0, count: stream.count)
+    }
+
+    var received: Int { lock.withLock { receivedCount } }
+    var failed: Int { lock.withLock { failedCount } }
+    var latencies: [Double] { lock.withLock { latencyMilliseconds } }
+    var problem: String? { lock.withLock { firstProblem } }
+    var firstFailure: String? { lock.withLock { firstFailedReply } }
+
+    /// Writes the stream, keeping at most ``ServiceLoadTest/window`` requests in flight.
+    func send(to input: FileHandle, policyFile: URL) {
+        for planned in stream {
+            guard window.wait(timeout: .now() + .seconds(30)) == .success else {
+                record(problem: "no reply for 30 seconds with \(ServiceLoadTest.window) requests in flight")
+                return
+            }
+            let line: String
+            switch planned {
+            case .line(let text, _, _):
+                line = text
+            case .reload(let id):
+                // An edit that changes the policy's version and nothing else: the reload must swap
+                // in a new version while requests keep coming.
+                do {
+                    let handle = try FileHandle(forWritingTo: policyFile)
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data("\n-- reloaded under load\n".utf8))
+                    try handle.close()
+                } catch {
+                    record(problem: "cannot edit \(policyFile.path): \(error.localizedDescription)")
+                    return
+                }
+                line = #"{"id": \#(id), "op": "reload"}"#
+            }
+            lock.withLock { sentAt[planned.id] = DispatchTime.now().uptimeNanoseconds }
+            do {
+                try input.write(contentsOf: Data((line + "\n").utf8))
+            } catch {
+                record(problem: "PolicyService stopped reading: \(error.localizedDescription)")
+                return
+            }
+        }
+    }
+
+    /// Records one reply: its latency, whether it failed, and what an ingest granted.
+    func receive(_ reply: String) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        window.signal()
+        // A reply starts with its id: {"id":12,"result":…} or {"id":12,"error":…}.
+        let prefix = #"{"id":"#
+        let digits = reply.dropFirst(prefix.count).prefix { $0.isNumber }
+        guard reply.hasPrefix(prefix), let id = Int(digits), (0..<stream.count).contains(id) else {
+            record(problem: "a reply without a stream id: \(reply.prefix(200))")
+            return
+        }
+        let failed = reply[digits.endIndex...].hasPrefix(#","error":"#)
+        if !failed, id == reloadID, !Self.swappedVersion(reply) {
+            record(problem: "the reload under load did not swap in the edited policy: \(reply)")
+        }
+        let delivery = failed ? nil : deliveries[id]
+        let grants = delivery == nil ? nil : Self.grants(in: reply)
+        lock.withLock {
+            receivedCount += 1
+            latencyMilliseconds.append(Double(now - sentAt[id]) / 1e6)
+            if failed {
+                failedCount += 1
+                if firstFailedReply == nil { firstFailedReply = String(reply.prefix(300)) }
+            }
+            if let delivery, let grants {
+                grantedTimes[delivery.transactionID, default: 0] += 1
+                for (item, amount) in grants { grantedItems[delivery.customer, default: [:]][item, default: 0] += amount }
+            } else if let delivery {
+                grantedTimes[delivery.transactionID, default: 0] += 0
+            }
+        }
+    }
+
+    /// Whether a reload reply names a new version.
+    private static func swappedVersion(_ reply: String) -> Bool {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
+              let result = object["result"] as? [String: Any], let version = result["version"] as? String else { return false }
+        return version != result["previous_version"] as? String
+    }
+
+    /// What an ingest reply says it granted now: nil when its outcome is not `granted`.
+    private static func grants(in reply: String) -> [String: Int]? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
+              let result = object["result"] as? [String: Any], result["outcome"] as? String == "granted",
+              let grants = result["grants"] as? [[String: Any]] else { return nil }
+        var items: [String: Int] = [:]
+        for grant in grants {
+            if let item = grant["item"] as? String, let amount = grant["amount"] as? Int { items[item, default: 0] += amount }
+        }
+        return items
+    }
+
+    /// Checks that every transaction was granted exactly once, and that the ledger's balances
+    /// are the sums of the grants the replies reported.
+    func checkGrants(ledgerPath: String) throws {
+        let (times, items) = lock.withLock { (grantedTimes, grantedItems) }
+        if let (transactionID, count) = times.first(where: { $0.value != 1 }) {
+            throw CommandFailure("service load test: transaction \(transactionID) was granted \(count) times, not once")
+        }
+        let ledger: Ledger
+        do {
+            ledger = try Ledger(path: ledgerPath)
+        } catch {
+            throw CommandFailure("service load test: cannot open the service's ledger: \(error)")
+        }
+        for (customer, expected) in items {
+            let balances = try ledger.balances(customerID: customer)
+            guard balances == expected else {
+                throw CommandFailure("service load test: \(customer) has balances \(balances), and the replies granted \(expected)")
+            }
+        }
+    }
+
+    private func record(problem: String) {
+        lock.withLock { if firstProblem == nil { firstProblem = problem } }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// The service section of `storerules bench`.
+@Suite struct PolicyServiceBenchTests {
+    @Test func theBenchLoadTestsTheServiceBesideIt() throws {
+        let result = try CommandRunner.run(["bench", "--json", "--iterations", "200", "--service-requests", "400"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(figures["service_requests"] as? Int == 401)
+        #expect(figures["service_failed_requests"] as? Int == 0)
+        let rate = try #require(figures["service_requests_per_second"] as? Double)
+        let p50 = try #require(figures["service_p50_ms"] as? Double)
+        let p99 = try #require(figures["service_p99_ms"] as? Double)
+        #expect(rate > 0)
+        #expect(p50 > 0 && p50 <= p99)
+        #expect(figures["engine_ns_per_decision"] is Double)
+        #expect(figures["service_skipped"] == nil)
+    }
+
+    @Test func withoutAServiceBinaryBesideItTheSectionIsSkippedWithANote() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alone = directory.appendingPathComponent("storerules")
+        try FileManager.default.copyItem(at: CommandRunner.executable, to: alone)
+
+        let process = Process()
+        process.executableURL = alone
+        process.arguments = ["bench", "--iterations", "200"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let note = try #require(text.split(separator: "\n").last)
+        #expect(note.hasPrefix("PolicyService under load: skipped (no PolicyService binary beside storerules"))
+    }
+}
