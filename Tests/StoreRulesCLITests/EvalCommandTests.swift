@@ -137,13 +137,6 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let request = Data(#"{"hook": "custom_icon"}"# .utf8)
-        func ask() throws -> String {
-            input.fileHandleForWriting.write(Data("{\"hook\": \"plan_icon_probe\"}\n".utf8))
-            return ""
-        }
-        _ = request
-        _ = try ask
         func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
         func edit(_ text: String) throws {
             Thread.sleep(forTimeInterval: 1.1)

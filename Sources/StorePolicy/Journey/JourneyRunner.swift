@@ -17,6 +17,7 @@ public final class JourneyRunner {
     private let folder: PolicyFolder
     private let catalog: Catalog
     private let storeNow: StoreNow
+    private var lastNotification = 0
 
     /// Prepares a run of `journey` with `folder`'s catalog and policy, keeping the ledger in
     /// `ledgerPath` (which must not exist yet) and the signing chain in `certificates`.
@@ -151,8 +152,6 @@ public final class JourneyRunner {
     }
 
     /// The notifications this step sent, in words: "SUBSCRIBED (INITIAL_BUY) pass.individual".
-    private var lastNotification = 0
-
     private func notificationEvents(customerID: String, newSince: Set<String>) -> [String] {
         guard let notifications = try? store.notifications(after: lastNotification) else { return [] }
         lastNotification = notifications.last?.sequence ?? lastNotification

@@ -66,7 +66,7 @@ enum RunCommand: Command {
             Output.line(style.dim("policy \(runner.engine.version) · ledger \(ledgerPath)"))
         }
         var failures = 0
-        try runner.run { report in
+        runner.run { report in
             if report.error != nil { failures += 1 }
             if json {
                 Output.line((try? Output.json(report)) ?? "{}")
