@@ -12,7 +12,7 @@ storerules — a purchase rules engine whose business policy is written in Lua.
 Usage: storerules <command> [arguments]
 
 Commands:
-\(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+\(commands.map { "  " + $0.name.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
 Run 'storerules <command> --help' for a command's arguments.
 """
