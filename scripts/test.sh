@@ -11,7 +11,7 @@ scripts/crosscheck/setup.sh
 swift build --build-tests
 swift test --skip-build --parallel
 
-for example in Examples/*/; do
-    .build/debug/storerules test "$example"
+for policy in Examples/*/policy.lua; do
+    .build/debug/storerules test "$(dirname "$policy")"
 done
 scripts/storefront-screenshot.sh

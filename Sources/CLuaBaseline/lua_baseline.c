@@ -5,12 +5,31 @@
 #include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct lua_baseline {
     lua_State *L;
     int hook_ref;
     int catalog_ref;
+    long long instructions_left;
+    double deadline;
 };
+
+static double monotonic_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The baseline keeps its state's owner in the extra space, for the hook. */
+static void budget_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    lua_baseline *baseline = *(lua_baseline **)lua_getextraspace(L);
+    baseline->instructions_left -= 1000;
+    if (baseline->instructions_left <= 0 || monotonic_seconds() > baseline->deadline) {
+        luaL_error(L, "limit reached");
+    }
+}
 
 static int traceback(lua_State *L) {
     luaL_traceback(L, L, lua_tostring(L, 1), 1);
@@ -35,6 +54,7 @@ lua_baseline *lua_baseline_open(const char *source, const char *hook, char *erro
         return NULL;
     }
     lua_baseline *baseline = malloc(sizeof *baseline);
+    *(lua_baseline **)lua_getextraspace(L) = baseline;
     baseline->L = L;
     baseline->hook_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_createtable(L, 0, 2);
@@ -53,7 +73,8 @@ static void set_integer(lua_State *L, int table, const char *key, lua_Integer va
     lua_setfield(L, table, key);
 }
 
-int lua_baseline_decide(lua_baseline *baseline, const lua_baseline_input *input, lua_baseline_result *result) {
+int lua_baseline_decide(lua_baseline *baseline, const lua_baseline_input *input, lua_baseline_result *result,
+                        int limited) {
     lua_State *L = baseline->L;
     int base = lua_gettop(L);
     lua_pushcfunction(L, traceback);
@@ -109,7 +130,16 @@ int lua_baseline_decide(lua_baseline *baseline, const lua_baseline_input *input,
         lua_rawseti(L, -2, i + 1);
     }
 
-    if (lua_pcall(L, 2, 1, base + 1) != LUA_OK) {
+    if (limited) {
+        baseline->instructions_left = 10000000;
+        baseline->deadline = monotonic_seconds() + 0.25;
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1000);
+    }
+    int status = lua_pcall(L, 2, 1, base + 1);
+    if (limited) {
+        lua_sethook(L, NULL, 0, 0);
+    }
+    if (status != LUA_OK) {
         lua_settop(L, base);
         return 1;
     }

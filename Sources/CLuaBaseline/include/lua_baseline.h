@@ -33,8 +33,11 @@ typedef struct lua_baseline lua_baseline;
  * Returns NULL and writes a message into `error` on failure. */
 lua_baseline *lua_baseline_open(const char *source, const char *hook, char *error, int error_size);
 
-/* Makes one decision; returns 0 on success. */
-int lua_baseline_decide(lua_baseline *baseline, const lua_baseline_input *input, lua_baseline_result *result);
+/* Makes one decision; returns 0 on success. With `limited` non-zero the call runs under an
+ * instruction budget checked by a count hook every 1,000 instructions and a clock_gettime
+ * deadline, armed before and cleared after the call, as a C host enforcing limits would. */
+int lua_baseline_decide(lua_baseline *baseline, const lua_baseline_input *input, lua_baseline_result *result,
+                        int limited);
 
 /* Frees the state. */
 void lua_baseline_close(lua_baseline *baseline);

@@ -1,18 +1,9 @@
-/// Lua helpers of the policy REPL: formatting results as Lua tables.
+/// Lua helpers of the policy REPL: formatting results as Lua tables. Loaded after
+/// `PolicyTestLibrary`, whose `sorted_keys` it uses.
 enum REPLLibrary {
     static let source = #"""
     local function is_identifier(key)
         return type(key) == "string" and key:match("^[%a_][%w_]*$") ~= nil
-    end
-
-    local function sorted_keys(t)
-        local keys = {}
-        for k in pairs(t) do keys[#keys + 1] = k end
-        table.sort(keys, function(a, b)
-            if type(a) == type(b) and (type(a) == "number" or type(a) == "string") then return a < b end
-            return type(a) < type(b)
-        end)
-        return keys
     end
 
     local function format(value, indent, seen)

@@ -1,9 +1,9 @@
 import Foundation
 import LuaBridge
 
-/// The helpers `*_test.lua` files can use, written in Lua.
+/// The helpers `*_test.lua` files (and the REPL) can use, written in Lua.
 ///
-/// `context{...}` builds a complete `ctx` (every table present, the catalog attached),
+/// `sorted_keys(t)` lists a table's keys in order, `context{...}` builds a complete `ctx` (every table present, the catalog attached),
 /// `product(id)` and `group(id)` look up the catalog, `transaction{...}` builds a transaction
 /// as `grant` receives it, and the `expect_*` functions fail a test with the expected and the
 /// actual value and the line of the check.
@@ -21,7 +21,8 @@ enum PolicyTestLibrary {
     }
 
     static let source = #"""
-    local function sorted_keys(t)
+    -- The keys of t, numbers and strings in order: for stable output over pairs().
+    function sorted_keys(t)
         local keys = {}
         for k in pairs(t) do keys[#keys + 1] = k end
         table.sort(keys, function(a, b)

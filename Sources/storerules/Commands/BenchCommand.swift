@@ -17,7 +17,8 @@ enum BenchCommand: Command {
       output  show = not subscribed or level > 1; the upgrade levels strictly better than
               the current one (all three when not subscribed)
     through the PolicyEngine (Lua through the bridge, limits armed), as a Swift closure, and
-    as the same table-in/table-out call written directly against the Lua C API in C; and
+    as the same table-in/table-out call written directly against the Lua C API in C, bare and
+    with the same kind of limits armed (a count hook every 1,000 instructions and a deadline); and
     decisions per second through the engine with 1 and 2 threads.
 
     Then it load-tests the PolicyService example (Examples/PolicyService), started from beside
@@ -114,7 +115,9 @@ enum BenchCommand: Command {
         var engineNanosecondsPerDecision: Double
         var swiftClosureNanosecondsPerDecision: Double
         var cAPINanosecondsPerDecision: Double
+        var cAPIWithLimitsNanosecondsPerDecision: Double
         var engineToCAPIRatio: Double
+        var engineToCAPIWithLimitsRatio: Double
         var engineToSwiftClosureRatio: Double
         var decisionsPerSecond1Thread: Double
         var decisionsPerSecond2Threads: Double
@@ -132,7 +135,9 @@ enum BenchCommand: Command {
             case engineNanosecondsPerDecision = "engine_ns_per_decision"
             case swiftClosureNanosecondsPerDecision = "swift_closure_ns_per_decision"
             case cAPINanosecondsPerDecision = "c_api_ns_per_decision"
+            case cAPIWithLimitsNanosecondsPerDecision = "c_api_with_limits_ns_per_decision"
             case engineToCAPIRatio = "engine_to_c_api_ratio"
+            case engineToCAPIWithLimitsRatio = "engine_to_c_api_with_limits_ratio"
             case engineToSwiftClosureRatio = "engine_to_swift_closure_ratio"
             case decisionsPerSecond1Thread = "decisions_per_second_1_thread"
             case decisionsPerSecond2Threads = "decisions_per_second_2_threads"
@@ -253,6 +258,7 @@ enum BenchCommand: Command {
         var engineNanoseconds = Double.infinity
         var swiftNanoseconds = Double.infinity
         var cNanoseconds = Double.infinity
+        var cLimitedNanoseconds = Double.infinity
         for _ in 0..<rounds {
             engineNanoseconds = min(engineNanoseconds, try time(iterations) { index in
                 _ = try engine.call("upgrade_offer", context: contexts[index & 63], arguments: argument, as: UpgradeOffer.self)
@@ -260,7 +266,8 @@ enum BenchCommand: Command {
             swiftNanoseconds = min(swiftNanoseconds, try time(iterations) { index in
                 keep(swiftRule(inputs[index & 63]))
             })
-            cNanoseconds = min(cNanoseconds, try measureCAPI(iterations: iterations, inputs: inputs))
+            cNanoseconds = min(cNanoseconds, try measureCAPI(iterations: iterations, inputs: inputs, limited: false))
+            cLimitedNanoseconds = min(cLimitedNanoseconds, try measureCAPI(iterations: iterations, inputs: inputs, limited: true))
         }
 
         var oneThread = 0.0
@@ -274,7 +281,9 @@ enum BenchCommand: Command {
             engineNanosecondsPerDecision: engineNanoseconds,
             swiftClosureNanosecondsPerDecision: swiftNanoseconds,
             cAPINanosecondsPerDecision: cNanoseconds,
+            cAPIWithLimitsNanosecondsPerDecision: cLimitedNanoseconds,
             engineToCAPIRatio: engineNanoseconds / cNanoseconds,
+            engineToCAPIWithLimitsRatio: engineNanoseconds / cLimitedNanoseconds,
             engineToSwiftClosureRatio: engineNanoseconds / swiftNanoseconds,
             decisionsPerSecond1Thread: oneThread,
             decisionsPerSecond2Threads: twoThreads,
@@ -292,7 +301,9 @@ enum BenchCommand: Command {
             + Double(elapsed.components.attoseconds) / 1e9 / Double(iterations)
     }
 
-    static func measureCAPI(iterations: Int, inputs: [RuleInput]) throws -> Double {
+    /// Nanoseconds per decision of the C baseline; `limited` arms a count hook and a deadline
+    /// around each call, as the engine does.
+    static func measureCAPI(iterations: Int, inputs: [RuleInput], limited: Bool) throws -> Double {
         var message = [CChar](repeating: 0, count: 512)
         guard let baseline = lua_baseline_open(policy, "upgrade_offer", &message, Int32(message.count)) else {
             throw CommandFailure("the C baseline failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
@@ -311,7 +322,7 @@ enum BenchCommand: Command {
         var result = lua_baseline_result()
         for (input, cInput) in zip(inputs, cInputs) {
             var copy = cInput
-            guard lua_baseline_decide(baseline, &copy, &result) == 0 else { throw CommandFailure("the C baseline call failed") }
+            guard lua_baseline_decide(baseline, &copy, &result, limited ? 1 : 0) == 0 else { throw CommandFailure("the C baseline call failed") }
             let expected = swiftRule(input)
             let upgrades = withUnsafeBytes(of: result.upgrades) { Array($0.bindMemory(to: Int64.self).prefix(Int(result.upgrade_count))) }
             guard (result.show != 0) == expected.show, upgrades.map(Int.init) == expected.upgrades else {
@@ -320,7 +331,7 @@ enum BenchCommand: Command {
         }
         return try cInputs.withUnsafeBufferPointer { buffer in
             try time(iterations) { index in
-                _ = lua_baseline_decide(baseline, buffer.baseAddress! + (index & 63), &result)
+                _ = lua_baseline_decide(baseline, buffer.baseAddress! + (index & 63), &result, limited ? 1 : 0)
             }
         }
     }
@@ -361,8 +372,10 @@ enum BenchCommand: Command {
         Decision cost (best of \(rounds) rounds of \(figures.iterations) decisions)
           engine (Lua through the bridge)  \(ns(figures.engineNanosecondsPerDecision))
           raw Lua C API call in C          \(ns(figures.cAPINanosecondsPerDecision))
+          … with a count hook and deadline \(ns(figures.cAPIWithLimitsNanosecondsPerDecision))
           Swift closure                    \(ns(figures.swiftClosureNanosecondsPerDecision))
           engine / raw C API               \(String(format: "%8.2f×", figures.engineToCAPIRatio))
+          engine / C API with limits       \(String(format: "%8.2f×", figures.engineToCAPIWithLimitsRatio))
           engine / Swift closure           \(String(format: "%8.1f×", figures.engineToSwiftClosureRatio))
         Throughput through the engine
           1 thread                         \(rate(figures.decisionsPerSecond1Thread))

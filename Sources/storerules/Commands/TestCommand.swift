@@ -21,6 +21,7 @@ enum TestCommand: Command {
                              the catalog
       product(id), group(id) catalog entries, as hooks receive them
       transaction{...}       a transaction as grant receives it
+      sorted_keys(t)         the keys of t in order, for stable loops
       expect_eq(expected, actual [, message]), expect_true, expect_false, expect_nil,
       expect_contains(list, item), expect_error(fn [, pattern])
 
