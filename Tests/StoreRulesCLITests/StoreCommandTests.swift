@@ -5,33 +5,61 @@ import Testing
 /// `storerules store`, driven across several processes that share one ledger file.
 @Suite struct StoreCommandTests {
     /// A ledger file in a fresh folder, and a way to run store commands on it.
-    struct Shop {
+    struct Shop: Sendable {
         let folder: String
         let ledger: String
+        /// Options every command gets, such as `--environment Sandbox`.
+        let options: [String]
 
-        init(folder: String = CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds").path) throws {
+        init(folder: String = CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds").path,
+             options: [String] = []) throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-cli-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             self.folder = folder
+            self.options = options
             ledger = directory.appendingPathComponent("ledger.sqlite").path
         }
 
-        /// Runs `storerules store FOLDER --ledger LEDGER arguments…`.
+        /// Runs `storerules store FOLDER --ledger LEDGER options… arguments…`.
         func run(_ arguments: String...) throws -> CommandRunner.Result {
-            try CommandRunner.run(["store", folder, "--ledger", ledger] + arguments)
+            try run(arguments)
+        }
+
+        /// Runs `storerules store FOLDER --ledger LEDGER options… arguments…`.
+        func run(_ arguments: [String]) throws -> CommandRunner.Result {
+            try CommandRunner.run(["store", folder, "--ledger", ledger] + options + arguments)
         }
 
         /// Runs a command with `--json`, expects success, and returns the parsed object.
         func json(_ arguments: String...) throws -> [String: Any] {
-            let result = try CommandRunner.run(["store", folder, "--ledger", ledger] + arguments + ["--json"])
+            try StoreCommandTests.object(try jsonData(arguments), arguments: arguments)
+        }
+
+        /// Runs a command with `--json`, expects success and a JSON object in which signed
+        /// payloads appear only under the documented keys, and returns what it printed.
+        func jsonData(_ arguments: [String]) throws -> Data {
+            let result = try run(arguments + ["--json"])
             guard result.status == 0 else {
                 throw CommandFailed(arguments: arguments, result: result)
             }
-            let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
-            guard let dictionary = object as? [String: Any] else { throw CommandFailed(arguments: arguments, result: result) }
-            try StoreCommandTests.checkSignedPayloadKeys(dictionary)
-            return dictionary
+            let data = Data(result.standardOutput.utf8)
+            try StoreCommandTests.checkSignedPayloadKeys(try StoreCommandTests.object(data, arguments: arguments))
+            return data
         }
+    }
+
+    /// The JSON object in `data`, printed by the store command `arguments`.
+    static func object(_ data: Data, arguments: [String] = []) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw NotAnObject(arguments: arguments, text: String(decoding: data, as: UTF8.self))
+        }
+        return object
+    }
+
+    struct NotAnObject: Error, CustomStringConvertible {
+        let arguments: [String]
+        let text: String
+        var description: String { "store \(arguments) printed no JSON object: \(text)" }
     }
 
     struct CommandFailed: Error, CustomStringConvertible {
@@ -168,6 +196,10 @@ import Testing
         #expect(Self.summaries(failed) == ["DID_FAIL_TO_RENEW/GRACE_PERIOD"])
         let status = try #require(try shop.json("status")["subscriptions"] as? [[String: Any]])
         #expect(status.first?["state"] as? String == "inGracePeriod")
+        let graceEnd = try #require(status.first?["grace_period_expiration_date"] as? Int)
+        let readable = try shop.run("status").standardOutput
+        #expect(readable.contains("ana  6F3A93AB  pass.individual  inGracePeriod  until "
+            + Date(timeIntervalSince1970: Double(graceEnd) / 1000).ISO8601Format()), "\(readable)")
         #expect(try shop.json("entitlements", "--customer", "ana")["entitlements"] as? [String] == ["pass.individual"])
         let recovered = try shop.json("resolve", "--customer", "ana", "--group", "6F3A93AB")
         #expect(Self.summaries(recovered) == ["DID_RENEW/BILLING_RECOVERY"])
@@ -195,6 +227,64 @@ import Testing
         #expect((restored["transactions"] as? [Any])?.count == 1)
         _ = try shop.json("sync", "--customer", "ana")
         #expect(try shop.json("entitlements", "--customer", "ana")["balances"] as? [String: Int] == ["pellet": 2, "nectar": 2])
+    }
+
+    @Test func grantsSeeTheCustomersWholeContextAtTheStoresTime() throws {
+        let policy = """
+            local PASS = "6F3A93AB"
+            return { grant = function(ctx, tx, product)
+                if product.id ~= "pellet.box" then return {} end
+                local grants = { { item = "pellet", amount = 5 }, { item = "day", amount = math.floor(ctx.now / 86400) } }
+                local pass = ctx.customer.subscriptions[PASS]
+                if pass ~= nil and pass.state == "subscribed" and ctx.customer.entitlements[1] == pass.product_id then
+                    grants[#grants + 1] = { item = "subscriber_bonus", amount = 6 - pass.group_level }
+                end
+                if (ctx.customer.balances.pellet or 0) > 0 then
+                    grants[#grants + 1] = { item = "returning_bonus", amount = 1 }
+                end
+                return grants
+            end }
+            """
+        let folder = try CommandRunner.policyFolder(policy, files: [
+            "Products.storekit": try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
+                "Examples/BackyardBirds/Products.storekit"), encoding: .utf8),
+        ])
+        let shop = try Shop(folder: folder.path)
+        let first = try shop.json("purchase", "pellet.box", "--customer", "ana")
+        _ = try shop.json("purchase", "pass.premium", "--customer", "ana")
+        _ = try shop.json("advance", "P1Y")
+        let second = try shop.json("purchase", "pellet.box", "--customer", "ana")
+
+        func day(_ purchase: [String: Any]) throws -> Int {
+            try #require(Self.transaction(purchase)["signedDate"] as? Int) / 86_400_000
+        }
+        let transactions = try #require(try shop.json("transactions", "--customer", "ana")["transactions"] as? [[String: Any]])
+        func grants(_ purchase: [String: Any]) -> [String: Int] {
+            let id = Self.transaction(purchase)["transactionId"] as? String
+            let entry = transactions.first { $0["transaction_id"] as? String == id }
+            return Dictionary(uniqueKeysWithValues: (entry?["grants"] as? [[String: Any]] ?? []).compactMap { grant in
+                (grant["item"] as? String).flatMap { item in (grant["amount"] as? Int).map { (item, $0) } }
+            })
+        }
+        #expect(grants(first) == ["pellet": 5, "day": try day(first)])
+        #expect(try day(second) - day(first) >= 365, "the store's clock moved a year ahead")
+        #expect(grants(second) == ["pellet": 5, "day": try day(second), "subscriber_bonus": 5, "returning_bonus": 1])
+    }
+
+    @Test func aFailingFeaturesHookFallsBackToTheEntitledProductsAndSaysWhy() throws {
+        let folder = try CommandRunner.policyFolder(
+            "return { features = function(ctx) error('no feature table') end }",
+            files: ["Products.storekit": try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
+                "Examples/BackyardBirds/Products.storekit"), encoding: .utf8)])
+        let shop = try Shop(folder: folder.path)
+        _ = try shop.json("purchase", "feeder.golden", "--customer", "ana")
+        let result = try shop.run("entitlements", "--customer", "ana", "--json")
+        #expect(result.status == 0)
+        let entitled = try Self.object(Data(result.standardOutput.utf8))
+        #expect(entitled["entitlements"] as? [String] == ["feeder.golden"])
+        #expect(entitled["features"] as? [String] == ["feeder.golden"])
+        #expect(result.standardError.hasPrefix("[policy] features of ana fell back to the entitled products: "))
+        #expect(result.standardError.contains("no feature table"), "\(result.standardError)")
     }
 
     @Test func aFailingGrantLeavesTheTransactionUnfinished() throws {
@@ -227,7 +317,7 @@ import Testing
     func usageMistakesExitWithStatus64(index: Int) throws {
         let (arguments, message) = Self.usageErrors[index]
         let shop = try Shop()
-        let result = try CommandRunner.run(["store", shop.folder, "--ledger", shop.ledger] + arguments)
+        let result = try shop.run(arguments)
         #expect(result.status == 64, "\(arguments)")
         #expect(result.standardError.hasPrefix("storerules store: "), "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
@@ -249,7 +339,7 @@ import Testing
     func refusedRequestsExitWithStatus1AndOneLine(index: Int) throws {
         let (arguments, message) = Self.failures[index]
         let shop = try Shop()
-        let result = try CommandRunner.run(["store", shop.folder, "--ledger", shop.ledger] + arguments)
+        let result = try shop.run(arguments)
         #expect(result.status == 1, "\(arguments)")
         #expect(result.standardError == "storerules store: \(message)\n", "\(arguments)")
         #expect(result.standardOutput.isEmpty)

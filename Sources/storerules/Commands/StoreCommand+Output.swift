@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StorePolicy
 
 /// What `storerules store` prints: readable text, or JSON in which every signed payload is in
 /// compact form under `signed_transaction_info`, `signed_renewal_info` or `signed_payload`
@@ -56,75 +57,100 @@ struct StoreOutput {
         }
     }
 
-    func status(_ subscriptions: [LedgerEntitlements.Subscription], now: Date) {
-        let objects: [[String: Any]] = subscriptions.map { subscription in
-            var object: [String: Any] = [
-                "customer_id": subscription.customerID, "original_transaction_id": subscription.latest.originalID,
-                "group_id": subscription.latest.subscriptionGroupID ?? NSNull(),
-                "product_id": subscription.latest.productID, "state": subscription.state,
-                "transaction_id": subscription.latest.id, "signed_transaction_info": subscription.latest.jwsRepresentation,
-                "ownership_type": subscription.latest.ownershipType?.rawValue ?? NSNull(),
-                "expiration_date": subscription.latest.expirationDate?.millisecondsSince1970 ?? NSNull(),
-            ]
-            if let renewal = subscription.renewalInfo {
-                object["will_auto_renew"] = renewal.willAutoRenew
-                object["auto_renew_product_id"] = renewal.autoRenewPreference ?? NSNull()
-                object["grace_period_expiration_date"] = renewal.gracePeriodExpirationDate?.millisecondsSince1970 ?? NSNull()
-                object["signed_renewal_info"] = renewal.jwsRepresentation
+    /// Every subscription status of each customer, by customer, then group; in a group the
+    /// status that speaks for it first.
+    func status(_ states: [CustomerState], now: Date) {
+        let statuses = states.flatMap { state in
+            state.subscriptionStatuses.keys.sorted().flatMap { group in
+                state.subscriptionStatuses(inGroup: group).enumerated().map { index, status in
+                    (state: state, status: status, speaksForGroup: index == 0)
+                }
             }
+        }
+        let objects: [[String: Any]] = statuses.map { entry in
+            let status = entry.status, transaction = status.transaction
+            var object: [String: Any] = [
+                "customer_id": entry.state.customerID, "group_id": status.subscriptionGroupID,
+                "original_transaction_id": transaction.originalID, "transaction_id": transaction.id,
+                "product_id": transaction.productID, "group_level": status.groupLevel ?? NSNull(),
+                "state": status.state.rawValue, "gives_service": status.givesService,
+                "speaks_for_group": entry.speaksForGroup,
+                "intro_offer_eligible": entry.state.isEligibleForIntroOffer(groupID: status.subscriptionGroupID),
+                "ownership_type": transaction.ownershipType?.rawValue ?? NSNull(),
+                "expiration_date": Self.milliseconds(status.expirationDate),
+                "signed_transaction_info": transaction.jwsRepresentation,
+                "will_auto_renew": status.willAutoRenew,
+                "auto_renew_product_id": status.autoRenewProductID ?? NSNull(),
+                "grace_period_expiration_date": Self.milliseconds(status.gracePeriodExpirationDate),
+                "is_in_billing_retry": status.renewalInfo?.isInBillingRetry ?? NSNull(),
+                "expiration_reason": status.expirationReason?.rawValue ?? NSNull(),
+            ]
+            if let renewal = status.renewalInfo { object["signed_renewal_info"] = renewal.jwsRepresentation }
             return object
         }
         emit(["now": now.millisecondsSince1970, "subscriptions": objects]) {
-            ["Store time: \(Self.text(now))"] + (subscriptions.isEmpty ? ["No subscriptions."] : subscriptions.map { subscription in
-                var line = "\(subscription.customerID)  \(subscription.latest.subscriptionGroupID ?? "")  "
-                    + "\(subscription.latest.productID)  \(subscription.state)"
-                if let expiration = subscription.latest.expirationDate { line += "  until \(Self.text(expiration))" }
-                if let renewal = subscription.renewalInfo {
-                    line += renewal.willAutoRenew ? "  renews" : "  does not renew"
-                    if let next = renewal.autoRenewPreference, next != subscription.latest.productID { line += " to \(next)" }
-                }
-                if subscription.latest.ownershipType == .familyShared { line += "  (family shared)" }
-                return line
+            ["Store time: \(Self.text(now))"] + (statuses.isEmpty ? ["No subscriptions."] : statuses.map {
+                Self.line(for: $0.status, customerID: $0.state.customerID)
             })
         }
     }
 
-    func entitlements(_ all: [LedgerEntitlements.Entitlements], single: Bool) {
-        let objects: [[String: Any]] = all.map {
-            ["customer_id": $0.customerID, "entitlements": $0.productIDs, "balances": $0.balances]
+    /// Each customer's entitled products, balances and the features the policy unlocks.
+    func entitlements(_ all: [(state: CustomerState, features: Decision<[String]>)], single: Bool) {
+        let objects: [[String: Any]] = all.map { entry in
+            ["customer_id": entry.state.customerID, "entitlements": entry.state.entitledProductIDs,
+             "balances": entry.state.balances, "features": entry.features.value,
+             "intro_offer_eligibility": entry.state.introOfferEligibility]
+        }
+        for entry in all {
+            if let failure = entry.features.failure {
+                Output.error("[policy] features of \(entry.state.customerID) fell back to the entitled products: \(failure)")
+            }
         }
         let value: [String: Any] = single && objects.count == 1 ? objects[0] : ["customers": objects]
         emit(value) {
             all.isEmpty ? ["No customers."] : all.map { entry in
-                let products = entry.productIDs.isEmpty ? "no products" : entry.productIDs.joined(separator: ", ")
-                let balances = entry.balances.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                return "\(entry.customerID): \(products)" + (balances.isEmpty ? "" : "; balances: " + balances.joined(separator: ", "))
+                let state = entry.state
+                let products = state.entitledProductIDs.isEmpty ? "no products" : state.entitledProductIDs.joined(separator: ", ")
+                let balances = state.balances.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                let features = entry.features.value
+                return "\(state.customerID): \(products)" + (balances.isEmpty ? "" : "; balances: " + balances.joined(separator: ", "))
+                    + (features.isEmpty ? "" : "; features: " + features.joined(separator: ", "))
             }
         }
     }
 
-    func ledgerTransactions(_ transactions: [StoredTransaction], ledger: Ledger) {
-        let objects: [[String: Any]] = transactions.map { transaction in
-            [
+    /// Transactions as the ledger holds them, each with its grants and every signed version
+    /// the ledger received, oldest signature first.
+    func ledgerTransactions(_ entries: [(transaction: StoredTransaction, grants: [Grant], versions: [TransactionVersion])]) {
+        let objects: [[String: Any]] = entries.map { entry in
+            let transaction = entry.transaction
+            return [
                 "customer_id": transaction.customerID, "transaction_id": transaction.id,
                 "product_id": transaction.productID, "finished": transaction.isFinished,
                 "grant_state": Self.text(transaction.grantState),
-                "grants": ((try? ledger.grants(ofTransaction: transaction.id)) ?? []).map { ["item": $0.item, "amount": $0.amount] },
+                "grants": entry.grants.map { ["item": $0.item, "amount": $0.amount] },
                 "signed_transaction_info": transaction.jwsRepresentation,
                 "transaction": Self.payloadObject(transaction.jwsRepresentation, as: JWSTransactionDecodedPayload.self),
+                "versions": entry.versions.map { version in
+                    ["signed_transaction_info": version.jwsRepresentation,
+                     "signed_date": version.signedDate.millisecondsSince1970,
+                     "revocation_date": Self.milliseconds(version.revocationDate)]
+                },
             ]
         }
         emit(["transactions": objects]) {
-            transactions.isEmpty ? ["No transactions."] : transactions.map { transaction in
+            entries.isEmpty ? ["No transactions."] : entries.map { entry in
+                let transaction = entry.transaction
                 var line = "\(transaction.id)  \(transaction.customerID)  \(transaction.productID)"
                     + "  bought \(Self.text(transaction.purchaseDate))"
                 if let expiration = transaction.expirationDate { line += "  expires \(Self.text(expiration))" }
                 if transaction.isRevoked { line += "  revoked" }
                 if transaction.isUpgraded { line += "  upgraded" }
                 if transaction.ownershipType == .familyShared { line += "  family shared" }
-                let grants = (try? ledger.grants(ofTransaction: transaction.id)) ?? []
                 line += "  \(Self.text(transaction.grantState))"
-                if !grants.isEmpty { line += ": " + grants.map { "\($0.amount) \($0.item)" }.joined(separator: ", ") }
+                if !entry.grants.isEmpty { line += ": " + entry.grants.map { "\($0.amount) \($0.item)" }.joined(separator: ", ") }
+                if entry.versions.count > 1 { line += "  (\(entry.versions.count) signed versions)" }
                 return line
             }
         }
@@ -214,6 +240,34 @@ struct StoreOutput {
         return text
     }
 
+    /// One status in words: customer, group, product, state, and what comes next.
+    private static func line(for status: Product.SubscriptionInfo.Status, customerID: String) -> String {
+        let transaction = status.transaction
+        var line = "\(customerID)  \(status.subscriptionGroupID)  \(transaction.productID)  \(status.state)"
+        switch status.state {
+        case .subscribed:
+            if let expiration = status.expirationDate { line += "  until \(text(expiration))" }
+            line += status.willAutoRenew ? "  renews" : "  does not renew"
+            if let next = status.scheduledRenewalProductID { line += " to \(next)" }
+        case .inGracePeriod:
+            if let end = status.gracePeriodExpirationDate { line += "  until \(text(end))" }
+            if let expiration = status.expirationDate { line += "  (renewal failed \(text(expiration)))" }
+        case .inBillingRetryPeriod:
+            if let expiration = status.expirationDate { line += "  since \(text(expiration))" }
+        case .expired:
+            if let expiration = status.expirationDate { line += "  ended \(text(expiration))" }
+            if transaction.isUpgraded {
+                line += "  (upgraded)"
+            } else if let reason = status.expirationReason {
+                line += "  (\(text(reason)))"
+            }
+        case .revoked:
+            if let revocation = transaction.revocationDate { line += "  \(text(revocation))" }
+        }
+        if status.isFamilyShared { line += "  (family shared)" }
+        return line
+    }
+
     private static func payloadObject<Payload: Codable>(_ jws: String, as type: Payload.Type) -> Any {
         guard let payload = try? CompactJWS(parsing: jws).decodePayload(as: type),
               let data = try? SignedPayloadJSON.makeEncoder().encode(payload),
@@ -223,6 +277,18 @@ struct StoreOutput {
     }
 
     private static func text(_ date: Date) -> String { date.ISO8601Format() }
+
+    private static func milliseconds(_ date: Date?) -> Any { date?.millisecondsSince1970 ?? NSNull() }
+
+    private static func text(_ reason: ExpirationIntent) -> String {
+        switch reason {
+        case .customerCancelled: "cancelled"
+        case .billingError: "billing error"
+        case .customerDidNotConsentToPriceIncrease: "price increase declined"
+        case .productNotAvailable: "product not available"
+        default: "expiration intent \(reason.rawValue)"
+        }
+    }
 
     private static func text(_ state: GrantState) -> String {
         switch state {

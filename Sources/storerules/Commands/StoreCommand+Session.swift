@@ -3,9 +3,16 @@ import StoreCore
 import StorePolicy
 
 /// The local store one `storerules store` invocation works with: the policy folder's catalog
-/// and grant hook, the ledger file, and the signing authority beside it.
+/// and policy, the ledger file, and the signing authority beside it.
+///
+/// The policy's `grant` hook decides what each transaction grants, with the customer's full
+/// context as the ledger knows them (`PolicyEngine.grantDecision(for:catalog:clock:)`) at the
+/// store's time (``StoreTime``).
 struct StoreSession {
     let store: LocalStore
+    /// The policy, for grants and features.
+    let engine: PolicyEngine
+    private let storeTime: StoreTime
 
     init(folderPath: String, ledgerPath: String, parsed: CommandLineArguments) throws {
         let (folder, loadedCatalog) = try PolicyLoader.open(folderPath)
@@ -43,10 +50,16 @@ struct StoreSession {
         let configuration = LocalStore.Configuration(
             bundleID: parsed.value("bundle-id") ?? StoreCommand.defaultBundleID, environment: environment,
             appAppleID: appAppleID)
-        let grantContext = GrantContext(catalog: catalog, ledger: ledger, environment: environment)
-        store = try LocalStore(catalog: catalog, authority: authority, ledger: ledger, configuration: configuration) {
-            try grantContext.grants(for: $0, engine: engine)
+        let storeTime = StoreTime(Date())
+        let decideAtStoreTime: @Sendable (StoredTransaction) throws -> [Grant] = { transaction in
+            let decide = engine.grantDecision(for: ledger, catalog: catalog, clock: { storeTime.decisionDate(for: transaction) })
+            return try decide(transaction)
         }
+        store = try LocalStore(catalog: catalog, authority: authority, ledger: ledger, configuration: configuration,
+                               decide: decideAtStoreTime)
+        self.engine = engine
+        self.storeTime = storeTime
+        storeTime.date = try store.now()
     }
 
     private static func environment(_ text: String?) throws(UsageError) -> AppStoreEnvironment {
@@ -84,38 +97,31 @@ struct StoreSession {
     func change(_ output: StoreOutput, _ body: () throws -> [StoreNotification]) throws {
         let before = try lastNotificationSequence()
         _ = try body()
-        output.changes(now: try store.now(), notifications: try store.notifications(after: before))
+        output.changes(now: try now(), notifications: try store.notifications(after: before))
     }
 
-    /// What the ledger says about subscriptions and entitlements.
-    func ledgerView() throws -> LedgerEntitlements {
-        LedgerEntitlements(ledger: store.ledger, catalog: store.catalog, now: try store.now())
-    }
-}
-
-/// Asks the policy's grant hook what a stored transaction grants, with a minimal context: the
-/// customer's id and ledger balances, at the time the transaction was signed.
-struct GrantContext: Sendable {
-    let catalog: Catalog
-    let ledger: Ledger
-    let environment: AppStoreEnvironment
-
-    func grants(for transaction: StoredTransaction, engine: PolicyEngine) throws -> [Grant] {
-        let payload = try CompactJWS(parsing: transaction.jwsRepresentation)
-            .decodePayload(as: JWSTransactionDecodedPayload.self)
-        let context = PolicyContext(
-            now: transaction.signedDate, storefront: catalog.storefront.countryCode, locale: catalog.localeIdentifier,
-            environment: policyEnvironment,
-            customer: CustomerContext(id: transaction.customerID, statusKnown: true,
-                                      balances: try ledger.balances(customerID: transaction.customerID)))
-        return try engine.grant(context, transaction: payload, product: transaction.productID).value
+    /// Processes what the store's clock passed since the last command: renewals, failed
+    /// renewals, grace periods and billing retry ending, expirations.
+    func catchUp() throws {
+        try store.update()
     }
 
-    private var policyEnvironment: PolicyContext.Environment {
-        switch environment {
-        case .production: .production
-        case .sandbox: .sandbox
-        default: .xcode
-        }
+    /// The store's time now; grant decisions read it from here on.
+    func now() throws -> Date {
+        let now = try store.now()
+        storeTime.date = now
+        return now
+    }
+
+    /// What the ledger says each customer owns at `date`: entitlements, subscription statuses,
+    /// introductory-offer eligibility and balances.
+    func states(of customers: [String], at date: Date) throws -> [CustomerState] {
+        try customers.map { try store.ledger.customerState(customerID: $0, catalog: store.catalog, at: date) }
+    }
+
+    /// The features the policy unlocks for `state`'s customer at the state's date.
+    func features(of state: CustomerState) throws -> Decision<[String]> {
+        try engine.features(forCustomer: state.customerID, ledger: store.ledger, catalog: store.catalog, at: state.date,
+                            environment: PolicyContext.Environment(store.configuration.environment))
     }
 }

@@ -13,8 +13,9 @@ enum StoreCommand: Command {
     Runs the local App Store for the products of DIR's .storekit catalog, for any number of
     customers. Every transaction, renewal info and App Store Server Notification V2 it makes is
     signed, verified and ingested into the ledger FILE, and DIR/policy.lua's grant hook decides
-    what each transaction grants. The ledger keeps the store's state, so each command carries
-    on where the last one stopped; the signing certificates live in FILE.certificates/.
+    what each transaction grants, seeing the customer as the ledger knows them at the store's
+    time. The ledger keeps the store's state, so each command carries on where the last one
+    stopped; the signing certificates live in FILE.certificates/.
 
     The store's clock is the system clock moved forward by every 'advance'. Before each command
     the store processes what its clock passed: renewals, failed renewals, grace periods and
@@ -39,9 +40,13 @@ enum StoreCommand: Command {
       family join FAMILY | family leave
                                     Put the customer in a family, or take them out.
       sync                          Restore the customer's purchases (deliver them again).
-      status                        Subscriptions as the ledger knows them.
-      entitlements                  Products the customer is entitled to, and balances.
-      transactions                  Transactions in the ledger, with their grants.
+      status                        Each subscription's status as the ledger knows it: renewal
+                                    state (subscribed, inGracePeriod, inBillingRetryPeriod,
+                                    expired, revoked), period and grace period ends, renewal.
+      entitlements                  Products the customer is entitled to (StoreKit's current
+                                    entitlements), balances, and the features the policy unlocks.
+      transactions                  Transactions in the ledger, with their grants and every
+                                    signed version received.
       notifications [--after N]     The outbox of signed notifications.
       settings [--ask-to-buy on|off] [--billing-retry on|off] [--grace-period on|off]
                [--time-rate N] [--reset]
@@ -109,6 +114,7 @@ enum StoreCommand: Command {
                             notifications: try store.notifications(after: before))
         case "requests":
             try noArguments()
+            try session.catchUp()
             output.requests(try store.askToBuyRequests(customerID: parsed.value("customer")))
         case "approve":
             let id = try argument("the Ask to Buy request ID")
@@ -124,7 +130,7 @@ enum StoreCommand: Command {
             }
             let before = try session.lastNotificationSequence()
             try store.advance(by: duration)
-            output.changes(now: try store.now(), notifications: try store.notifications(after: before))
+            output.changes(now: try session.now(), notifications: try store.notifications(after: before))
         case "renew", "expire", "resolve":
             try noArguments()
             let group = try session.group(of: customer, parsed.value("group"))
@@ -164,27 +170,34 @@ enum StoreCommand: Command {
             output.transactions(try store.sync(customer: customer), customer: customer)
         case "status":
             try noArguments()
-            output.status(try session.ledgerView().subscriptions(of: session.customers(parsed.value("customer"))),
-                          now: try store.now())
+            try session.catchUp()
+            let now = try session.now()
+            output.status(try session.states(of: session.customers(parsed.value("customer")), at: now), now: now)
         case "entitlements":
             try noArguments()
-            let view = try session.ledgerView()
-            output.entitlements(try session.customers(parsed.value("customer")).map(view.entitlements(of:)),
-                                single: parsed.value("customer") != nil)
+            try session.catchUp()
+            let states = try session.states(of: session.customers(parsed.value("customer")), at: try session.now())
+            output.entitlements(try states.map { ($0, try session.features(of: $0)) }, single: parsed.value("customer") != nil)
         case "transactions":
             try noArguments()
+            try session.catchUp()
+            let ledger = store.ledger
             output.ledgerTransactions(try session.customers(parsed.value("customer")).flatMap {
-                try store.ledger.transactions(customerID: $0)
-            }, ledger: store.ledger)
+                try ledger.transactions(customerID: $0).map { transaction in
+                    (transaction, try ledger.grants(ofTransaction: transaction.id), try ledger.versions(ofTransaction: transaction.id))
+                }
+            })
         case "notifications":
             try noArguments()
             let after = try parsed.value("after").map { text throws(UsageError) -> Int in
                 guard let number = Int(text), number >= 0 else { throw UsageError("--after must be a sequence number ≥ 0") }
                 return number
             } ?? 0
+            try session.catchUp()
             output.notifications(try store.notifications(customerID: parsed.value("customer"), after: after))
         case "settings":
             try noArguments()
+            try session.catchUp()
             try updateSettings(parsed, store: store)
             output.settings(try store.settings())
         case "certificate":
