@@ -16,7 +16,7 @@ public final class JourneyRunner {
 
     private let folder: PolicyFolder
     private let catalog: Catalog
-    private let storeNow: StoreNow
+    private let storeNow: StoreTime
     private var lastNotification = 0
 
     /// Prepares a run of `journey` with `folder`'s catalog and policy, keeping the ledger in
@@ -35,12 +35,12 @@ public final class JourneyRunner {
         engine = try PolicyEngine(source: folder.policySource(), catalog: PolicyCatalog(catalog), limits: limits, print: print)
         let ledger = try Ledger(path: ledgerPath)
         let authority = try SigningAuthority.loadOrCreate(in: certificates)
-        let storeNow = StoreNow(journey.start ?? Date())
+        let storeNow = StoreTime(journey.start ?? Date())
         self.storeNow = storeNow
         store = try LocalStore(
             catalog: catalog, authority: authority, ledger: ledger,
             configuration: .init(bundleID: "com.example.storerules.journey", clock: .manual(startingAt: storeNow.date)),
-            decide: engine.grantDecision(for: ledger, catalog: catalog, clock: { storeNow.date }))
+            decide: engine.grantDecision(for: ledger, catalog: catalog, storeTime: storeNow))
     }
 
     /// Runs every step in order, handing each report to `report` as it is made.
@@ -125,7 +125,7 @@ public final class JourneyRunner {
                 let version = try engine.reload(source)
                 events.append("reloaded the policy from \(file) (version \(version))")
                 _ = try store.ledger.retryUnfinished(customerID: customerID, decide: engine.grantDecision(
-                    for: store.ledger, catalog: catalog, clock: { [storeNow] in storeNow.date }))
+                    for: store.ledger, catalog: catalog, storeTime: storeNow))
             case .features:
                 break
             }

@@ -8,19 +8,19 @@ final class REPLStore {
     private let store: LocalStore
     private let catalog: Catalog
     private let folder: URL
-    private let clock: StoreNow
+    private let clock: StoreTime
 
     init(catalog: Catalog, engine: PolicyEngine, start: Date) throws {
         self.catalog = catalog
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-repl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ledger = try Ledger(path: folder.appendingPathComponent("ledger.sqlite").path)
-        let clock = StoreNow(start)
+        let clock = StoreTime(start)
         self.clock = clock
         store = try LocalStore(
             catalog: catalog, authority: SigningAuthority.generate(), ledger: ledger,
             configuration: .init(bundleID: "com.example.storerules.repl", clock: .manual(startingAt: start)),
-            decide: engine.grantDecision(for: ledger, catalog: catalog, clock: { clock.date }))
+            decide: engine.grantDecision(for: ledger, catalog: catalog, storeTime: clock))
     }
 
     deinit {

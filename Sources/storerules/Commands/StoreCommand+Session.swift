@@ -51,12 +51,8 @@ struct StoreSession {
             bundleID: parsed.value("bundle-id") ?? StoreCommand.defaultBundleID, environment: environment,
             appAppleID: appAppleID)
         let storeTime = StoreTime(Date())
-        let decideAtStoreTime: @Sendable (StoredTransaction) throws -> [Grant] = { transaction in
-            let decide = engine.grantDecision(for: ledger, catalog: catalog, clock: { storeTime.decisionDate(for: transaction) })
-            return try decide(transaction)
-        }
         store = try LocalStore(catalog: catalog, authority: authority, ledger: ledger, configuration: configuration,
-                               decide: decideAtStoreTime)
+                               decide: engine.grantDecision(for: ledger, catalog: catalog, storeTime: storeTime))
         self.engine = engine
         self.storeTime = storeTime
         storeTime.date = try store.now()
