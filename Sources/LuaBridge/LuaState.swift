@@ -205,12 +205,29 @@ public final class LuaState: @unchecked Sendable {
     ///   - results: reads the results; the first result is at index `first`, and `count`
     ///     results are on the stack.
     /// - Returns: what `results` returns.
+    @inlinable
     public func call<Result>(
         _ function: LuaReference,
         chunkName: String? = nil,
         arguments: (LuaStack) throws(LuaError) -> Int32,
         results: (_ stack: LuaStack, _ first: Int32, _ count: Int32) throws(LuaError) -> Result
     ) throws(LuaError) -> Result {
+        var result: Result?
+        try callReading(function, chunkName: chunkName, arguments: arguments) { stack, first, count throws(LuaError) in
+            result = try results(stack, first, count)
+        }
+        return result!
+    }
+
+    /// ``call(_:chunkName:arguments:results:)`` without a generic result, so that callers in
+    /// other modules run specialized code.
+    @usableFromInline
+    func callReading(
+        _ function: LuaReference,
+        chunkName: String?,
+        arguments: (LuaStack) throws(LuaError) -> Int32,
+        results: (_ stack: LuaStack, _ first: Int32, _ count: Int32) throws(LuaError) -> Void
+    ) throws(LuaError) {
         let stack = LuaStack(handle)
         let base = stack.top
         defer { stack.setTop(base) }
@@ -218,7 +235,7 @@ public final class LuaState: @unchecked Sendable {
         stack.push(function)
         let count = try arguments(stack)
         try protectedCall(arguments: count, results: srlua_multret(), chunkName: chunkName)
-        return try results(stack, base + 1, stack.top - base)
+        try results(stack, base + 1, stack.top - base)
     }
 
     /// Calls `function` with `arguments` and returns its first result.
