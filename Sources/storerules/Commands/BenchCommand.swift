@@ -18,7 +18,8 @@ enum BenchCommand: Command {
               the current one (all three when not subscribed)
     through the PolicyEngine (Lua through the bridge, limits armed), as a Swift closure, and
     as the same table-in/table-out call written directly against the Lua C API in C; and
-    decisions per second through the engine with 1 and 2 threads.
+    decisions per second through the engine with 1 and 2 threads. Also signed transactions
+    verified per second against OpenSSL's own ECDSA P-256 verify rate, and durable ledger ingests.
 
     Build with -c release for meaningful figures:
       swift build -c release && .build/release/storerules bench
@@ -100,6 +101,7 @@ enum BenchCommand: Command {
         var decisionsPerSecond1Thread: Double
         var decisionsPerSecond2Threads: Double
         var twoThreadScaling: Double
+        var verificationsPerSecond = 0.0, openSSLVerifiesPerSecond = 0.0, verificationToOpenSSLRatio = 0.0, ledgerIngestsPerSecond = 0.0
 
         enum CodingKeys: String, CodingKey {
             case iterations
@@ -111,6 +113,8 @@ enum BenchCommand: Command {
             case decisionsPerSecond1Thread = "decisions_per_second_1_thread"
             case decisionsPerSecond2Threads = "decisions_per_second_2_threads"
             case twoThreadScaling = "two_thread_scaling"
+            case verificationsPerSecond = "verifications_per_second", openSSLVerifiesPerSecond = "openssl_verifies_per_second"
+            case verificationToOpenSSLRatio = "verification_to_openssl_ratio", ledgerIngestsPerSecond = "ledger_ingests_per_second"
         }
     }
 
@@ -156,7 +160,8 @@ enum BenchCommand: Command {
             guard let count = Int(text), count > 0 else { throw UsageError("--iterations must be a positive integer") }
             return count
         } ?? 100_000
-        let figures = try measure(iterations: iterations)
+        var figures = try measure(iterations: iterations)
+        try measureSignedData(into: &figures)
         if parsed.flag("json") {
             Output.line(try Output.json(figures))
         } else {
@@ -302,6 +307,7 @@ enum BenchCommand: Command {
           1 thread                         \(rate(figures.decisionsPerSecond1Thread))
           2 threads                        \(rate(figures.decisionsPerSecond2Threads))
           scaling                          \(String(format: "%8.2f×", figures.twoThreadScaling))
+        \(signedDataTable(figures))
         """
     }
 }
