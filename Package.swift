@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine"]
+            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL"]
         ),
         .executableTarget(name: "PolicyService", dependencies: ["StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),

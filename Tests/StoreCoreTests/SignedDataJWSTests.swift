@@ -13,7 +13,9 @@ import Testing
         #expect(try jws.decodePayload(as: JWSTransactionDecodedPayload.self) == transaction)
         #expect(jws.signature.count == 64)
         let parts = jws.compactSerialization.split(separator: ".")
-        #expect(jws.signingInput == Data("\(parts[0]).\(parts[1])".utf8))
+        let segments = try JWSSegments(jws.compactSerialization)
+        #expect([segments.header, segments.payload, segments.signature] == parts)
+        #expect(segments.signingInput == "\(parts[0]).\(parts[1])")
     }
 
     @Test func theHeaderCarriesOnlyTheAlgorithmAndTheChainInStandardBase64() throws {
@@ -42,6 +44,36 @@ import Testing
         #expect(throws: JWSFormatError.invalidBase64URL(.signature)) { try CompactJWS(parsing: "e30.e30.a") }
         #expect(throws: JWSFormatError.self) { try CompactJWS(parsing: "bnVsbA.e30.") }
         #expect(JWSFormatError.wrongPartCount(2).description == "a compact JWS has 3 parts separated by '.', not 2")
+    }
+
+    @Test func base64URLDecodesWhatFoundationDecodesAtEveryLength() {
+        for length in 0..<70 {
+            let data = Data((0..<length).map { _ in UInt8.random(in: 0...255) })
+            let standard = data.base64EncodedString()
+            let url = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.decode(Substring(url)) == data)
+            for position in url.indices {
+                for stray in ["=", "+", "/", ".", " ", "\u{e9}"] {
+                    var broken = url
+                    broken.replaceSubrange(position...position, with: stray)
+                    #expect(Base64URL.decode(Substring(broken)) == nil)
+                }
+            }
+        }
+    }
+
+    @Test func jwsSegmentsLocateThePartsWithoutDecodingThem() throws {
+        let segments = try JWSSegments("aGVhZA.cGF5bG9hZA.c2ln")
+        #expect(segments.header == "aGVhZA")
+        #expect(segments.payload == "cGF5bG9hZA")
+        #expect(segments.signature == "c2ln")
+        #expect(segments.signingInput == "aGVhZA.cGF5bG9hZA")
+        let empty = try JWSSegments("..")
+        #expect([empty.header, empty.payload, empty.signature, empty.signingInput] == ["", "", "", "."])
+        for (text, count) in [("", 1), ("a", 1), ("a.b", 2), ("a.b.c.d", 4), ("....", 5)] {
+            #expect(throws: JWSFormatError.wrongPartCount(count)) { try JWSSegments(text) }
+        }
     }
 
     @Test func base64URLUsesTheURLAlphabetWithoutPadding() {

@@ -21,6 +21,10 @@ import Testing
         #expect(try ES256Signature.der(fromRaw: r + s) == der)
     }
 
+    @Test func encodesZeroComponentsAsOneZeroByteAsOpenSSLDoes() throws {
+        #expect(try ES256Signature.der(fromRaw: Data(count: 64)) == Data([0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00]))
+    }
+
     @Test func convertsOpenSSLSignaturesBothWaysUnchanged() throws {
         let key = try ECKey.generate(on: .p256)
         var signatures = 0

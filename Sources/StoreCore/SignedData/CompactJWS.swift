@@ -14,30 +14,15 @@ public struct CompactJWS: Sendable, Hashable {
     /// The JWS text.
     public let compactSerialization: String
 
-    /// The bytes the signature covers: the ASCII of `header.payload` as transmitted.
-    let signingInput: Data
-
     /// Parses compact JWS text.
     public init(parsing text: String) throws(JWSFormatError) {
-        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Substring.init)
-        guard parts.count == 3 else { throw .wrongPartCount(parts.count) }
-        guard let headerBytes = Base64URL.decode(parts[0]) else { throw .invalidBase64URL(.header) }
-        guard let payload = Base64URL.decode(parts[1]) else { throw .invalidBase64URL(.payload) }
-        guard let signature = Base64URL.decode(parts[2]) else { throw .invalidBase64URL(.signature) }
-        do {
-            header = try JSONDecoder().decode(JWSDecodedHeader.self, from: headerBytes)
-        } catch {
-            throw .invalidHeader(DecodingFailure.summary(of: error))
-        }
-        self.payload = payload
-        self.signature = signature
-        signingInput = Data(text.utf8[..<parts[1].endIndex])
+        (header, payload, signature) = try JWSSegments(text).decoded()
         compactSerialization = text
     }
 
     /// Decodes the payload with ``SignedPayloadJSON``; throws the decoder's `DecodingError`.
     public func decodePayload<Payload: Decodable>(as type: Payload.Type) throws -> Payload {
-        try SignedPayloadJSON.makeDecoder().decode(type, from: payload)
+        try SignedPayloadJSON.decode(type, from: payload)
     }
 
     /// Signs `payload` with ES256 under `header`, whose `alg` should say `ES256`.

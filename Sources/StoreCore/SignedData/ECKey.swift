@@ -116,7 +116,7 @@ final class ECKey: @unchecked Sendable {
     }
 
     /// Whether `derSignature` is this public key's ECDSA-over-SHA-256 signature of `message`.
-    func verifySHA256(derSignature: Data, of message: Data) -> Bool {
+    func verifySHA256(derSignature: some ContiguousBytes, of message: some ContiguousBytes) -> Bool {
         guard let context = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(context)

@@ -50,25 +50,26 @@ enum ES256Signature {
         return raw
     }
 
-    /// Converts JOSE's raw `r‖s` to the DER signature OpenSSL verifies.
+    /// Converts JOSE's raw `r‖s` to the DER signature OpenSSL verifies, encoding each
+    /// component as OpenSSL does: the shortest big-endian form, with a leading zero byte when
+    /// its top bit is set.
     static func der(fromRaw raw: Data) throws(ConversionError) -> Data {
         guard raw.count == 2 * componentSize else { throw .wrongRawLength(raw.count) }
-        guard let signature = ECDSA_SIG_new() else { fatalError("OpenSSL could not allocate an ECDSA signature") }
-        defer { ECDSA_SIG_free(signature) }
-        raw.withUnsafeBytes { input in
-            let base = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let r = BN_bin2bn(base, Int32(componentSize), nil)
-            let s = BN_bin2bn(base + componentSize, Int32(componentSize), nil)
-            guard ECDSA_SIG_set0(signature, r, s) == 1 else {
-                fatalError("OpenSSL could not build an ECDSA signature from two integers")
-            }
-        }
-        let length = i2d_ECDSA_SIG(signature, nil)
-        var der = Data(count: Int(length))
-        der.withUnsafeMutableBytes { output in
-            var cursor: UnsafeMutablePointer<UInt8>? = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            _ = i2d_ECDSA_SIG(signature, &cursor)
-        }
-        return der
+        let bytes = [UInt8](raw)
+        let r = integerContents(bytes[..<componentSize])
+        let s = integerContents(bytes[componentSize...])
+        var der: [UInt8] = [0x30, UInt8(4 + r.count + s.count), 0x02, UInt8(r.count)]
+        der.reserveCapacity(6 + r.count + s.count)
+        der += r
+        der += [0x02, UInt8(s.count)]
+        der += s
+        return Data(der)
+    }
+
+    /// The contents of the DER `INTEGER` whose value is the unsigned big-endian `magnitude`.
+    private static func integerContents(_ magnitude: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let significant = magnitude.drop { $0 == 0 }
+        guard let first = significant.first else { return [0] }
+        return first & 0x80 == 0 ? significant : [0] + significant
     }
 }

@@ -31,8 +31,9 @@ import Synchronization
 /// roots, it verifies every step in every environment, since its local store signs with a
 /// real chain.
 ///
-/// A validated chain is remembered, keyed by its exact certificates and honouring their
-/// validity, so verifying more data from the same chain costs one ECDSA verification.
+/// A validated chain is remembered with its decoded header, keyed by the exact header segment
+/// and honouring the validity of its certificates, so verifying more data signed under the
+/// same header costs one payload decoding and one ECDSA verification.
 /// The verifier is safe to share between threads.
 public final class SignedDataVerifier: Sendable {
     /// The bundle identifier signed data must name.
@@ -152,49 +153,70 @@ public final class SignedDataVerifier: Sendable {
     }
 
     /// Runs the checks common to every kind of signed data (steps 1–7) and returns the payload.
+    ///
+    /// A header segment seen before with a chain that validated is neither decoded nor
+    /// validated again while the payload's date lies inside the chain's validity: its decoded
+    /// header comes from the cache, and steps 2–4 run on it as on a fresh one.
     private func verifyAndDecode<Payload: SignedPayload>(_ text: String, as type: Payload.Type) throws(VerificationError) -> Payload {
-        let jws: CompactJWS
+        let segments: JWSSegments
         do {
-            jws = try CompactJWS(parsing: text)
+            segments = try JWSSegments(text)
+        } catch {
+            throw .malformedJWS(error)
+        }
+        let cacheKey = checksSignatures ? CertificateChainCache.Key(headerSegment: segments.header) : nil
+        let cached = cacheKey.flatMap { key in state.withLock { $0.cache.entry(for: key) } }
+
+        let header: JWSDecodedHeader
+        let payloadJSON: Data
+        let rawSignature: Data
+        do {
+            (header, payloadJSON, rawSignature) = try segments.decoded(knownHeader: cached?.header)
         } catch {
             throw .malformedJWS(error)
         }
         let payload: Payload
         do {
-            payload = try jws.decodePayload(as: Payload.self)
+            payload = try SignedPayloadJSON.decode(Payload.self, from: payloadJSON)
         } catch {
             throw .malformedPayload(DecodingFailure.summary(of: error))
         }
-        guard checksSignatures else { return payload }
+        guard let cacheKey else { return payload }
 
-        guard let chain = jws.header.x5c, !chain.isEmpty else { throw .missingCertificateChain }
-        guard jws.header.alg == "ES256" else { throw .unsupportedAlgorithm(jws.header.alg) }
+        guard let chain = header.x5c, !chain.isEmpty else { throw .missingCertificateChain }
+        guard header.alg == "ES256" else { throw .unsupportedAlgorithm(header.alg) }
         guard chain.count == 3 else { throw .invalidChainLength(chain.count) }
 
-        let leafKey = try validatedLeafKey(leaf: chain[0], intermediate: chain[1], at: payload.signedDate ?? Date())
-        state.withLock { $0.statistics.signatureVerifications += 1 }
-        guard let derSignature = try? ES256Signature.der(fromRaw: jws.signature),
-              leafKey.verifySHA256(derSignature: derSignature, of: jws.signingInput)
+        let date = payload.signedDate ?? Date()
+        let leafKey: ECKey
+        if let cached, cached.chain.validity.contains(date) {
+            state.withLock { state in
+                state.statistics.chainCacheHits += 1
+                state.statistics.signatureVerifications += 1
+            }
+            leafKey = cached.chain.leafKey
+        } else {
+            let validated = try validateChain(leaf: chain[0], intermediate: chain[1], at: date)
+            state.withLock { state in
+                state.cache.insert(CertificateChainCache.Entry(header: header, chain: validated), for: cacheKey)
+                state.statistics.signatureVerifications += 1
+            }
+            leafKey = validated.leafKey
+        }
+
+        var signingInput = segments.signingInput
+        guard let derSignature = try? ES256Signature.der(fromRaw: rawSignature),
+              signingInput.withUTF8({ leafKey.verifySHA256(derSignature: derSignature, of: UnsafeRawBufferPointer($0)) })
         else { throw .invalidSignature }
         return payload
     }
 
-    /// The leaf key of a chain valid at `date`, from the cache or from a full validation.
-    private func validatedLeafKey(leaf: String, intermediate: String, at date: Date) throws(VerificationError) -> ECKey {
-        let key = CertificateChainCache.key(leaf: leaf, intermediate: intermediate)
-        let cached = state.withLock { state in
-            let chain = state.cache.chain(for: key, at: date)
-            if chain != nil { state.statistics.chainCacheHits += 1 }
-            return chain
-        }
-        if let cached { return cached.leafKey }
-
+    /// Validates the leaf and intermediate of `x5c` at `date` with OpenSSL.
+    private func validateChain(leaf: String, intermediate: String, at date: Date) throws(VerificationError) -> CertificateChainValidator.ValidatedChain {
         let leafCertificate = try Self.certificate(leaf, index: 0)
         let intermediateCertificate = try Self.certificate(intermediate, index: 1)
         state.withLock { $0.statistics.chainValidations += 1 }
-        let validated = try validator.validate(leaf: leafCertificate, intermediate: intermediateCertificate, at: date)
-        state.withLock { $0.cache.insert(validated, for: key) }
-        return validated.leafKey
+        return try validator.validate(leaf: leafCertificate, intermediate: intermediateCertificate, at: date)
     }
 
     /// Reads `x5c[index]`: standard base64, with padding, of a DER certificate.

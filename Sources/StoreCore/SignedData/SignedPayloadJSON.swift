@@ -27,6 +27,23 @@ public enum SignedPayloadJSON {
         return decoder
     }
 
+    /// One decoder from ``makeDecoder()``, shared: decoding leaves a decoder unchanged, and
+    /// `JSONDecoder` is safe to use from many threads at once.
+    static let decoder = makeDecoder()
+
+    /// Decodes `json` as ``makeDecoder()``'s decoder does, with the same result or the same
+    /// error.
+    ///
+    /// Text in the plain subset App Store payloads are written in (``PlainJSON``) is decoded
+    /// without `JSONDecoder`, by ``PlainJSONDecoder``; any other text, and any value that
+    /// decoder declines, goes to `JSONDecoder`.
+    static func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
+        if let plain = PlainJSON(parsing: json), let value = PlainJSONDecoder.decode(type, from: plain) {
+            return value
+        }
+        return try decoder.decode(type, from: json)
+    }
+
     /// An encoder that writes dates as whole milliseconds since 1970, with sorted keys and
     /// unescaped slashes, so the same payload always encodes to the same bytes.
     public static func makeEncoder() -> JSONEncoder {

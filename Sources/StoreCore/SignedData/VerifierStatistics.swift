@@ -2,7 +2,8 @@
 public struct VerifierStatistics: Sendable, Hashable {
     /// Certificate chains validated with OpenSSL, successfully or not.
     public var chainValidations: Int
-    /// Verifications that reused a chain already validated for the same certificates.
+    /// Verifications that reused the chain validated for an identical JWS header, valid at
+    /// the payload's date.
     public var chainCacheHits: Int
     /// ES256 signatures checked.
     public var signatureVerifications: Int

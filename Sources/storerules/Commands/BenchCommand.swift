@@ -19,7 +19,8 @@ enum BenchCommand: Command {
     through the PolicyEngine (Lua through the bridge, limits armed), as a Swift closure, and
     as the same table-in/table-out call written directly against the Lua C API in C, bare and
     with the same kind of limits armed (a count hook every 1,000 instructions and a deadline); and
-    decisions per second through the engine with 1 and 2 threads.
+    decisions per second through the engine with 1 and 2 threads. Also signed transactions
+    verified per second against OpenSSL's own ECDSA P-256 verify rate, and durable ledger ingests.
 
     Then it load-tests the PolicyService example (Examples/PolicyService), started from beside
     the storerules binary with \(ServiceLoadTest.workers) workers over a temporary ledger, the Backyard Birds example
@@ -129,6 +130,7 @@ enum BenchCommand: Command {
         var serviceFailedRequests: Int?
         var serviceFirstFailure: String?
         var serviceSkipped: String?
+        var verificationsPerSecond = 0.0, openSSLVerifiesPerSecond = 0.0, verificationToOpenSSLRatio = 0.0, ledgerIngestsPerSecond = 0.0
 
         enum CodingKeys: String, CodingKey {
             case iterations
@@ -149,6 +151,8 @@ enum BenchCommand: Command {
             case serviceFailedRequests = "service_failed_requests"
             case serviceFirstFailure = "service_first_failure"
             case serviceSkipped = "service_skipped"
+            case verificationsPerSecond = "verifications_per_second", openSSLVerifiesPerSecond = "openssl_verifies_per_second"
+            case verificationToOpenSSLRatio = "verification_to_openssl_ratio", ledgerIngestsPerSecond = "ledger_ingests_per_second"
         }
     }
 
@@ -203,6 +207,7 @@ enum BenchCommand: Command {
             throw UsageError("--service-folder \(serviceFolder.path) is not a policy folder: it has no policy.lua")
         }
         var figures = try measure(iterations: iterations)
+        try measureSignedData(into: &figures)
         try loadTestService(folder: serviceFolder, requests: serviceRequests, into: &figures)
         if parsed.flag("json") {
             Output.line(try Output.json(figures))
@@ -381,6 +386,7 @@ enum BenchCommand: Command {
           1 thread                         \(rate(figures.decisionsPerSecond1Thread))
           2 threads                        \(rate(figures.decisionsPerSecond2Threads))
           scaling                          \(String(format: "%8.2f×", figures.twoThreadScaling))
+        \(signedDataTable(figures))
         """
     }
 
