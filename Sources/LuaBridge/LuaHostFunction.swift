@@ -46,7 +46,7 @@ extension LuaState {
             stack.pushField("__index", of: -1)
             let target = stack.top
             push(stack)
-            stack.setField(name, of: target)
+            stack.setField(named: name, of: target)
         }
     }
 }

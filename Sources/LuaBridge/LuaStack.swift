@@ -43,16 +43,30 @@ public struct LuaStack {
     /// Pushes a string.
     @inlinable
     public func push(_ value: String) {
-        var value = value
-        value.withUTF8 { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) { lua_pushlstring(state, $0.baseAddress, $0.count) }
+        let pushed: Void? = value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(state, $0.baseAddress, $0.count) }
+        }
+        if pushed == nil {
+            var copy = value
+            copy.withUTF8 { bytes in
+                _ = bytes.withMemoryRebound(to: CChar.self) { lua_pushlstring(state, $0.baseAddress, $0.count) }
+            }
         }
     }
-    /// Pushes a string given as a static C literal, without building a Swift string.
+    /// Pushes a string literal without building a Swift string.
+    ///
+    /// A literal's text has a fixed address, which Lua's string cache (`luaS_new`) uses to
+    /// skip hashing and interning the same key again: the cheapest way to push field names.
     @inlinable
     public func push(literal: StaticString) {
-        literal.withUTF8Buffer { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) { lua_pushlstring(state, $0.baseAddress, $0.count) }
+        if literal.hasPointerRepresentation {
+            literal.utf8Start.withMemoryRebound(to: CChar.self, capacity: literal.utf8CodeUnitCount + 1) {
+                _ = lua_pushstring(state, $0)
+            }
+        } else {
+            literal.withUTF8Buffer { bytes in
+                _ = bytes.withMemoryRebound(to: CChar.self) { lua_pushlstring(state, $0.baseAddress, $0.count) }
+            }
         }
     }
     /// Pushes a new table, with room for `arrayCount` items and `fieldCount` fields.
@@ -79,17 +93,14 @@ public struct LuaStack {
     /// Pops the top value and stores it as field `key` of the table at `table`.
     @inlinable
     public func setField(_ key: StaticString, of table: Int32) {
-        _ = key.withUTF8Buffer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                lua_pushlstring(state, chars.baseAddress, chars.count)
-            }
-        }
+        push(literal: key)
         lua_rotate(state, -2, 1)
         lua_rawset(state, table < 0 ? table - 1 : table)
     }
-    /// Pops the top value and stores it as field `key` of the table at `table`.
+    /// Pops the top value and stores it as field `key`, a name known only at run time, of the
+    /// table at `table`.
     @inlinable
-    public func setField(_ key: String, of table: Int32) {
+    public func setField(named key: String, of table: Int32) {
         push(key)
         lua_rotate(state, -2, 1)
         lua_rawset(state, table < 0 ? table - 1 : table)
@@ -172,7 +183,17 @@ public struct LuaStack {
     /// Pushes field `key` of the table at `table` (raw access) and returns its type.
     @inlinable
     @discardableResult
-    public func pushField(_ key: String, of table: Int32) -> LuaType {
+    public func pushField(_ key: StaticString, of table: Int32) -> LuaType {
+        let absolute = lua_absindex(state, table)
+        push(literal: key)
+        return LuaType(rawValue: lua_rawget(state, absolute)) ?? .none
+    }
+
+    /// Pushes field `key`, a name known only at run time, of the table at `table` (raw
+    /// access) and returns its type.
+    @inlinable
+    @discardableResult
+    public func pushField(named key: String, of table: Int32) -> LuaType {
         let absolute = lua_absindex(state, table)
         push(key)
         return LuaType(rawValue: lua_rawget(state, absolute)) ?? .none

@@ -8,8 +8,24 @@ import CLua
 public final class LuaState: @unchecked Sendable {
     /// The limits for the next calls.
     public var limits: LuaLimits {
-        didSet { accounting.pointee.bytes_limit = limits.memoryLimit > 0 ? limits.memoryLimit : 0 }
+        didSet {
+            accounting.pointee.bytes_limit = limits.memoryLimit > 0 ? limits.memoryLimit : 0
+            armed = ArmedLimits(limits)
+        }
     }
+
+    /// The limits in the form each call arms them, worked out once.
+    private struct ArmedLimits {
+        let budget: Int64
+        let interval: Int64
+        let seconds: Double
+        init(_ limits: LuaLimits) {
+            budget = Int64(limits.instructionBudget)
+            interval = Int64(limits.checkInterval)
+            seconds = limits.deadlineSeconds
+        }
+    }
+    private var armed: ArmedLimits
 
     /// What `print` in policy code does with its line.
     public typealias PrintHandler = @Sendable (String) -> Void
@@ -31,6 +47,7 @@ public final class LuaState: @unchecked Sendable {
     ///   - print: receives each line policy code prints; by default lines are dropped.
     public init(limits: LuaLimits = .default, print: @escaping PrintHandler = { _ in }) throws(LuaError) {
         self.limits = limits
+        armed = ArmedLimits(limits)
         accounting = UnsafeMutablePointer<srlua_limits>.allocate(capacity: 1)
         accounting.initialize(to: srlua_limits())
         accounting.pointee.bytes_limit = limits.memoryLimit > 0 ? limits.memoryLimit : 0
@@ -143,7 +160,7 @@ public final class LuaState: @unchecked Sendable {
         defer { stack.setTop(base) }
         stack.push(table)
         try push(stack)
-        stack.setField(name, of: base + 1)
+        stack.setField(named: name, of: base + 1)
     }
 
     /// The line where the Lua function `function` is defined, if it is a Lua function.
@@ -173,7 +190,7 @@ public final class LuaState: @unchecked Sendable {
         guard stack.type(at: -1) == .table else {
             throw LuaError(kind: .badResult, message: "expected a table, got \(stack.type(at: -1).name)")
         }
-        switch stack.pushField(name, of: -1) {
+        switch stack.pushField(named: name, of: -1) {
         case .nil: return nil
         case .function: return reference(toValueAt: -1)
         case let other: throw LuaError(kind: .badResult, message: "'\(name)' is a \(other.name), not a function")
@@ -280,7 +297,7 @@ public final class LuaState: @unchecked Sendable {
         let functionIndex = lua_gettop(handle) - arguments
         lua_pushcclosure(handle, srlua_message_handler, 0)
         srlua_insert(handle, functionIndex)
-        srlua_arm(handle, Int64(limits.instructionBudget), Int64(limits.checkInterval), limits.deadlineSeconds)
+        srlua_arm(handle, armed.budget, armed.interval, armed.seconds)
         let status = srlua_pcall(handle, arguments, results, functionIndex)
         let tripped = accounting.pointee.tripped
         let refused = accounting.pointee.allocation_refused != 0
@@ -352,7 +369,7 @@ public final class LuaState: @unchecked Sendable {
         for library in LuaSandbox.libraries {
             stack.pushTable()
             let copy = stack.top
-            stack.pushField(library.name, of: fullGlobals)
+            stack.pushField(named: library.name, of: fullGlobals)
             stack.forEachPair(of: -1) { key, value in
                 if let name = stack.string(at: key), library.removed.contains(name) { return }
                 stack.pushCopy(of: key)
@@ -360,7 +377,7 @@ public final class LuaState: @unchecked Sendable {
                 stack.setPair(of: copy)
             }
             stack.setTop(copy)
-            stack.setField(library.name, of: copy - 1)
+            stack.setField(named: library.name, of: copy - 1)
         }
         srlua_push_callback(handle, printTrampoline, Unmanaged.passUnretained(printBox).toOpaque())
         let status2 = srlua_pcall(handle, 3, 2, 0)

@@ -139,10 +139,10 @@ private struct LuaKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol 
     @discardableResult
     private func pushField(_ key: Key) -> LuaType {
         let converted = decoder.keyStyle.luaKey(for: key.stringValue)
-        let type = stack.pushField(converted, of: decoder.index)
+        let type = stack.pushField(named: converted, of: decoder.index)
         guard type == .nil, converted != key.stringValue else { return type }
         stack.setTop(stack.top - 1)
-        return stack.pushField(key.stringValue, of: decoder.index)
+        return stack.pushField(named: key.stringValue, of: decoder.index)
     }
 
     func contains(_ key: Key) -> Bool {

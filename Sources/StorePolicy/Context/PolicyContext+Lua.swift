@@ -45,7 +45,7 @@ extension CustomerContext {
         let byGroup = stack.top
         for (groupID, subscription) in subscriptions {
             subscription.push(onto: stack)
-            stack.setField(groupID, of: byGroup)
+            stack.setField(named: groupID, of: byGroup)
         }
         stack.setField("subscriptions", of: table)
 
@@ -53,7 +53,7 @@ extension CustomerContext {
         let balanceTable = stack.top
         for (item, amount) in balances {
             stack.push(amount)
-            stack.setField(item, of: balanceTable)
+            stack.setField(named: item, of: balanceTable)
         }
         stack.setField("balances", of: table)
 
@@ -61,7 +61,7 @@ extension CustomerContext {
         let attributeTable = stack.top
         for (key, value) in attributes {
             stack.push(value)
-            stack.setField(key, of: attributeTable)
+            stack.setField(named: key, of: attributeTable)
         }
         stack.setField("attributes", of: table)
     }

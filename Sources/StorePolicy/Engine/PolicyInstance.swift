@@ -13,6 +13,7 @@ final class PolicyInstance: @unchecked Sendable {
     private let policyTable: LuaReference
     private let catalogTable: LuaReference
     private var functions: [String: LuaReference?] = [:]
+    private var lastLookup: (hook: String, function: LuaReference?)?
 
     /// Compiles `source` in a new state, runs its top-level code and checks that it returns a
     /// table whose known hooks are functions.
@@ -49,7 +50,11 @@ final class PolicyInstance: @unchecked Sendable {
 
     /// The function for `hook`, or nil when the policy does not define it.
     func function(named hook: String) throws(PolicyError) -> LuaReference? {
-        if let known = functions[hook] { return known }
+        if let lastLookup, lastLookup.hook == hook { return lastLookup.function }
+        if let known = functions[hook] {
+            lastLookup = (hook, known)
+            return known
+        }
         do {
             let found = try state.functionReference(named: hook, in: policyTable)
             functions[hook] = found
