@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LuaBridge
 import StorePolicy
+import Synchronization
 
 /// `storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N]`.
 enum BenchCommand: Command {
@@ -123,6 +124,7 @@ enum BenchCommand: Command {
         var decisionsPerSecond1Thread: Double
         var decisionsPerSecond2Threads: Double
         var twoThreadScaling: Double
+        var cAPITwoThreadScaling: Double
         var serviceRequests: Int?
         var serviceRequestsPerSecond: Double?
         var serviceP50Milliseconds: Double?
@@ -144,6 +146,7 @@ enum BenchCommand: Command {
             case decisionsPerSecond1Thread = "decisions_per_second_1_thread"
             case decisionsPerSecond2Threads = "decisions_per_second_2_threads"
             case twoThreadScaling = "two_thread_scaling"
+            case cAPITwoThreadScaling = "c_api_two_thread_scaling"
             case serviceRequests = "service_requests"
             case serviceRequestsPerSecond = "service_requests_per_second"
             case serviceP50Milliseconds = "service_p50_ms"
@@ -277,9 +280,13 @@ enum BenchCommand: Command {
 
         var oneThread = 0.0
         var twoThreads = 0.0
+        var cOneThread = 0.0
+        var cTwoThreads = 0.0
         for _ in 0..<rounds {
             oneThread = max(oneThread, try throughput(engine: engine, threads: 1, iterations: iterations))
             twoThreads = max(twoThreads, try throughput(engine: engine, threads: 2, iterations: iterations))
+            cOneThread = max(cOneThread, try cThroughput(threads: 1, iterations: iterations, inputs: inputs))
+            cTwoThreads = max(cTwoThreads, try cThroughput(threads: 2, iterations: iterations, inputs: inputs))
         }
         return Figures(
             iterations: iterations,
@@ -292,7 +299,8 @@ enum BenchCommand: Command {
             engineToSwiftClosureRatio: engineNanoseconds / swiftNanoseconds,
             decisionsPerSecond1Thread: oneThread,
             decisionsPerSecond2Threads: twoThreads,
-            twoThreadScaling: twoThreads / oneThread)
+            twoThreadScaling: twoThreads / oneThread,
+            cAPITwoThreadScaling: cTwoThreads / cOneThread)
     }
 
     /// Nanoseconds per call of `body`, after a warm-up.
@@ -341,6 +349,23 @@ enum BenchCommand: Command {
         }
     }
 
+    /// Decisions per second of the C baseline with `threads` threads, each with a Lua state of
+    /// its own: how far this machine lets two threads scale at all.
+    static func cThroughput(threads: Int, iterations: Int, inputs: [RuleInput]) throws -> Double {
+        let rates = Mutex<[Double]>([])
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            do {
+                let nanoseconds = try measureCAPI(iterations: iterations, inputs: inputs, limited: false)
+                rates.withLock { $0.append(1e9 / nanoseconds) }
+            } catch {
+                failures.record()
+            }
+        }
+        guard failures.count == 0 else { throw CommandFailure("the C baseline failed under load") }
+        return rates.withLock { $0.reduce(0, +) }
+    }
+
     /// Decisions per second through the engine with `threads` threads deciding at once, each
     /// on requests of its own, as a service's workers would.
     static func throughput(engine: PolicyEngine, threads: Int, iterations: Int) throws -> Double {
@@ -386,6 +411,7 @@ enum BenchCommand: Command {
           1 thread                         \(rate(figures.decisionsPerSecond1Thread))
           2 threads                        \(rate(figures.decisionsPerSecond2Threads))
           scaling                          \(String(format: "%8.2f×", figures.twoThreadScaling))
+          raw C API scaling, for reference \(String(format: "%8.2f×", figures.cAPITwoThreadScaling))
         \(signedDataTable(figures))
         """
     }
