@@ -81,15 +81,7 @@ public final class Database: @unchecked Sendable {
         if connection.isInsideTransaction {
             return try body(connection)
         }
-        try connection.execute("BEGIN DEFERRED")
-        do {
-            let result = try body(connection)
-            try connection.execute("COMMIT")
-            return result
-        } catch {
-            rollBack()
-            throw error
-        }
+        return try inTransaction(beginning: "BEGIN DEFERRED", body)
     }
 
     /// Runs `body` with the connection inside `BEGIN IMMEDIATE … COMMIT`: the write lock is
@@ -101,7 +93,13 @@ public final class Database: @unchecked Sendable {
     public func write<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        try connection.execute("BEGIN IMMEDIATE")
+        return try inTransaction(beginning: "BEGIN IMMEDIATE", body)
+    }
+
+    /// Begins a transaction with `begin`, runs `body`, and commits, or rolls back when `body`
+    /// or the commit throws. The caller holds the lock.
+    private func inTransaction<T>(beginning begin: String, _ body: (DatabaseConnection) throws -> T) throws -> T {
+        try connection.execute(begin)
         do {
             let result = try body(connection)
             try connection.execute("COMMIT")

@@ -18,8 +18,9 @@ enum StorefrontCommand: Command {
 
     Options:
       --customer FILE|-  The context JSON, as `storerules eval` reads it.
-      --ledger FILE      Build the customer's context from a ledger (as `storerules store`
-      --customer-id ID   keeps one): entitlements, subscription statuses, balances, now.
+      --ledger FILE      Build the customer's context from a ledger: entitlements, subscription
+      --customer-id ID   statuses, balances; at the local store's time for a ledger kept by
+                         `storerules store`.
       --placement P      Where the storefront shows (default: store).
       --json             Print the plan as JSON.
       --html OUT         Write one self-contained HTML page: the storefront as a customer would
@@ -40,7 +41,7 @@ enum StorefrontCommand: Command {
         case (let customerPath?, nil, nil):
             context = try EvalCommand.decodeContext(try Output.read(customerPath))
         case (nil, let ledgerPath?, let customerID?):
-            context = try ledgerContext(folder: path, ledgerPath: ledgerPath, customerID: customerID)
+            context = try ledgerContext(folder: path, ledgerPath: ledgerPath, customerID: customerID, parsed: parsed)
         default:
             throw UsageError("give either --customer FILE, or --ledger FILE and --customer-id ID")
         }
@@ -82,13 +83,22 @@ enum StorefrontCommand: Command {
     }
 }
 
-/// The context of `customerID` as the ledger at `ledgerPath` knows it, at the store clock's now.
-private func ledgerContext(folder: String, ledgerPath: String, customerID: String) throws -> PolicyContext {
+/// The context of `customerID` as the ledger at `ledgerPath` knows it: for a ledger the local
+/// store keeps (`storerules store`), at the store's time, after it caught up; else now.
+private func ledgerContext(folder: String, ledgerPath: String, customerID: String, parsed: CommandLineArguments) throws -> PolicyContext {
     guard FileManager.default.fileExists(atPath: ledgerPath) else { throw CommandFailure("no ledger at \(ledgerPath)") }
     let (_, catalog) = try PolicyLoader.open(folder)
+    var now = Date()
+    if FileManager.default.fileExists(atPath: ledgerPath + ".certificates") {
+        let session = try StoreSession(folderPath: folder, ledgerPath: ledgerPath, parsed: parsed)
+        do {
+            now = try session.store.now()
+        } catch {
+            throw CommandFailure("\(ledgerPath): \(error)")
+        }
+    }
     do {
         let ledger = try Ledger(path: ledgerPath)
-        let now = Date()
         return PolicyContext(now: now, storefront: catalog?.storefront.countryCode ?? "USA",
                              locale: catalog?.localeIdentifier ?? "en_US",
                              customer: try CustomerContext(customerID: customerID, ledger: ledger, catalog: catalog, at: now))
