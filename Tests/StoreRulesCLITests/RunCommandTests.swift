@@ -46,6 +46,18 @@ import Testing
         #expect(steps.last?["features"] as? [String] == ["recipe.cortado"])
     }
 
+    @Test func htmlWritesAStorefrontPagePerStep() throws {
+        let pages = FileManager.default.temporaryDirectory.appendingPathComponent("run-pages-\(UUID().uuidString)")
+        let result = try CommandRunner.run(["run", "Examples/CaffeinePal", "--html", pages.path], environment: ["NO_COLOR": "1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted()
+        #expect(names == (1...8).map { String(format: "step-%02d.html", $0) })
+        let fifth = try String(contentsOf: pages.appendingPathComponent("step-05.html"), encoding: .utf8)
+        #expect(fifth.contains("Subscribes to Pro"))
+        #expect(fifth.contains("data-plan=\"pro.annual\""))
+        #expect(result.standardOutput.contains("storefront pages in \(pages.path)"))
+    }
+
     @Test func aBrokenJourneyIsOneClearLine() throws {
         let folder = try CommandRunner.policyFolder("return {}", files: ["journey.json": #"{"steps": [{"action": "dance"}]}"#])
         let catalog = CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds/Products.storekit")
