@@ -111,7 +111,7 @@ public final class PolicyEngine: Sendable {
         var version = ""
         do throws(PolicyError) {
             let outcome: Outcome<Value> = try withInstance { instance throws(PolicyError) in
-                version = instance.source.version
+                if traced { version = instance.source.version }
                 guard let function = try instance.function(named: hook) else { return .missing }
                 var output: LuaValue?
                 var badArguments: PolicyError?
