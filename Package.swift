@@ -11,47 +11,27 @@ let package = Package(
         .executable(name: "storerules", targets: ["storerules"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLua",
-            pkgConfig: "lua5.4",
-            providers: [.apt(["liblua5.4-dev"])]
-        ),
-        .systemLibrary(
-            name: "COpenSSL",
-            pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]
-        ),
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
-        .target(
-            name: "LuaBridge",
-            dependencies: ["CLua"]
-        ),
-        .target(
-            name: "StoreCore",
-            dependencies: ["COpenSSL", "CSQLite"]
-        ),
-        .target(
-            name: "StorePolicy",
-            dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]
-        ),
-        .systemLibrary(
-            name: "CEditLine",
-            pkgConfig: "libedit",
-            providers: [.apt(["libedit-dev"])]
-        ),
-        .target(
-            name: "CLuaBaseline",
-            dependencies: ["CLua"]
-        ),
+        // Debian's C libraries.
+        .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+
+        // The libraries: Lua through its C API; the purchase pipeline; the policy engine joining them.
+        .target(name: "LuaBridge", dependencies: ["CLua"]),
+        .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
+        .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
+
+        // The command line, and the benchmark's floor: the same policy call written in C.
+        .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
             dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL"]
         ),
+
+        // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
+
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
