@@ -32,10 +32,13 @@ let package = Package(
         // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
 
+        // Apple's Python library as a second verifier, for the tests that cross-check signed data.
+        .target(name: "AppleLibraryCrossCheck", path: "Tests/AppleLibraryCrossCheck"),
+
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
-        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore"]),
+        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "AppleLibraryCrossCheck"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
-        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService"]),
+        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,68 +1,15 @@
+import AppleLibraryCrossCheck
 import Foundation
 import Testing
 @testable import StoreCore
 
-/// Apple's App Store Server Library for Python, run as a second verifier through
-/// `scripts/crosscheck/verify.py` with the interpreter of `<package root>/.venv`, which
-/// `scripts/crosscheck/setup.sh` creates.
-enum AppleLibrary {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let python = packageRoot.appending(path: ".venv/bin/python")
-    static let script = packageRoot.appending(path: "scripts/crosscheck/verify.py")
-
-    /// Whether the virtual environment exists; the cross-check is skipped without it.
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: python.path) }
-
+extension AppleLibrary {
     /// What `verify.py` printed for one payload.
     struct Verdict<Payload: Decodable>: Decodable {
         let ok: Bool
         let status: String?
         let decoded: Payload?
         let error: String?
-    }
-
-    /// One payload for Apple's `SignedDataVerifier`, with the verifier's configuration.
-    struct Request: Encodable {
-        let root: String
-        let bundleId: String
-        let environment: String
-        let appAppleId: Int64?
-        let kind: String
-        let jws: String
-    }
-
-    /// Verifies each request with Apple's library, offline and in its default strict mode, in
-    /// one interpreter run; returns one JSON result per request.
-    static func verify(_ requests: [Request]) throws -> [Data] {
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [script.path, "--batch"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let lines = try requests.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) + "\n" }
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(lines.joined().utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let results = printed.split(separator: UInt8(ascii: "\n")).map { Data($0) }
-        guard process.terminationStatus == 0, results.count == requests.count else {
-            throw CrossCheckFailure(message: "verify.py exited with \(process.terminationStatus) after \(results.count) of "
-                + "\(requests.count) results: " + String(decoding: complaints, as: UTF8.self))
-        }
-        return results
-    }
-
-    struct CrossCheckFailure: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
     }
 }
 

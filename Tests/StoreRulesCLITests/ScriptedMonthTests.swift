@@ -1,3 +1,4 @@
+import AppleLibraryCrossCheck
 import Foundation
 import StoreCore
 import Testing
@@ -201,7 +202,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ScriptedMonth.AppleLibrary.isInstalled, "needs .venv: run scripts/crosscheck/setup.sh"))
+    @Test(.enabled(if: AppleLibrary.isInstalled, "needs .venv: run scripts/crosscheck/setup.sh"))
     func everyPayloadVerifiesWithApplesLibraryUnderTheStoresRootAndOnlyThere() throws {
         let payloads = try month.payloads()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-month-\(UUID().uuidString)")
@@ -212,12 +213,12 @@ import Testing
             let rootFile = directory.appendingPathComponent("root-\(index).pem")
             try configuration.root(of: month).write(to: rootFile, atomically: true, encoding: .utf8)
             return payloads.map {
-                ScriptedMonth.AppleLibrary.Request(
+                AppleLibrary.Request(
                     root: rootFile.path, bundleId: ScriptedMonth.bundleID, environment: configuration.environment.rawValue,
                     appAppleId: configuration.appAppleID, kind: $0.kind.rawValue, jws: $0.jws)
             }
         }
-        let verdicts = try ScriptedMonth.AppleLibrary.verify(requests)
+        let verdicts = try ScriptedMonth.verifyWithAppleLibrary(requests)
         for (index, configuration) in configurations.enumerated() {
             for (payload, verdict) in zip(payloads, verdicts.dropFirst(index * payloads.count).prefix(payloads.count)) {
                 let storeRules = try storeRulesVerdict(payload, configuration)
