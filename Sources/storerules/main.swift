@@ -19,8 +19,12 @@ Run 'storerules <command> --help' for a command's arguments.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, !["--help", "-h", "help"].contains(name) else {
+    if arguments.isEmpty {
+        Output.error(usage)
+        exit(64)
+    }
     Output.line(usage)
-    exit(arguments.isEmpty ? 64 : 0)
+    exit(0)
 }
 guard let command = commands.first(where: { $0.name == name }) else {
     Output.error("storerules: unknown command '\(name)'. Run 'storerules --help' for the list.")

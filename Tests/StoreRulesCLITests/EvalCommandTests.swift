@@ -36,7 +36,7 @@ import Testing
         #expect(result.standardOutput.isEmpty)
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(hostile.name): \(result.standardError)")
-        #expect(result.standardError.hasPrefix("show_merchandising (policy.lua"), "\(hostile.name): \(result.standardError)")
+        #expect(result.standardError.hasPrefix("storerules eval: show_merchandising (policy.lua"), "\(hostile.name): \(result.standardError)")
         #expect(result.standardError.contains(hostile.reason), "\(hostile.name): \(result.standardError)")
     }
 

@@ -42,14 +42,15 @@ public final class LuaDecoder {
                 text += text.isEmpty ? key.stringValue : "." + key.stringValue
             }
         }
-        return text.isEmpty ? "result" : text
+        return text
     }
 
     private static func describe(_ error: DecodingError) -> String {
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context),
              .keyNotFound(_, let context), .dataCorrupted(let context):
-            return "\(path(context.codingPath)): \(context.debugDescription)"
+            let location = path(context.codingPath)
+            return location.isEmpty ? context.debugDescription : "\(location): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
         }

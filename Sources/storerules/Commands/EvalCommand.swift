@@ -63,7 +63,7 @@ enum EvalCommand: Command {
             Output.line(try Output.json(response))
             return 0
         } catch let error as PolicyError {
-            Output.error(error.description)
+            Output.error("storerules eval: " + error.description)
             return 1
         }
     }
