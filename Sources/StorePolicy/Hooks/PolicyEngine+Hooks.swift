@@ -208,7 +208,8 @@ extension PolicyEngine {
         switch decision.source {
         case .fallback(let error): throw error
         case .defaultForMissingHook:
-            throw PolicyError(kind: .badRequest, hook: hook, script: source.chunkName, reason: "the policy defines no hook named '\(hook)'")
+            throw PolicyError(kind: .badRequest, hook: hook, script: source.chunkName,
+                              reason: "the policy defines no hook named '\(hook)' (it defines \(definedHooks.joined(separator: ", ")))")
         case .policy: return decision.trace
         }
     }
