@@ -133,7 +133,7 @@ public final class JourneyRunner {
             failure = (error as? PolicyError)?.description ?? "\(error)"
         }
         storeNow.date = (try? store.now()) ?? storeNow.date
-        events += notificationEvents(customerID: customerID, newSince: before)
+        events += notificationEvents(customerID: customerID)
 
         let after = (try? store.transactions(customerID: customerID)) ?? []
         var grants: [Grant] = []
@@ -152,19 +152,12 @@ public final class JourneyRunner {
     }
 
     /// The notifications this step sent, in words: "SUBSCRIBED (INITIAL_BUY) pass.individual".
-    private func notificationEvents(customerID: String, newSince: Set<String>) -> [String] {
+    private func notificationEvents(customerID: String) -> [String] {
         guard let notifications = try? store.notifications(after: lastNotification) else { return [] }
         lastNotification = notifications.last?.sequence ?? lastNotification
         return notifications.map { notification in
-            var text = notification.notificationType?.rawValue ?? "NOTIFICATION"
-            if let subtype = notification.subtype { text += " (\(subtype.rawValue))" }
-            if let signed = notification.payload.data?.signedTransactionInfo,
-               let transaction = try? CompactJWS(parsing: signed).decodePayload(as: JWSTransactionDecodedPayload.self),
-               let product = transaction.productId {
-                text += " \(product)"
-            }
-            if notification.customerID != customerID { text += " for \(notification.customerID)" }
-            return text
+            let text = notification.words(namingProduct: true)
+            return notification.customerID == customerID ? text : text + " for \(notification.customerID)"
         }
     }
 

@@ -56,7 +56,7 @@ final class REPLStore {
         }
         let notifications = try store.advance(by: duration)
         clock.date = (try? store.now()) ?? clock.date
-        return ["now \(ISO8601DateFormatter().string(from: try store.now()))"] + notifications.map(Self.describe)
+        return ["now \(ISO8601DateFormatter().string(from: try store.now()))"] + notifications.map { $0.words(namingProduct: false) }
     }
 
     /// Refunds the customer's latest transaction of `productID`.
@@ -64,18 +64,12 @@ final class REPLStore {
         guard let latest = try store.ledger.latestTransaction(customerID: customerID, productID: productID) else {
             throw PolicyError(kind: .badRequest, reason: "\(customerID) has no transaction for \(productID)")
         }
-        return try store.refund(transactionID: latest.id).map(Self.describe)
+        return try store.refund(transactionID: latest.id).map { $0.words(namingProduct: false) }
     }
 
     /// The store's now and the customer's context from the ledger.
     func customer(_ customerID: String, attributes: [String: LuaValue]) throws -> (Date, CustomerContext) {
         let now = try store.now()
         return (now, try CustomerContext(customerID: customerID, ledger: store.ledger, catalog: catalog, at: now, attributes: attributes))
-    }
-
-    private static func describe(_ notification: StoreNotification) -> String {
-        var text = notification.notificationType?.rawValue ?? "NOTIFICATION"
-        if let subtype = notification.subtype { text += " (\(subtype.rawValue))" }
-        return text
     }
 }

@@ -88,20 +88,24 @@ enum StorefrontCommand: Command {
 private func ledgerContext(folder: String, ledgerPath: String, customerID: String, parsed: CommandLineArguments) throws -> PolicyContext {
     guard FileManager.default.fileExists(atPath: ledgerPath) else { throw CommandFailure("no ledger at \(ledgerPath)") }
     let (_, catalog) = try PolicyLoader.open(folder)
-    var now = Date()
-    if FileManager.default.fileExists(atPath: ledgerPath + ".certificates") {
-        let session = try StoreSession(folderPath: folder, ledgerPath: ledgerPath, parsed: parsed)
-        do {
-            now = try session.store.now()
-        } catch {
-            throw CommandFailure("\(ledgerPath): \(error)")
-        }
-    }
     do {
-        let ledger = try Ledger(path: ledgerPath)
+        let now: Date
+        let ledger: Ledger
+        if FileManager.default.fileExists(atPath: ledgerPath + ".certificates") {
+            let store = try StoreSession(folderPath: folder, ledgerPath: ledgerPath, parsed: parsed).store
+            now = try store.now()
+            ledger = store.ledger
+        } else {
+            now = Date()
+            ledger = try Ledger(path: ledgerPath)
+        }
         return PolicyContext(now: now, storefront: catalog?.storefront.countryCode ?? "USA",
                              locale: catalog?.localeIdentifier ?? "en_US",
                              customer: try CustomerContext(customerID: customerID, ledger: ledger, catalog: catalog, at: now))
+    } catch let error as CommandFailure {
+        throw error
+    } catch let error as UsageError {
+        throw error
     } catch {
         throw CommandFailure("\(ledgerPath): \(error)")
     }
