@@ -34,19 +34,23 @@ import Testing
         let name = "storerules-repl-\(UUID().uuidString.prefix(8))"
         let history = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(name)")
         try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)
-        /// Runs tmux; only `capture-pane` output is read (a new session's server keeps any
-        /// inherited pipe open for as long as it runs).
-        func tmux(_ arguments: String...) throws -> String {
+        /// Starts tmux against this test's own server (`-L`).
+        func launch(_ arguments: [String], output: Any) throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-            process.arguments = Array(arguments)
-            let capture = arguments.first == "capture-pane"
-            let output = Pipe()
-            process.standardOutput = capture ? output : FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.arguments = ["-L", name] + arguments
             process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
             try process.run()
-            let data = capture ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+            return process
+        }
+        /// Runs a tmux client of the running server and returns what it printed.
+        @discardableResult
+        func tmux(_ arguments: String...) throws -> String {
+            let output = Pipe()
+            let process = try launch(arguments, output: output)
+            let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return String(decoding: data, as: UTF8.self)
         }
@@ -66,17 +70,21 @@ import Testing
             shown.split(separator: "\n").filter { $0 == "14" }.count
         }
         let command = "cd \(CommandRunner.packageRoot.path) && HOME=\(history.path) \(CommandRunner.executable.path) repl Examples/BackyardBirds"
-        _ = try tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "30", command)
-        defer { _ = try? tmux("kill-session", "-t", name) }
+        // The client that starts the server is not waited for: the server it forks inherits
+        // every descriptor the client has, including the socket through which Foundation
+        // learns that the client exited, so that client counts as running until the server
+        // stops. The screen shows when the session is up.
+        _ = try launch(["new-session", "-d", "-s", name, "-x", "120", "-y", "30", command], output: FileHandle.nullDevice)
+        defer { _ = try? tmux("kill-server") }
         #expect(try screen(waitingFor: "storerules>").contains("StoreRules policy REPL"))
         // Type "2 + 2", go to the start of the line with Ctrl-A, insert "1": "12 + 2".
-        _ = try tmux("send-keys", "-t", name, "2 + 2", "C-a", "1", "Enter")
+        try tmux("send-keys", "-t", name, "2 + 2", "C-a", "1", "Enter")
         #expect(try screen(waitingFor: "14").contains("14"))
         // Up arrow brings the last line back from the history; run it again.
-        _ = try tmux("send-keys", "-t", name, "Up", "Enter")
+        try tmux("send-keys", "-t", name, "Up", "Enter")
         let shown = try screen { answers($0) >= 2 }
         #expect(answers(shown) == 2, "\(shown)")
         #expect(shown.components(separatedBy: "storerules> 12 + 2").count == 3, "\(shown)")
-        _ = try tmux("send-keys", "-t", name, ":quit", "Enter")
+        try tmux("send-keys", "-t", name, ":quit", "Enter")
     }
 }
