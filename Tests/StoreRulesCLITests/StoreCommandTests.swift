@@ -206,6 +206,21 @@ import Testing
         #expect(try shop.json("settings", "--reset")["billing_retry"] as? Bool == false)
     }
 
+    @Test func simulatedFailuresAreSwitchedOnAndOffAndRefuseInOneLine() throws {
+        let shop = try Shop()
+        let settings = try shop.json("settings", "--fail-purchases", "on", "--fail-sync", "on")
+        #expect(settings["simulated_failures"] as? [String] == ["Purchase", "App Store Sync"])
+        #expect(try shop.run("settings").standardOutput.contains("Simulated failures: Purchase, App Store Sync"))
+        let refused = try shop.run("purchase", "pellet.box")
+        #expect(refused.status == 1)
+        #expect(refused.standardError == "storerules store: simulated Purchase failure: the store's settings make this call fail\n")
+        #expect((try shop.json("transactions")["transactions"] as? [Any])?.isEmpty == true)
+        #expect(try shop.run("sync").status == 1)
+        let cleared = try shop.json("settings", "--fail-purchases", "off", "--fail-sync", "off")
+        #expect(cleared["simulated_failures"] as? [String] == [])
+        #expect(try shop.run("purchase", "pellet.box").status == 0)
+    }
+
     @Test func familyMembersShareAcrossInvocations() throws {
         let shop = try Shop()
         _ = try shop.json("family", "join", "house", "--customer", "ana")
@@ -307,6 +322,7 @@ import Testing
         (["purchase", "pellet.box", "--quantity", "many"], "--quantity must be a whole number"),
         (["purchase", "pellet.box", "--app-account-token", "nope"], "--app-account-token must be a UUID"),
         (["settings", "--time-rate", "7"], "--time-rate must be one of"),
+        (["settings", "--fail-sync", "maybe"], "--fail-sync takes on or off, not 'maybe'"),
         (["status", "--environment", "Staging"], "--environment takes Xcode, Sandbox or Production"),
         (["status", "--environment", "Production"], "the Production environment needs --app-apple-id"),
         (["notifications", "--after", "-1"], "--after must be a sequence number"),

@@ -73,10 +73,15 @@ extension LocalStore {
     /// each transaction once, so this changes nothing already there), and announced.
     ///
     /// - Returns: the customer's transactions, oldest purchase first.
+    /// - Throws: ``LocalStoreError/simulatedFailure(_:)`` while the settings simulate an App
+    ///   Store Sync failure; nothing is delivered then.
     @discardableResult
     public func sync(customer customerID: String) throws -> [VerifiedTransaction] {
         guard !customerID.isEmpty else { throw LocalStoreError.emptyCustomerID }
         return try serially {
+            if try settings().simulatedFailures.contains(.appStoreSync) {
+                throw LocalStoreError.simulatedFailure(.appStoreSync)
+            }
             _ = try catchUp()
             let (transactions, renewalInfos) = try ledger.database.read { connection in
                 (try connection.fetchAll(

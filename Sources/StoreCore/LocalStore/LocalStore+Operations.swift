@@ -18,13 +18,20 @@ extension LocalStore {
     /// - Returns: ``PurchaseResult/success(_:)`` with the verified transaction, already
     ///   ingested into the ledger; ``PurchaseResult/pending(_:)`` when Ask to Buy applies;
     ///   ``PurchaseResult/userCancelled`` when asked to simulate it.
-    /// - Throws: ``LocalStoreError`` for a bad product, option or offer, or a purchase the
-    ///   customer's state does not allow; nothing changes then.
+    /// - Throws: ``LocalStoreError`` for a bad product, option or offer, a purchase the
+    ///   customer's state does not allow, or ``LocalStoreError/simulatedFailure(_:)`` while the
+    ///   settings simulate a Purchase failure (or, redeeming an offer code, an Offer Code
+    ///   Redeem Sheet failure); nothing changes then.
     public func purchase(_ productID: String, customer customerID: String,
                          options: Set<PurchaseOption> = []) throws -> PurchaseResult {
         try serially {
             let request = try PurchaseRequest(productID: productID, customerID: customerID, options: options,
                                               catalog: catalog)
+            let failures = try settings().simulatedFailures
+            if failures.contains(.purchase) { throw LocalStoreError.simulatedFailure(.purchase) }
+            if request.codeOffer != nil, failures.contains(.offerCodeRedeemSheet) {
+                throw LocalStoreError.simulatedFailure(.offerCodeRedeemSheet)
+            }
             if request.simulatesUserCancellation { return .userCancelled }
             _ = try catchUp()
             let (result, _) = try perform { writer -> Either in

@@ -56,6 +56,8 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case askToBuyRequestAlreadyDecided(id: String, state: AskToBuyRequest.State)
     /// The clock can only move forward, by a duration with no negative component.
     case negativeDuration(StoreDuration)
+    /// The settings make this StoreKit API fail (``LocalStoreSettings/simulatedFailures``).
+    case simulatedFailure(StoreKitErrorSetting.API)
 
     /// One line describing the refusal.
     public var description: String {
@@ -112,6 +114,8 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
             "the Ask to Buy request \(id) is already \(state.rawValue)"
         case .negativeDuration(let duration):
             "the clock cannot move back (\(duration))"
+        case .simulatedFailure(let api):
+            "simulated \(api.rawValue) failure: the store's settings make this call fail"
         }
     }
 }

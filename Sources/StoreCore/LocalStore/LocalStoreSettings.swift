@@ -14,21 +14,36 @@ public struct LocalStoreSettings: Sendable, Hashable {
     public var billingGracePeriodIsEnabled: Bool
     /// How fast subscriptions renew (`timeRate`).
     public var timeRate: TimeRate
+    /// The StoreKit APIs whose calls fail, as `setSimulatedError(_:forAPI:)` makes them:
+    /// ``LocalStore/purchase(_:customer:options:)`` for ``StoreKitErrorSetting/API/purchase``,
+    /// a purchase redeeming an offer code for ``StoreKitErrorSetting/API/offerCodeRedeemSheet``,
+    /// and ``LocalStore/sync(customer:)`` for ``StoreKitErrorSetting/API/appStoreSync``. The
+    /// local store has no other of these APIs, so the other slots change nothing here.
+    public var simulatedFailures: Set<StoreKitErrorSetting.API>
+
+    /// The APIs ``simulatedFailures`` makes fail in the local store.
+    public static let simulatableFailures: [StoreKitErrorSetting.API] = [.purchase, .offerCodeRedeemSheet, .appStoreSync]
 
     /// Creates settings.
     public init(askToBuyEnabled: Bool = false, shouldEnterBillingRetryOnRenewal: Bool = false,
-                billingGracePeriodIsEnabled: Bool = false, timeRate: TimeRate = .realTime) {
+                billingGracePeriodIsEnabled: Bool = false, timeRate: TimeRate = .realTime,
+                simulatedFailures: Set<StoreKitErrorSetting.API> = []) {
         self.askToBuyEnabled = askToBuyEnabled
         self.shouldEnterBillingRetryOnRenewal = shouldEnterBillingRetryOnRenewal
         self.billingGracePeriodIsEnabled = billingGracePeriodIsEnabled
         self.timeRate = timeRate
+        self.simulatedFailures = simulatedFailures
     }
 
-    /// The settings a `.storekit` file states.
+    /// The settings a `.storekit` file states. Its enabled `_storeKitErrors` slots are the
+    /// simulated failures, and `_failTransactionsEnabled` makes purchases fail as well.
     public init(_ settings: Catalog.Settings) {
+        var failures = Set(settings.storeKitErrors.filter(\.isEnabled).compactMap(\.api))
+        if settings.failTransactionsEnabled { failures.insert(.purchase) }
         self.init(askToBuyEnabled: settings.askToBuyEnabled,
                   shouldEnterBillingRetryOnRenewal: settings.shouldEnterBillingRetryOnRenewal,
                   billingGracePeriodIsEnabled: settings.billingGracePeriodIsEnabled,
-                  timeRate: settings.timeRate)
+                  timeRate: settings.timeRate,
+                  simulatedFailures: failures)
     }
 }

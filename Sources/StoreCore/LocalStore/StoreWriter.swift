@@ -105,7 +105,7 @@ final class StoreWriter {
 
     static let settingNames = (
         askToBuy: "askToBuyEnabled", billingRetry: "shouldEnterBillingRetryOnRenewal",
-        gracePeriod: "billingGracePeriodIsEnabled", timeRate: "timeRate")
+        gracePeriod: "billingGracePeriodIsEnabled", timeRate: "timeRate", simulatedFailure: "simulatedError:")
 
     static func loadSettings(_ connection: DatabaseConnection, catalog: Catalog) throws -> LocalStoreSettings {
         var settings = LocalStoreSettings(catalog.settings)
@@ -116,6 +116,9 @@ final class StoreWriter {
             case settingNames.billingRetry: settings.shouldEnterBillingRetryOnRenewal = value != 0
             case settingNames.gracePeriod: settings.billingGracePeriodIsEnabled = value != 0
             case settingNames.timeRate: settings.timeRate = TimeRate(rawValue: value) ?? settings.timeRate
+            case let name where name.hasPrefix(settingNames.simulatedFailure):
+                guard let api = StoreKitErrorSetting.API(rawValue: String(name.dropFirst(settingNames.simulatedFailure.count))) else { break }
+                if value != 0 { settings.simulatedFailures.insert(api) } else { settings.simulatedFailures.remove(api) }
             default: break
             }
         }
@@ -128,7 +131,9 @@ final class StoreWriter {
             (settingNames.billingRetry, settings.shouldEnterBillingRetryOnRenewal ? 1 : 0),
             (settingNames.gracePeriod, settings.billingGracePeriodIsEnabled ? 1 : 0),
             (settingNames.timeRate, settings.timeRate.rawValue),
-        ]
+        ] + StoreKitErrorSetting.API.allCases.map { api in
+            (settingNames.simulatedFailure + api.rawValue, settings.simulatedFailures.contains(api) ? 1 : 0)
+        }
         for (name, value) in values {
             try connection.execute(
                 "INSERT INTO local_store_setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",

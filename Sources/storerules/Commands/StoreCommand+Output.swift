@@ -163,10 +163,13 @@ struct StoreOutput {
     }
 
     func settings(_ settings: LocalStoreSettings) {
+        let failures = StoreKitErrorSetting.API.allCases.filter(settings.simulatedFailures.contains).map(\.rawValue)
         emit(["ask_to_buy": settings.askToBuyEnabled, "billing_retry": settings.shouldEnterBillingRetryOnRenewal,
-              "grace_period": settings.billingGracePeriodIsEnabled, "time_rate": settings.timeRate.rawValue]) {
+              "grace_period": settings.billingGracePeriodIsEnabled, "time_rate": settings.timeRate.rawValue,
+              "simulated_failures": failures]) {
             ["Ask to Buy \(Self.onOff(settings.askToBuyEnabled)), billing retry \(Self.onOff(settings.shouldEnterBillingRetryOnRenewal)), "
-             + "grace period \(Self.onOff(settings.billingGracePeriodIsEnabled)), time rate \(settings.timeRate) (\(settings.timeRate.rawValue))"]
+             + "grace period \(Self.onOff(settings.billingGracePeriodIsEnabled)), time rate \(settings.timeRate) (\(settings.timeRate.rawValue))",
+             "Simulated failures: " + (failures.isEmpty ? "none" : failures.joined(separator: ", "))]
         }
     }
 

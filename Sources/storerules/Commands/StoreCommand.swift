@@ -49,8 +49,13 @@ enum StoreCommand: Command {
                                     signed version received.
       notifications [--after N]     The outbox of signed notifications.
       settings [--ask-to-buy on|off] [--billing-retry on|off] [--grace-period on|off]
-               [--time-rate N] [--reset]
-                                    Show or override the catalog's test settings.
+               [--time-rate N] [--fail-purchases on|off] [--fail-offer-codes on|off]
+               [--fail-sync on|off] [--reset]
+                                    Show or override the catalog's test settings. The --fail
+                                    options simulate StoreKit errors: every purchase, offer
+                                    code redemption or sync fails and changes nothing (the
+                                    catalog's _storeKitErrors slots Purchase, Offer Code Redeem
+                                    Sheet and App Store Sync, and _failTransactionsEnabled).
       certificate                   Print the root certificate to trust, as PEM.
 
     Options:
@@ -74,6 +79,7 @@ enum StoreCommand: Command {
     private static let options: Set<String> = Set([
         "ledger", "bundle-id", "environment", "app-apple-id", "customer", "group", "quantity", "offer", "offer-code",
         "app-account-token", "reason", "after", "ask-to-buy", "billing-retry", "grace-period", "time-rate",
+        "fail-purchases", "fail-offer-codes", "fail-sync",
     ]).union(PolicyLoader.limitOptions)
     private static let flags: Set<String> = ["json", "cancel", "reset"]
 
@@ -245,6 +251,14 @@ enum StoreCommand: Command {
                 throw UsageError("--time-rate must be one of \(TimeRate.allCases.map { String($0.rawValue) }.joined(separator: ", "))")
             }
             changes.append { $0.timeRate = rate }
+        }
+        for (option, api) in [("fail-purchases", StoreKitErrorSetting.API.purchase),
+                              ("fail-offer-codes", .offerCodeRedeemSheet), ("fail-sync", .appStoreSync)] {
+            guard let text = parsed.value(option) else { continue }
+            let fails = try onOff(text, "--" + option)
+            changes.append { settings in
+                if fails { settings.simulatedFailures.insert(api) } else { settings.simulatedFailures.remove(api) }
+            }
         }
         guard !changes.isEmpty else { return }
         try store.updateSettings { settings in changes.forEach { $0(&settings) } }
