@@ -21,9 +21,6 @@ public struct LocalStoreSettings: Sendable, Hashable {
     /// local store has no other of these APIs, so the other slots change nothing here.
     public var simulatedFailures: Set<StoreKitErrorSetting.API>
 
-    /// The APIs ``simulatedFailures`` makes fail in the local store.
-    public static let simulatableFailures: [StoreKitErrorSetting.API] = [.purchase, .offerCodeRedeemSheet, .appStoreSync]
-
     /// Creates settings.
     public init(askToBuyEnabled: Bool = false, shouldEnterBillingRetryOnRenewal: Bool = false,
                 billingGracePeriodIsEnabled: Bool = false, timeRate: TimeRate = .realTime,
