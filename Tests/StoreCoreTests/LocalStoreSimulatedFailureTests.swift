@@ -18,6 +18,10 @@ import Testing
         #expect(throws: LocalStoreError.simulatedFailure(.purchase)) {
             try harness.store.purchase("pass.premium", customer: "ana", options: [.simulatesUserCancellation])
         }
+        #expect(throws: LocalStoreError.simulatedFailure(.purchase)) {
+            try harness.store.purchase("pass.premium", customer: "ana", options: [.simulatesAskToBuy(true)])
+        }
+        #expect(try harness.store.askToBuyRequests().isEmpty)
         #expect(try harness.store.transactions().isEmpty)
         #expect(try harness.sent().isEmpty)
         #expect(try harness.ledger.customers().isEmpty)
