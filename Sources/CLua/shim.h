@@ -193,11 +193,26 @@ typedef int (*srlua_callback)(lua_State *L, void *context);
 enum { SRLUA_CALLBACK_ERROR = -1 };
 
 /* The C function Lua calls: upvalue 1 holds the Swift callback, upvalue 2 its context.
- * A failure reported by the callback is raised here, in C, after the Swift frame returned. */
+ *
+ * The memory cap is disarmed while the Swift callback runs, so an allocation it makes
+ * (pushing a string, creating or filling a table) is never refused with a memory error that
+ * would longjmp over its frame.  Once the callback has returned, a state left over its cap
+ * trips the memory limit here, in C, as a refused allocation would have; a failure reported
+ * by the callback is raised here too. */
 static inline int srlua_trampoline(lua_State *L) {
     srlua_callback callback = (srlua_callback)lua_touserdata(L, lua_upvalueindex(1));
     void *context = lua_touserdata(L, lua_upvalueindex(2));
+    srlua_limits *limits = srlua_limits_of(L);
+    int enforcing = limits->enforcing;
+    limits->enforcing = 0;
     int results = callback(L, context);
+    limits->enforcing = enforcing;
+    if (enforcing && limits->bytes_limit != 0 && limits->bytes_in_use > limits->bytes_limit) {
+        limits->allocation_refused = 1;
+        limits->tripped = SRLUA_TRIPPED_MEMORY;
+        lua_sethook(L, srlua_count_hook, LUA_MASKCOUNT, 1);
+        return luaL_error(L, "not enough memory");
+    }
     if (results == SRLUA_CALLBACK_ERROR) {
         return lua_error(L);
     }

@@ -2,17 +2,13 @@ import CLua
 
 /// A sandboxed Lua 5.4 state with limits.
 ///
-/// A state serves one thread at a time: it may move between threads (a pool hands it out),
-/// but two threads must never use it at once. Every call into Lua is protected: errors,
-/// limits and bad results come back as ``LuaError`` and the state stays usable.
-public final class LuaState: @unchecked Sendable {
-    /// The limits for the next calls.
-    public var limits: LuaLimits {
-        didSet {
-            accounting.pointee.bytes_limit = limits.memoryLimit > 0 ? limits.memoryLimit : 0
-            armed = ArmedLimits(limits)
-        }
-    }
+/// A state is not `Sendable`: it belongs to the code that made it. A pool that hands states
+/// from thread to thread (as the policy engine's does) owns that hand-over and makes sure two
+/// threads never use one state at once. Every call into Lua is protected: errors, limits and
+/// bad results come back as ``LuaError`` and the state stays usable.
+public final class LuaState {
+    /// The limits every call runs under, fixed when the state is made.
+    public let limits: LuaLimits
 
     /// The limits in the form each call arms them, worked out once.
     private struct ArmedLimits {
@@ -25,7 +21,7 @@ public final class LuaState: @unchecked Sendable {
             seconds = limits.deadlineSeconds
         }
     }
-    private var armed: ArmedLimits
+    private let armed: ArmedLimits
 
     /// What `print` in policy code does with its line.
     public typealias PrintHandler = @Sendable (String) -> Void

@@ -229,9 +229,10 @@ final class PlainJSON {
             let start = cursor
             var value: Int64 = 0
             while cursor < bytes.count, case UInt8(ascii: "0")...UInt8(ascii: "9") = bytes[cursor] {
+                // Eighteen digits at most, so the value stays below 10¹⁸ and never overflows.
+                guard cursor - start < 18 else { return false }
                 value = value * 10 + Int64(bytes[cursor] - UInt8(ascii: "0"))
                 cursor += 1
-                guard cursor - start < 19 else { return false }
             }
             if bytes[start] == UInt8(ascii: "0"), cursor - start > 1 { return false }
             if cursor < bytes.count {
