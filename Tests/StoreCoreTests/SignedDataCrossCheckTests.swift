@@ -26,6 +26,7 @@ struct SignedDataCrossCheckTests {
         case tamperedPayload, wrongBundleId, wrongEnvironment, anotherRoot
         case leafWithoutMarker, intermediateWithoutMarker, algorithmNone, twoCertificateChain
         case signedAfterTheChainExpired, notificationForAnotherAppAppleId
+        case xcodeSelfSignedCertificate, selfSignedCertificateInSandbox
 
         var testDescription: String { rawValue }
     }
@@ -110,6 +111,12 @@ struct SignedDataCrossCheckTests {
             let late = authority.validity.end.addingTimeInterval(3600)
             return Setup(jws: try Support.sign(Support.transaction(signedDate: late), header: header),
                          expected: .verificationFailure, swiftError: "certificateNotValidAtSignedDate")
+        case .xcodeSelfSignedCertificate:
+            return Setup(jws: try SignedDataXcodeTests.signedBySelfSignedCertificate(Support.transaction(environment: .xcode)),
+                         environment: .xcode)
+        case .selfSignedCertificateInSandbox:
+            return Setup(jws: try SignedDataXcodeTests.signedBySelfSignedCertificate(Support.transaction()),
+                         expected: .invalidChainLength, swiftError: "invalidChainLength")
         case .notificationForAnotherAppAppleId:
             return Setup(
                 jws: try authority.sign(Support.notification(appAppleId: 1235, environment: .production)), kind: .notification,

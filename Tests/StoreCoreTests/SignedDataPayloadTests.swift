@@ -280,7 +280,16 @@ import Testing
 
     @Test func fractionalMillisecondsFromXcodeDecode() throws {
         let renewal = try decode(JWSRenewalInfoDecodedPayload.self, #"{"signedDate":1697679936049.7297}"#)
-        #expect(renewal.signedDate?.millisecondsSince1970 == 1_697_679_936_050)
+        #expect(renewal.signedDate?.millisecondsSince1970 == 1_697_679_936_049)
+    }
+
+    @Test("milliseconds too large for 64 bits are refused, not trapped on")
+    func millisecondsOutside64BitsAreRefused() {
+        for milliseconds in ["1e300", "-1e300", "9223372036854775808", "1e19"] {
+            #expect(throws: DecodingError.self) {
+                try decode(JWSRenewalInfoDecodedPayload.self, #"{"signedDate":\#(milliseconds)}"#)
+            }
+        }
     }
 
     @Test func mistypedFieldsFailToDecode() {

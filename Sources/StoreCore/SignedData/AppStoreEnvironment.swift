@@ -30,3 +30,9 @@ public struct AppStoreEnvironment: AppStoreEnumeration {
         .localTesting,
     ]
 }
+
+extension AppStoreEnvironment {
+    /// Whether data from this environment may be signed with one self-signed certificate
+    /// instead of a chain to a trusted root: true for Xcode and LocalTesting only.
+    public var signsWithOneSelfSignedCertificate: Bool { self == .xcode || self == .localTesting }
+}

@@ -26,10 +26,17 @@ import Synchronization
 /// Checks are offline: there is no network, so no OCSP, and validity is judged at `signedDate`,
 /// as Apple's library does with online checks off.
 ///
-/// For the Xcode and LocalTesting environments, Apple's library skips steps 2–7. StoreRules
-/// does so only when no trusted root is configured (to read StoreKit Testing output); given
-/// roots, it verifies every step in every environment, since its local store signs with a
-/// real chain.
+/// For the Xcode and LocalTesting environments, Apple's library skips steps 2–7. StoreRules is
+/// stricter there:
+/// - data whose `x5c` holds exactly one certificate — what StoreKit Testing in Xcode signs
+///   with, a self-signed certificate of its own — is accepted in those two environments only,
+///   after `alg` is checked and the signature verified with that certificate's key (its
+///   validity dates are not judged, as Xcode's certificate has long expired in saved data);
+/// - with no trusted root configured, other data is decoded without signature checks;
+/// - given roots, a three-certificate chain is verified at every step, since the local store
+///   signs with a real chain.
+/// In Sandbox and Production a single certificate is refused with
+/// ``VerificationError/invalidChainLength(_:)``, as Apple's library refuses it.
 ///
 /// A validated chain is remembered with its decoded header, keyed by the exact header segment
 /// and honouring the validity of its certificates, so verifying more data signed under the
@@ -164,8 +171,8 @@ public final class SignedDataVerifier: Sendable {
         } catch {
             throw .malformedJWS(error)
         }
-        let cacheKey = checksSignatures ? CertificateChainCache.Key(headerSegment: segments.header) : nil
-        let cached = cacheKey.flatMap { key in state.withLock { $0.cache.entry(for: key) } }
+        let cacheKey = CertificateChainCache.Key(headerSegment: segments.header)
+        let cached = checksSignatures ? state.withLock { $0.cache.entry(for: cacheKey) } : nil
 
         let header: JWSDecodedHeader
         let payloadJSON: Data
@@ -181,13 +188,34 @@ public final class SignedDataVerifier: Sendable {
         } catch {
             throw .malformedPayload(DecodingFailure.summary(of: error))
         }
-        guard let cacheKey else { return payload }
+        let signedByXcode = environment.signsWithOneSelfSignedCertificate && header.x5c?.count == 1
+        guard checksSignatures || signedByXcode else { return payload }
 
         guard let chain = header.x5c, !chain.isEmpty else { throw .missingCertificateChain }
         guard header.alg == "ES256" else { throw .unsupportedAlgorithm(header.alg) }
-        guard chain.count == 3 else { throw .invalidChainLength(chain.count) }
+        let leafKey: ECKey
+        if signedByXcode {
+            leafKey = try Self.selfSignedKey(chain[0])
+            state.withLock { $0.statistics.signatureVerifications += 1 }
+        } else {
+            guard chain.count == 3 else { throw .invalidChainLength(chain.count) }
+            leafKey = try chainedLeafKey(chain, header: header, cached: cached, cacheKey: cacheKey,
+                                         date: payload.signedDate ?? Date())
+        }
 
-        let date = payload.signedDate ?? Date()
+        var signingInput = segments.signingInput
+        guard let derSignature = try? ES256Signature.der(fromRaw: rawSignature),
+              signingInput.withUTF8({ leafKey.verifySHA256(derSignature: derSignature, of: UnsafeRawBufferPointer($0)) })
+        else { throw .invalidSignature }
+        return payload
+    }
+
+    /// The leaf key of a three-certificate `x5c`, from the cache when the chain validated
+    /// before and `date` lies inside its validity, else after validating it.
+    private func chainedLeafKey(
+        _ chain: [String], header: JWSDecodedHeader, cached: CertificateChainCache.Entry?,
+        cacheKey: CertificateChainCache.Key, date: Date
+    ) throws(VerificationError) -> ECKey {
         let leafKey: ECKey
         if let cached, cached.chain.validity.contains(date) {
             state.withLock { state in
@@ -203,12 +231,17 @@ public final class SignedDataVerifier: Sendable {
             }
             leafKey = validated.leafKey
         }
+        return leafKey
+    }
 
-        var signingInput = segments.signingInput
-        guard let derSignature = try? ES256Signature.der(fromRaw: rawSignature),
-              signingInput.withUTF8({ leafKey.verifySHA256(derSignature: derSignature, of: UnsafeRawBufferPointer($0)) })
-        else { throw .invalidSignature }
-        return payload
+    /// The P-256 key of the one self-signed certificate StoreKit Testing in Xcode signs with.
+    private static func selfSignedKey(_ base64: String) throws(VerificationError) -> ECKey {
+        let certificate = try certificate(base64, index: 0)
+        guard let key = try? ECKey(publicKeyOf: certificate) else {
+            throw .invalidCertificate(index: 0, reason: "its public key cannot be read")
+        }
+        guard key.isP256 else { throw .unsupportedLeafKey(key.curveName ?? "not an EC key") }
+        return key
     }
 
     /// Validates the leaf and intermediate of `x5c` at `date` with OpenSSL.

@@ -9,7 +9,9 @@ public enum SignedPayloadJSON {
     /// A decoder that reads dates as milliseconds since 1970.
     ///
     /// It accepts integers and also the fractional milliseconds that StoreKit Testing in Xcode
-    /// writes (`1697679936049.7297`). Fields it does not know are ignored.
+    /// writes (`1697679936049.7297`), kept to the whole millisecond below as Apple's library
+    /// reads them; a number of milliseconds outside 64 bits is refused. Fields it does not
+    /// know are ignored.
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -18,11 +20,11 @@ public enum SignedPayloadJSON {
                 return Date(millisecondsSince1970: milliseconds)
             }
             let milliseconds = try container.decode(Double.self)
-            guard milliseconds.isFinite else {
+            guard let whole = Int64(exactly: milliseconds.rounded(.down)) else {
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "A date must be a finite number of milliseconds.")
+                    in: container, debugDescription: "A date must be a number of milliseconds that fits in 64 bits.")
             }
-            return Date(timeIntervalSince1970: milliseconds / 1000)
+            return Date(millisecondsSince1970: whole)
         }
         return decoder
     }
@@ -63,8 +65,11 @@ extension Date {
         self.init(timeIntervalSince1970: Double(millisecondsSince1970) / 1000)
     }
 
-    /// This date as whole milliseconds since 1970, rounded to the nearest millisecond.
+    /// This date as whole milliseconds since 1970, rounded to the nearest millisecond; a date
+    /// too far from 1970 for 64 bits of milliseconds gives the nearest 64-bit value.
     public var millisecondsSince1970: Int64 {
-        Int64((timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.isFinite else { return milliseconds.isNaN ? 0 : (milliseconds > 0 ? .max : .min) }
+        return Int64(exactly: milliseconds) ?? (milliseconds > 0 ? .max : .min)
     }
 }
