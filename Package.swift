@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "StorePolicy", targets: ["StorePolicy"]),
+        .library(name: "StoreService", targets: ["StoreService"]),
         .executable(name: "storerules", targets: ["storerules"]),
     ],
     targets: [
@@ -21,6 +22,7 @@ let package = Package(
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
+        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore"]),
 
         // The command line, and the benchmark's floor: the same policy call written in C.
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
@@ -30,7 +32,7 @@ let package = Package(
         ),
 
         // A service embedding the library, as an example.
-        .executableTarget(name: "PolicyService", dependencies: ["StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
+        .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
 
         // Apple's Python library as a second verifier, for the tests that cross-check signed data.
         .target(name: "AppleLibraryCrossCheck", path: "Tests/AppleLibraryCrossCheck"),

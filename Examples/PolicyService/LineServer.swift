@@ -1,4 +1,5 @@
 import Foundation
+import StoreService
 
 /// The JSON-lines protocol over standard input and output: one reader, `workers` workers and
 /// one writer.
@@ -25,9 +26,9 @@ struct LineServer {
 
         for number in 1...workers {
             start("worker \(number)", in: running) { [service] in
-                let worker = Worker(service: service)
+                let worker = JSONLineProtocol(service: service)
                 while let line = requests.take() {
-                    replies.put(worker.reply(to: line))
+                    replies.put(worker.reply(to: Data(line.utf8)))
                 }
             }
         }
@@ -57,56 +58,5 @@ struct LineServer {
         }
         thread.name = name
         thread.start()
-    }
-}
-
-/// Turns request lines into reply lines, on one worker thread.
-struct Worker {
-    let service: Service
-    private let decoder = JSONDecoder()
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    init(service: Service) {
-        self.service = service
-    }
-
-    /// The reply to one line: `{"id": …, "result": …}` or `{"id": …, "error": …}`, the id
-    /// first (`null` for a line without a readable one) so a client can match replies without
-    /// parsing the rest. Never throws: a bad line gets an error reply and the service goes on.
-    func reply(to line: String) -> String {
-        let id: RequestID?
-        let outcome: Result<Answer, ServiceError>
-        do {
-            let request = try decoder.decode(RequestLine.self, from: Data(line.utf8))
-            id = request.id
-            do throws(ServiceError) {
-                outcome = .success(try service.answer(try request.operation.get()))
-            } catch {
-                outcome = .failure(error)
-            }
-        } catch {
-            id = nil
-            outcome = .failure(.badRequest("the line is not a JSON object"))
-        }
-        let idText = id.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        switch outcome {
-        case .success(let answer):
-            do {
-                return #"{"id":\#(idText),"result":\#(String(decoding: try encoder.encode(answer), as: UTF8.self))}"#
-            } catch {
-                return errorLine(idText, .unencodable("the answer could not be written as JSON: \(error)"))
-            }
-        case .failure(let error):
-            return errorLine(idText, error)
-        }
-    }
-
-    private func errorLine(_ idText: String, _ error: ServiceError) -> String {
-        let body = (try? encoder.encode(error)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return #"{"id":\#(idText),"error":\#(body)}"#
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreService
 
 /// How the service was started: `PolicyService FOLDER --ledger FILE --root PEM ... --bundle-id ID
 /// --environment E [--app-apple-id N] [--workers N]`.
@@ -94,4 +95,12 @@ struct ServiceOptions {
 struct UsageError: Error {
     let message: String
     init(_ message: String) { self.message = message }
+}
+
+extension ServiceOptions {
+    /// What the service serves and trusts, as these options say.
+    var configuration: ServiceConfiguration {
+        ServiceConfiguration(folder: folder, ledgerPath: ledgerPath, rootPaths: rootPaths, bundleId: bundleId,
+                             environment: environment, appAppleId: appAppleId)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreService
 
 // PolicyService: StoreRules embedded in a server, speaking JSON lines over stdin and stdout.
 // See docs/embedding.md.
@@ -17,7 +18,7 @@ do {
 
 let service: Service
 do {
-    service = try Service(options: options)
+    service = try Service(configuration: options.configuration)
 } catch {
     FileHandle.standardError.write(Data("PolicyService: \(error.message)\n".utf8))
     exit(1)

@@ -9,19 +9,19 @@ import StorePolicy
 /// ledger serializes its writes and grants a transaction once however many threads deliver
 /// it; the verifier caches validated certificate chains behind a lock. So the service needs
 /// no lock of its own.
-final class Service: Sendable {
-    let folder: PolicyFolder
-    let catalog: Catalog?
-    let engine: PolicyEngine
-    let ledger: Ledger
-    let verifier: SignedDataVerifier
+public final class Service: Sendable {
+    public let folder: PolicyFolder
+    public let catalog: Catalog?
+    public let engine: PolicyEngine
+    public let ledger: Ledger
+    public let verifier: SignedDataVerifier
     /// The policy's `grant` hook as the ledger's decision closure, made once.
     private let grantDecision: @Sendable (StoredTransaction) throws -> [Grant]
 
     /// Loads the folder's catalog and policy, opens the ledger and configures the verifier.
     ///
     /// - Throws: ``StartupError`` naming what could not be loaded.
-    init(options: ServiceOptions) throws(StartupError) {
+    public init(configuration options: ServiceConfiguration) throws(StartupError) {
         do {
             folder = try PolicyFolder(URL(fileURLWithPath: options.folder))
             catalog = try folder.loadCatalog()
@@ -61,7 +61,7 @@ final class Service: Sendable {
     }
 
     /// Answers one operation. Called from many threads at once.
-    func answer(_ operation: Operation) throws(ServiceError) -> Answer {
+    public func answer(_ operation: Operation) throws(ServiceError) -> Answer {
         switch operation {
         case .storefront(let customerID, let placement):
             return .storefront(engine.storefrontPlan(try context(of: customerID).context, placement: placement))
@@ -188,10 +188,4 @@ final class Service: Sendable {
             throw .reloadFailed(error, servingVersion: engine.version)
         }
     }
-}
-
-/// Why the service could not start; printed as one line.
-struct StartupError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }

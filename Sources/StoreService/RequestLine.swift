@@ -1,54 +1,12 @@
 import Foundation
 
-/// A request's `"id"`: a string or an integer, echoed unchanged in its response.
-///
-/// Workers answer requests in parallel, so responses can come out of order; the id is how a
-/// client matches them.
-enum RequestID: Codable, Sendable, Hashable {
-    case integer(Int64)
-    case string(String)
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let integer = try? container.decode(Int64.self) {
-            self = .integer(integer)
-        } else if let string = try? container.decode(String.self) {
-            self = .string(string)
-        } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a string or an integer")
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .integer(let integer): try container.encode(integer)
-        case .string(let string): try container.encode(string)
-        }
-    }
-}
-
-/// What a request asks the service to do.
-enum Operation: Sendable {
-    /// The storefront plan for a customer at a placement.
-    case storefront(customerID: String, placement: String)
-    /// Verify a signed transaction and ingest it for a customer.
-    case ingestTransaction(customerID: String, jws: String)
-    /// Verify an App Store Server Notification V2 `signedPayload` and ingest what it carries.
-    case ingestNotification(jws: String, customerID: String?)
-    /// What a customer owns and may use now.
-    case entitlements(customerID: String)
-    /// Re-read `policy.lua` and swap it in.
-    case reload
-}
-
 /// One request line, read in one pass: the id comes out even when the rest of the request is
 /// wrong, so the error can be matched to its request.
-struct RequestLine: Decodable {
+public struct RequestLine: Decodable {
     /// The request's id; nil when the line has none (or one of the wrong type).
-    var id: RequestID?
+    public var id: RequestID?
     /// The operation, or why the line does not ask for a valid one.
-    var operation: Result<Operation, ServiceError>
+    public var operation: Result<Operation, ServiceError>
 
     /// The operations, as `"op"` names them.
     private enum Name: String, CaseIterable {
@@ -79,7 +37,7 @@ struct RequestLine: Decodable {
 
     /// Throws only when the line is not a JSON object; every other problem is kept in
     /// ``operation``.
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let id = try? container.decodeIfPresent(RequestID.self, forKey: Key("id"))
         self.id = id

@@ -6,7 +6,7 @@ import StorePolicy
 /// A failed request changes nothing: a line that is not a valid request never reaches the
 /// ledger, signed data is verified before the ledger sees it, and the ledger refuses a
 /// conflicting transaction without storing any of it.
-enum ServiceError: Error, Sendable, Encodable {
+public enum ServiceError: Error, Sendable, Encodable {
     /// The line is not a valid request (`bad_request`).
     case badRequest(String)
     /// Signed data failed verification (`verification`); `part` names which JWS.
@@ -22,7 +22,7 @@ enum ServiceError: Error, Sendable, Encodable {
     case unencodable(String)
 
     /// The error's kind, for programs.
-    var kind: String {
+    public var kind: String {
         switch self {
         case .badRequest: "bad_request"
         case .verificationFailed: "verification"
@@ -34,7 +34,7 @@ enum ServiceError: Error, Sendable, Encodable {
     }
 
     /// One line for people.
-    var message: String {
+    public var message: String {
         switch self {
         case .badRequest(let problem): problem
         case .verificationFailed(let part, let error): "\(part): \(error.description)"
@@ -46,14 +46,14 @@ enum ServiceError: Error, Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey { case kind, message }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encode(message, forKey: .message)
     }
 
     /// The error of a ledger call: the ledger's own refusal, or a storage failure.
-    static func ledger(_ error: any Error) -> ServiceError {
+    public static func ledger(_ error: any Error) -> ServiceError {
         if let refusal = error as? LedgerError { return .ledgerRefused(refusal) }
         return .storageFailed("\(error)")
     }

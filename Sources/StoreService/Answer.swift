@@ -2,7 +2,7 @@ import StoreCore
 import StorePolicy
 
 /// The `"result"` of a request that succeeded, one shape per operation.
-enum Answer: Encodable, Sendable {
+public enum Answer: Encodable, Sendable {
     /// `storefront`: the plan, as `storerules storefront --json` prints it.
     case storefront(StorefrontPlan)
     /// `ingest_transaction`.
@@ -14,7 +14,7 @@ enum Answer: Encodable, Sendable {
     /// `reload`.
     case reload(ReloadAnswer)
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         switch self {
         case .storefront(let plan): try plan.encode(to: encoder)
         case .transaction(let answer): try answer.encode(to: encoder)
@@ -26,23 +26,23 @@ enum Answer: Encodable, Sendable {
 }
 
 /// What ingesting one transaction did, and the customer's balances afterwards.
-struct TransactionAnswer: Encodable, Sendable {
-    var transactionID: String
-    var customerID: String
-    var productID: String
+public struct TransactionAnswer: Encodable, Sendable {
+    public var transactionID: String
+    public var customerID: String
+    public var productID: String
     /// How the JWS changed what is stored: `inserted`, `unchanged`, `updated` or `superseded`.
-    var storage: String
+    public var storage: String
     /// `granted`, `already_finished`, `unfinished`, `revoked` or `revocation_withdrawn`.
-    var outcome: String
+    public var outcome: String
     /// What this call changed: the grants recorded (`granted`), reversed (`revoked`) or
     /// restored (`revocation_withdrawn`); empty otherwise.
-    var grants: [Grant]
+    public var grants: [Grant]
     /// Why the transaction stays unfinished (`unfinished` only).
-    var reason: String?
+    public var reason: String?
     /// The customer's balances after the call.
-    var balances: [String: Int]
+    public var balances: [String: Int]
 
-    init(_ result: TransactionIngestResult, balances: [String: Int]) {
+    public init(_ result: TransactionIngestResult, balances: [String: Int]) {
         transactionID = result.transaction.id
         customerID = result.transaction.customerID
         productID = result.transaction.productID
@@ -79,16 +79,16 @@ struct TransactionAnswer: Encodable, Sendable {
 }
 
 /// What ingesting one App Store Server Notification did.
-struct NotificationAnswer: Encodable, Sendable {
-    var notificationUUID: String?
-    var notificationType: String?
-    var subtype: String?
+public struct NotificationAnswer: Encodable, Sendable {
+    public var notificationUUID: String?
+    public var notificationType: String?
+    public var subtype: String?
     /// `processed`, or `already_processed` when its UUID was seen before (nothing changed).
-    var status: String
+    public var status: String
     /// The notification's transaction, when it carries one and was processed now.
-    var transaction: TransactionAnswer?
+    public var transaction: TransactionAnswer?
     /// What happened to its renewal info: `inserted`, `replaced` or `kept`.
-    var renewalInfo: String?
+    public var renewalInfo: String?
 
     private enum CodingKeys: String, CodingKey {
         case notificationUUID = "notification_uuid", notificationType = "notification_type", subtype, status
@@ -97,21 +97,21 @@ struct NotificationAnswer: Encodable, Sendable {
 }
 
 /// What a customer owns and may use now, from one snapshot of the ledger.
-struct EntitlementsAnswer: Encodable, Sendable {
-    var customerID: String
+public struct EntitlementsAnswer: Encodable, Sendable {
+    public var customerID: String
     /// The product ids the customer is entitled to, sorted.
-    var entitlements: [String]
+    public var entitlements: [String]
     /// The subscription speaking for each group the customer ever subscribed in, as the
     /// policy sees it (`ctx.customer.subscriptions`).
-    var subscriptions: [String: SubscriptionSnapshot]
-    var balances: [String: Int]
+    public var subscriptions: [String: SubscriptionSnapshot]
+    public var balances: [String: Int]
     /// The features the policy's `features` hook unlocks.
-    var features: [String]
+    public var features: [String]
     /// Why `features` is the default (the entitled product ids), when the hook failed.
-    var featuresFallback: String?
+    public var featuresFallback: String?
     /// Transactions stored but not granted yet, by id.
-    var unfinishedTransactions: [String]
-    var policyVersion: String
+    public var unfinishedTransactions: [String]
+    public var policyVersion: String
 
     private enum CodingKeys: String, CodingKey {
         case customerID = "customer", entitlements, subscriptions, balances, features
@@ -121,9 +121,9 @@ struct EntitlementsAnswer: Encodable, Sendable {
 }
 
 /// A reload that swapped the new policy in.
-struct ReloadAnswer: Encodable, Sendable {
-    var version: String
-    var previousVersion: String
+public struct ReloadAnswer: Encodable, Sendable {
+    public var version: String
+    public var previousVersion: String
 
     private enum CodingKeys: String, CodingKey {
         case version, previousVersion = "previous_version"

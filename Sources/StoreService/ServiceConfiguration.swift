@@ -1,0 +1,29 @@
+import StoreCore
+
+/// What a ``Service`` serves and trusts: its policy folder, its ledger and how signed data is
+/// verified.
+public struct ServiceConfiguration: Sendable {
+    /// The policy folder: `policy.lua` and its `.storekit` catalog.
+    public var folder: String
+    /// The ledger file, created when missing.
+    public var ledgerPath: String
+    /// PEM files of the roots signed data must chain to.
+    public var rootPaths: [String]
+    /// The app's bundle identifier.
+    public var bundleId: String
+    /// The environment signed data must come from.
+    public var environment: AppStoreEnvironment
+    /// The app's Apple ID, which production notifications must name.
+    public var appAppleId: Int64?
+
+    /// Creates a configuration.
+    public init(folder: String, ledgerPath: String, rootPaths: [String], bundleId: String,
+                environment: AppStoreEnvironment, appAppleId: Int64? = nil) {
+        self.folder = folder
+        self.ledgerPath = ledgerPath
+        self.rootPaths = rootPaths
+        self.bundleId = bundleId
+        self.environment = environment
+        self.appAppleId = appAppleId
+    }
+}
