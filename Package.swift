@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "StorePolicy", targets: ["StorePolicy"]),
         .library(name: "StoreService", targets: ["StoreService"]),
+        .library(name: "StoreFuzzing", targets: ["StoreFuzzing"]),
         .executable(name: "storerules", targets: ["storerules"]),
     ],
     targets: [
@@ -31,6 +32,9 @@ let package = Package(
             dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL"]
         ),
 
+        // The fuzz targets' bodies, shared by the fuzz executables (Fuzz/) and the regression tests.
+        .target(name: "StoreFuzzing", dependencies: ["StoreService", "StorePolicy", "StoreCore", "LuaBridge"]),
+
         // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
 
@@ -40,6 +44,7 @@ let package = Package(
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "AppleLibraryCrossCheck"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
+        .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck"]),
     ],
     swiftLanguageModes: [.v6]

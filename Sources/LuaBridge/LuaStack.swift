@@ -132,7 +132,7 @@ public struct LuaStack {
                 push(item)
                 setItem(position + 1, of: index)
             }
-            for (key, item) in table.hash where key != .nil {
+            for (key, item) in table.hash where key.canBeATableKey {
                 push(key)
                 push(item)
                 lua_rawset(state, index)

@@ -29,3 +29,15 @@ public struct LuaTable: Sendable, Hashable {
         self.hash = hash
     }
 }
+
+extension LuaValue {
+    /// Whether Lua accepts the value as a table key: anything but `nil` and NaN, which
+    /// `rawset` refuses with an error. Pushing a table skips keys that are neither.
+    public var canBeATableKey: Bool {
+        switch self {
+        case .nil: false
+        case .number(let number): !number.isNaN
+        default: true
+        }
+    }
+}

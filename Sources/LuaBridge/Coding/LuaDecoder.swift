@@ -13,6 +13,14 @@ public final class LuaDecoder {
     /// Creates a decoder. A decoder remembers its key conversions; keep one per state.
     public init() {}
 
+    /// How deeply tables may nest in a value read: deeper is a `badResult`, never a Swift
+    /// stack overflow, whatever a policy builds.
+    public static let maximumDepth = 64
+
+    /// Dates are epoch seconds of at most this magnitude (about the year 292,000), so any
+    /// date read also fits in 64 bits of milliseconds; NaN and infinities are refused.
+    static let latestDateSeconds = 9.2e15
+
     /// Reads the value at `index` of `stack` as a `Value`.
     public func decode<Value: Decodable>(_ type: Value.Type, from stack: LuaStack, at index: Int32) throws(LuaError) -> Value {
         if Value.self == LuaValue.self, let value = try stack.value(at: index) as? Value {
@@ -100,14 +108,14 @@ struct LuaValueDecoder: Decoder {
     func decodeTop<Value: Decodable>(_ type: Value.Type, key: any CodingKey) throws -> Value {
         let base = stack.top - 1
         defer { stack.setTop(base) }
-        guard stack.reserve(4) else {
+        guard codingPath.count < LuaDecoder.maximumDepth, stack.reserve(4) else {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "nests too deeply"))
         }
         if Value.self == LuaValue.self, let value = try stack.value(at: stack.top) as? Value {
             return value
         }
         if Value.self == Date.self {
-            guard let seconds = stack.number(at: stack.top) else {
+            guard let seconds = stack.number(at: stack.top), abs(seconds) < LuaDecoder.latestDateSeconds else {
                 throw mismatch("a date in epoch seconds", at: codingPath + [key], index: stack.top)
             }
             return Date(timeIntervalSince1970: seconds) as! Value

@@ -39,7 +39,7 @@ public enum SignedPayloadJSON {
     /// Text in the plain subset App Store payloads are written in (``PlainJSON``) is decoded
     /// without `JSONDecoder`, by ``PlainJSONDecoder``; any other text, and any value that
     /// decoder declines, goes to `JSONDecoder`.
-    static func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
+    public static func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
         if let plain = PlainJSON(parsing: json), let value = PlainJSONDecoder.decode(type, from: plain) {
             return value
         }

@@ -1,0 +1,24 @@
+/// A decoder or parser of StoreRules that a fuzzer drives with arbitrary bytes.
+///
+/// Each target promises that no input, however hostile, traps, hangs or overflows: every
+/// byte sequence ends in a value or a typed error.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// A compact JWS through ``StoreCore/SignedDataVerifier``: parsing, payload decoding, the
+    /// chain and the signature, as a transaction, renewal info and a notification, in the
+    /// Sandbox environment against a local root and in the Xcode environment.
+    case signedData = "signed-data"
+    /// A signed payload's JSON through ``StoreCore/SignedPayloadJSON``'s decoders (the plain
+    /// subset and `JSONDecoder`) into the three payload types.
+    case payloadJSON = "payload-json"
+    /// A `.storekit` file through the catalog decoder.
+    case catalog
+    /// A policy context, as `storerules eval --input` reads it, and an `eval --jsonl` request.
+    case policyContext = "policy-context"
+    /// A journey file, as `storerules run` reads it.
+    case journey
+    /// A request line answered by the JSON-lines service over a real ledger and policy.
+    case serviceRequest = "service-request"
+    /// A Lua value built from the bytes, as a hostile policy could return it, read back by
+    /// ``LuaBridge/LuaDecoder`` as the shapes hook results take.
+    case luaResult = "lua-result"
+}

@@ -1,0 +1,52 @@
+import Foundation
+import StoreCore
+import StorePolicy
+
+/// The files and JSON a policy folder's user hands StoreRules: catalogs, contexts, journeys.
+enum PolicyInputFuzzer {
+    static func decodeCatalog(_ input: Data) {
+        _ = try? Catalog(data: input, fileName: "fuzz.storekit")
+    }
+
+    static func decodeContext(_ input: Data) {
+        _ = try? JSONDecoder().decode(PolicyContext.self, from: input)
+        _ = try? JSONDecoder().decode(HookRequest.self, from: input)
+    }
+
+    static func decodeJourney(_ input: Data) {
+        _ = try? JSONDecoder().decode(Journey.self, from: input)
+    }
+
+    /// The examples' catalogs and the reference `.storekit` files beside the package.
+    static func catalogSeeds(packageRoot: URL) throws -> [Data] {
+        let folders = [packageRoot.appending(path: "Examples/BackyardBirds"), packageRoot.appending(path: "Examples/CaffeinePal"),
+                       packageRoot.appending(path: "../shared/fixtures/storekit")]
+        return try files(in: folders, withExtension: "storekit")
+    }
+
+    /// The examples' journeys.
+    static func journeySeeds(packageRoot: URL) throws -> [Data] {
+        try files(in: [packageRoot.appending(path: "Examples/BackyardBirds"), packageRoot.appending(path: "Examples/CaffeinePal")],
+                  withExtension: "json")
+    }
+
+    /// Contexts and `eval --jsonl` requests of every shape the documentation shows.
+    static let contextSeeds: [Data] = [
+        #"{}"#,
+        #"{"customer": {"status_known": true}}"#,
+        #"{"now": 1750000000, "storefront": "USA", "locale": "en_US", "environment": "sandbox", "customer": {"id": "ana", "seed": 42, "status_known": true, "entitlements": ["pass.individual"], "subscriptions": {"6F3A93AB": {"product_id": "pass.individual", "state": "subscribed", "will_auto_renew": true, "group_level": 3}}, "balances": {"pellet": 5}, "attributes": {"cohort": "b"}}}"#,
+        #"{"hook": "visible_relationships", "ctx": {"customer": {"status_known": true}}, "args": ["6F3A93AB"]}"#,
+        #"{"hook": "grant", "args": [{"product_id": "pellet.box", "quantity": 2}, {"id": "pellet.box"}]}"#,
+    ].map { Data($0.utf8) }
+
+    private static func files(in folders: [URL], withExtension suffix: String) throws -> [Data] {
+        var found: [Data] = []
+        for folder in folders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
+            for name in names.sorted() where name.hasSuffix("." + suffix) {
+                found.append(try Data(contentsOf: folder.appending(path: name)))
+            }
+        }
+        return found
+    }
+}
