@@ -22,15 +22,18 @@ let package = Package(
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
 
-        // The command line, and the benchmark's floor: the same policy call written in C.
+        // The command line, its option parser (shared with the service example), and the
+        // benchmark's floor: the same policy call written in C.
+        .target(name: "CommandLineOptions"),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL"]
+            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL", "CommandLineOptions"]
         ),
 
         // A service embedding the library, as an example.
-        .executableTarget(name: "PolicyService", dependencies: ["StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
+        .executableTarget(name: "PolicyService", dependencies: ["StorePolicy", "StoreCore", "CommandLineOptions"],
+                         path: "Examples/PolicyService"),
 
         // Apple's Python library as a second verifier, for the tests that cross-check signed data.
         .target(name: "AppleLibraryCrossCheck", path: "Tests/AppleLibraryCrossCheck"),
@@ -38,6 +41,7 @@ let package = Package(
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "AppleLibraryCrossCheck"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck"]),
     ],
     swiftLanguageModes: [.v6]
