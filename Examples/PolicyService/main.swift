@@ -40,24 +40,43 @@ struct ExitStatus: Error {
     init(_ code: Int32) { self.code = code }
 }
 
-/// Serves until standard input closes. The service lives only inside this call, so when it
-/// returns the ledger is released and its database closed: nothing of the write-ahead log is
-/// left beside the ledger file.
-func serve(_ options: ServiceOptions) -> Int32 {
+/// Serves until standard input closes; returns the exit status and a weak hold on the
+/// service, to wait for its release.
+func serve(_ options: ServiceOptions) -> (status: Int32, release: ServiceRelease) {
     let service: Service
     do {
         service = try Service(options: options)
     } catch {
         report("PolicyService: \(error.message)")
-        return 1
+        return (1, ServiceRelease(service: nil))
     }
     report("PolicyService: serving \(options.folder) (policy \(service.engine.version)) with \(options.workers) "
            + "worker\(options.workers == 1 ? "" : "s"); one JSON request per line")
     LineServer(service: service, workers: options.workers).run()
-    return 0
+    return (0, ServiceRelease(service: service))
+}
+
+/// A weak hold on the service: once nothing else holds it, its ledger is released and the
+/// database closed, so nothing of the write-ahead log is left beside the ledger file.
+struct ServiceRelease {
+    /// The service, until the last worker thread lets go of it.
+    weak var service: Service?
+
+    /// Waits, at most two seconds, for the worker threads to let go of the service: they do
+    /// just after their last reply.
+    func wait() {
+        let deadline = Date().addingTimeInterval(2)
+        while service != nil, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
 }
 
 switch readOptions() {
-case .success(let options): exit(serve(options))
-case .failure(let status): exit(status.code)
+case .success(let options):
+    let (status, release) = serve(options)
+    release.wait()
+    exit(status)
+case .failure(let status):
+    exit(status.code)
 }
