@@ -25,18 +25,21 @@ let package = Package(
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore"]),
 
-        // The command line, and the benchmark's floor: the same policy call written in C.
+        // The command line, its option parser (shared with the service example), and the
+        // benchmark's floor: the same policy call written in C.
+        .target(name: "CommandLineOptions"),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL"]
+            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL", "CommandLineOptions"]
         ),
 
         // The fuzz targets' bodies, shared by the fuzz executables (Fuzz/) and the regression tests.
         .target(name: "StoreFuzzing", dependencies: ["StoreService", "StorePolicy", "StoreCore", "LuaBridge"]),
 
         // A service embedding the library, as an example.
-        .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore"], path: "Examples/PolicyService"),
+        .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "CommandLineOptions"],
+                         path: "Examples/PolicyService"),
 
         // Apple's Python library as a second verifier, for the tests that cross-check signed data.
         .target(name: "AppleLibraryCrossCheck", path: "Tests/AppleLibraryCrossCheck"),
@@ -45,6 +48,7 @@ let package = Package(
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "AppleLibraryCrossCheck"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreCore
 import StoreService
@@ -11,6 +12,9 @@ struct ServiceOptions {
     var ledgerPath: String
     /// PEM files of the roots signed data must chain to.
     var rootPaths: [String]
+    /// The contents of each of ``rootPaths``, read once here so a pipe (`--root <(…)`) or
+    /// `/dev/stdin` serves as well as a file.
+    var rootPEMs: [String]
     /// The app's bundle identifier.
     var bundleId: String
     /// The environment signed data must come from.
@@ -20,13 +24,26 @@ struct ServiceOptions {
     /// How many requests are answered at once.
     var workers: Int
 
-    static let usage = """
+    /// The options, declared once for the parser and the usage text.
+    static let syntax = CommandSyntax("PolicyService", options: [
+        .value("ledger", "FILE", help: "The ledger (SQLite), created when missing. Required."),
+        .repeatable("root", "PEM", help: "A PEM file of trusted root certificates (Apple Root CA - G3, or a local "
+                    + "signing authority's root): a file, a pipe such as <(…), or /dev/stdin. Repeat for several. "
+                    + "Required."),
+        .value("bundle-id", "ID", help: "The bundle identifier signed data must name. Required."),
+        .value("environment", "E", help: "\(AppStoreEnvironment.knownSpellings), in any letter case. Required."),
+        .value("app-apple-id", "N", help: "The app's Apple ID; required for Production."),
+        .value("workers", "N", help: "Requests answered at once (default 2)."),
+    ])
+
+    static var usage: String { """
     Usage: PolicyService FOLDER --ledger FILE --root PEM [--root PEM]... --bundle-id ID
                          --environment E [--app-apple-id N] [--workers N]
 
     Serves StoreRules over standard input and output: one JSON request per line in, one JSON
     response per line out, answered by N workers at once (so responses may come out of order:
-    match them by "id"). Ends when standard input closes, after answering every request.
+    match them by "id"). Ends when standard input closes, after answering every request, and
+    closes the ledger.
 
     Requests: {"id": 1, "op": "storefront", "customer": "ada", "placement": "home"}
               {"id": 2, "op": "ingest_transaction", "customer": "ada", "jws": "<signed transaction>"}
@@ -36,71 +53,56 @@ struct ServiceOptions {
     Responses: {"id": 1, "result": {...}} or {"id": 1, "error": {"kind": ..., "message": ...}}
 
     Options:
-      --ledger FILE       The ledger (SQLite), created when missing. Required.
-      --root PEM          A PEM file of trusted root certificates (Apple Root CA - G3, or a
-                          local signing authority's root). Repeat for several. Required.
-      --bundle-id ID      The bundle identifier signed data must name. Required.
-      --environment E     Sandbox, Production, Xcode or LocalTesting. Required.
-      --app-apple-id N    The app's Apple ID; required for Production.
-      --workers N         Requests answered at once (default 2).
-    """
+    \(HelpText.options(syntax.options))
+    """ }
 
-    /// Reads the command line (without the program name).
-    init(_ arguments: [String]) throws(UsageError) {
-        var positionals: [String] = []
-        var values: [String: [String]] = [:]
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            guard argument.hasPrefix("--") else {
-                positionals.append(argument)
-                continue
-            }
-            let name = String(argument.dropFirst(2))
-            guard ["ledger", "root", "bundle-id", "environment", "app-apple-id", "workers"].contains(name) else {
-                throw UsageError("unknown option '\(argument)'")
-            }
-            guard let value = remaining.popFirst() else { throw UsageError("option '\(argument)' needs a value") }
-            values[name, default: []].append(value)
-        }
-        guard positionals.count == 1 else {
-            throw UsageError(positionals.isEmpty ? "missing the policy FOLDER" : "unexpected argument '\(positionals[1])'")
-        }
+    /// Reads the command line (without the program name), and the root files it names.
+    ///
+    /// - Throws: ``UsageError`` for a mistake on the command line; ``InputFileError`` for a
+    ///   root file that cannot be read.
+    init(_ parsed: ParsedArguments) throws {
+        try parsed.expectPositionals(atMost: 1)
+        folder = try parsed.positional(0, "the policy FOLDER")
         func required(_ name: String, _ what: String) throws(UsageError) -> String {
-            guard let value = values[name]?.last else { throw UsageError("missing --\(name) \(what)") }
+            guard let value = parsed.value(name) else { throw UsageError("missing --\(name) \(what)") }
             return value
         }
-        folder = positionals[0]
         ledgerPath = try required("ledger", "FILE")
-        rootPaths = values["root"] ?? []
+        rootPaths = parsed.values("root")
         guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: the service accepts only verified data") }
         bundleId = try required("bundle-id", "ID")
         let environmentName = try required("environment", "E")
-        guard let environment = AppStoreEnvironment.knownValues.first(where: { $0.rawValue.lowercased() == environmentName.lowercased() }) else {
-            throw UsageError("--environment must be Sandbox, Production, Xcode or LocalTesting, not '\(environmentName)'")
+        guard let environment = AppStoreEnvironment(spelling: environmentName) else {
+            throw UsageError("--environment must be \(AppStoreEnvironment.knownSpellings), not '\(environmentName)'")
         }
         self.environment = environment
-        appAppleId = try values["app-apple-id"]?.last.map { text throws(UsageError) -> Int64 in
+        appAppleId = try parsed.value("app-apple-id").map { text throws(UsageError) -> Int64 in
             guard let number = Int64(text) else { throw UsageError("--app-apple-id must be an integer, not '\(text)'") }
             return number
         }
-        let workerText = values["workers"]?.last ?? "2"
+        let workerText = parsed.value("workers") ?? "2"
         guard let workers = Int(workerText), (1...64).contains(workers) else {
             throw UsageError("--workers must be an integer from 1 to 64, not '\(workerText)'")
         }
         self.workers = workers
+        rootPEMs = try rootPaths.map { path in try InputFile.readText(path, dashMeansStandardInput: false) }
     }
-}
-
-/// A mistake on the command line; printed with the usage.
-struct UsageError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }
 
 extension ServiceOptions {
     /// What the service serves and trusts, as these options say.
-    var configuration: ServiceConfiguration {
-        ServiceConfiguration(folder: folder, ledgerPath: ledgerPath, rootPaths: rootPaths, bundleId: bundleId,
-                             environment: environment, appAppleId: appAppleId)
+    ///
+    /// - Throws: ``StartupError`` when a root file holds no readable certificate.
+    func configuration() throws(StartupError) -> ServiceConfiguration {
+        var roots: [X509Certificate] = []
+        for (path, pem) in zip(rootPaths, rootPEMs) {
+            do {
+                roots += try X509Certificate.certificates(pemRepresentation: pem)
+            } catch {
+                throw StartupError("the root \(path): \(error)")
+            }
+        }
+        return ServiceConfiguration(folder: folder, ledgerPath: ledgerPath, rootCertificates: roots, bundleId: bundleId,
+                                    environment: environment, appAppleId: appAppleId)
     }
 }

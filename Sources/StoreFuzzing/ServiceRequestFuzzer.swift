@@ -12,11 +12,9 @@ final class ServiceRequestFuzzer {
         signedData = try SignedDataFuzzer()
         let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-fuzz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let rootFile = folder.appending(path: "root.pem")
-        try signedData.rootCertificatePEM.write(to: rootFile, atomically: true, encoding: .utf8)
         let configuration = ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
-            ledgerPath: folder.appending(path: "ledger.sqlite").path, rootPaths: [rootFile.path],
+            ledgerPath: folder.appending(path: "ledger.sqlite").path, rootCertificates: [signedData.rootCertificate],
             bundleId: SignedDataFuzzer.bundleId, environment: .sandbox, appAppleId: 1)
         do {
             lines = JSONLineProtocol(service: try Service(configuration: configuration))

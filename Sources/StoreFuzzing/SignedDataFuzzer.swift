@@ -19,8 +19,8 @@ final class SignedDataFuzzer {
         ]
     }
 
-    /// The trusted root, as a PEM file holds it.
-    var rootCertificatePEM: String { authority.rootCertificate.pemRepresentation }
+    /// The root the verifiers trust.
+    var rootCertificate: X509Certificate { authority.rootCertificate }
 
     /// Verifies the input as every kind of signed data, with every verifier.
     func verify(_ input: Data) {

@@ -31,22 +31,8 @@ public final class Service: Sendable {
         } catch {
             throw StartupError("\(error)")
         }
-        var roots: [X509Certificate] = []
-        for path in options.rootPaths {
-            let pem: String
-            do {
-                pem = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw StartupError("the root \(path) cannot be read: \(error.localizedDescription)")
-            }
-            do {
-                roots += try X509Certificate.certificates(pemRepresentation: pem)
-            } catch {
-                throw StartupError("the root \(path): \(error)")
-            }
-        }
         do {
-            verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: options.bundleId,
+            verifier = try SignedDataVerifier(rootCertificates: options.rootCertificates, bundleId: options.bundleId,
                                               appAppleId: options.appAppleId, environment: options.environment)
         } catch {
             throw StartupError("\(error)")

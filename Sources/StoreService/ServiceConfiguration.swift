@@ -7,8 +7,8 @@ public struct ServiceConfiguration: Sendable {
     public var folder: String
     /// The ledger file, created when missing.
     public var ledgerPath: String
-    /// PEM files of the roots signed data must chain to.
-    public var rootPaths: [String]
+    /// The roots signed data must chain to.
+    public var rootCertificates: [X509Certificate]
     /// The app's bundle identifier.
     public var bundleId: String
     /// The environment signed data must come from.
@@ -17,11 +17,11 @@ public struct ServiceConfiguration: Sendable {
     public var appAppleId: Int64?
 
     /// Creates a configuration.
-    public init(folder: String, ledgerPath: String, rootPaths: [String], bundleId: String,
+    public init(folder: String, ledgerPath: String, rootCertificates: [X509Certificate], bundleId: String,
                 environment: AppStoreEnvironment, appAppleId: Int64? = nil) {
         self.folder = folder
         self.ledgerPath = ledgerPath
-        self.rootPaths = rootPaths
+        self.rootCertificates = rootCertificates
         self.bundleId = bundleId
         self.environment = environment
         self.appAppleId = appAppleId

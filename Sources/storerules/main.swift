@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 
 /// The subcommands, in the order `storerules --help` lists them.
@@ -30,13 +31,13 @@ guard let command = commands.first(where: { $0.name == name }) else {
     Output.error("storerules: unknown command '\(name)'. Run 'storerules --help' for the list.")
     exit(64)
 }
-let rest = Array(arguments.dropFirst())
-if rest.contains("--help") || rest.contains("-h") {
-    Output.line(command.help)
-    exit(0)
-}
 do {
-    exit(try await command.run(rest))
+    let parsed = try command.syntax.parse(Array(arguments.dropFirst()))
+    if parsed.helpRequested {
+        Output.line(command.help)
+        exit(0)
+    }
+    exit(try await command.run(parsed))
 } catch let error as UsageError {
     Output.error("storerules \(name): \(error.message)\nRun 'storerules \(name) --help' for usage.")
     exit(64)

@@ -67,4 +67,20 @@ import Testing
         #expect(result.standardError.contains("unknown action \"dance\""), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1)
     }
+
+    @Test("without --ledger the run removes its temporary folder, signing keys included; with it, keeps the ledger and its certificates")
+    func theTemporaryFolderIsRemoved() throws {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("run-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let result = try CommandRunner.run(["run", "Examples/CaffeinePal", "--json"], environment: ["TMPDIR": temporary.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+
+        let ledger = temporary.appendingPathComponent("kept.sqlite").path
+        let kept = try CommandRunner.run(["run", "Examples/CaffeinePal", "--json", "--ledger", ledger], environment: ["TMPDIR": temporary.path])
+        #expect(kept.status == 0, "\(kept.standardError)")
+        #expect(FileManager.default.fileExists(atPath: ledger))
+        #expect(FileManager.default.fileExists(atPath: ledger + ".certificates/root-certificate.pem"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).allSatisfy { $0.hasPrefix("kept.sqlite") })
+    }
 }

@@ -48,7 +48,8 @@ struct ScriptedMonth: Sendable {
         let shop = try StoreCommandTests.Shop(options: ["--bundle-id", bundleID, "--environment", environment])
         var moments: [Step: Moment] = [:]
         func play(_ step: Step, _ arguments: String...) throws -> [String: Any] {
-            let output = try shop.jsonData(arguments + ["--customer", customer])
+            // Purchases name the customer; settings, advance and refund are about the store or a transaction.
+            let output = try shop.jsonData(arguments + (arguments.first == "purchase" ? ["--customer", customer] : []))
             moments[step] = Moment(
                 output: output, status: try shop.jsonData(["status", "--customer", customer]),
                 entitlements: try shop.jsonData(["entitlements", "--customer", customer]))

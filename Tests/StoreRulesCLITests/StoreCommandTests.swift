@@ -315,7 +315,9 @@ import Testing
     }
 
     static let usageErrors: [(arguments: [String], message: String)] = [
-        (["advance", "1M"], "'1M' is not an ISO 8601 duration"),
+        (["advance", "1Q"], "'1Q' is not a duration such as 1M, 3D"),
+        (["status", "--quantity", "3"], "store status takes no option '--quantity'; it is an option of store purchase"),
+        (["purchase", "pellet.box", "--quantiy", "3"], "unknown option '--quantiy' for store purchase; did you mean '--quantity'?"),
         (["frobnicate"], "unknown store command 'frobnicate'"),
         (["auto-renew", "maybe"], "auto-renew takes on or off, not 'maybe'"),
         (["refund", "1", "--reason", "whim"], "--reason takes other or developer-issue"),

@@ -181,10 +181,21 @@ import Testing
         expectFailure(try verify([jws, "--root", rootPath]), check: "kind", containing: "pass --kind")
     }
 
-    @Test func aTransactionVerifiedAsANotificationNamesNoBundleIdentifier() throws {
+    @Test("a transaction verified as a notification or as renewal info is refused as a transaction")
+    func aKindThePayloadsShapeContradictsIsRefused() throws {
         let jws = try Self.authority.sign(Self.transaction)
-        let result = try verify([jws, "--root", rootPath, "--kind", "notification", "--bundle-id", Self.bundleId, "--environment", "Sandbox"])
-        expectFailure(result, check: "bundle-id", containing: "the payload names no bundle identifier")
+        for kind in ["notification", "renewal"] {
+            let result = try verify([jws, "--root", rootPath, "--kind", kind, "--bundle-id", Self.bundleId, "--environment", "Sandbox"])
+            expectFailure(result, check: "kind", containing: "the payload is a transaction, not \(kind == "renewal" ? "renewal info" : "a notification")")
+        }
+    }
+
+    @Test("renewal info verified as a transaction is refused as renewal info")
+    func renewalInfoIsNotATransaction() throws {
+        let jws = try Self.authority.sign(JWSRenewalInfoDecodedPayload(
+            originalTransactionId: "1", autoRenewProductId: "pass", signedDate: Self.signedDate, environment: .sandbox))
+        expectFailure(try verify([jws, "--root", rootPath, "--kind", "transaction"]), check: "kind",
+                      containing: "the payload is renewal info, not a transaction")
     }
 
     @Test func anUnreadableOrEmptyRootFileFails() throws {

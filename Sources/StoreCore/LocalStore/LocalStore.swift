@@ -64,7 +64,8 @@ public final class LocalStore: Sendable {
     ///
     /// - Parameter decide: what a transaction grants; it runs while the ledger ingests, outside
     ///   any database lock, and must not call the store.
-    /// - Throws: ``LocalStoreError/emptyBundleID``; ``VerifierConfigurationError`` (for example
+    /// - Throws: ``LocalStoreError/emptyBundleID``; ``LocalStoreError/identityMismatch(remembered:given:)``
+    ///   when the file remembers another bundle identifier or environment; ``VerifierConfigurationError`` (for example
     ///   `Production` without an app Apple ID); ``SQLiteError``.
     public init(catalog: Catalog, authority: SigningAuthority, ledger: Ledger, configuration: Configuration,
                 decide: @escaping @Sendable (StoredTransaction) throws -> [Grant]) throws {
@@ -78,7 +79,10 @@ public final class LocalStore: Sendable {
         self.configuration = configuration
         self.decide = decide
         context = StoreContext(catalog: catalog, authority: authority, configuration: configuration)
-        try ledger.database.write { try StoreWriter.createState(in: $0) }
+        try ledger.database.write { connection in
+            try StoreWriter.createState(in: connection)
+            try Self.rememberIdentity(of: configuration, in: connection)
+        }
     }
 
     /// A stream of every change the store makes from now on, in order. Each call returns a new

@@ -58,12 +58,18 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case negativeDuration(StoreDuration)
     /// The settings make this StoreKit API fail (``LocalStoreSettings/simulatedFailures``).
     case simulatedFailure(StoreKitErrorSetting.API)
+    /// The ledger's file was first opened by a store of another bundle identifier or
+    /// environment (``LocalStore/rememberedIdentity(in:)``).
+    case identityMismatch(remembered: LocalStore.Identity, given: LocalStore.Identity)
 
     /// One line describing the refusal.
     public var description: String {
         switch self {
         case .emptyBundleID:
             "the bundle identifier must not be empty"
+        case .identityMismatch(let remembered, let given):
+            "the ledger belongs to \(remembered.bundleID) in \(remembered.environment.rawValue), "
+                + "not \(given.bundleID) in \(given.environment.rawValue)"
         case .emptyCustomerID:
             "a customer id must not be empty"
         case .unknownProduct(let id):

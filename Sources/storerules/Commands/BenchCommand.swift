@@ -1,3 +1,4 @@
+import CommandLineOptions
 import CLuaBaseline
 import Dispatch
 import Foundation
@@ -37,20 +38,11 @@ enum BenchCommand: Command {
     Build with -c release for meaningful figures (this builds PolicyService too):
       swift build -c release && .build/release/storerules bench
 
+    On a debug build the first line says so (on stderr with --json): its figures are not
+    representative.
+
     Options:
-      --json          Print one JSON object (engine_ns_per_decision,
-                      swift_closure_ns_per_decision, c_api_ns_per_decision,
-                      decisions_per_second_1_thread, decisions_per_second_2_threads, …,
-                      service_requests_per_second, service_p50_ms, service_p99_ms,
-                      service_failed_requests; service_skipped when the load test did not run).
-      --iterations N  Decisions per measurement (default 100000); each figure is the best of
-                      5 rounds taken in turn.
-      --service-folder DIR
-                      The policy folder the service serves (default: the package's
-                      Examples/BackyardBirds). It needs a .storekit catalog with consumables
-                      or subscriptions.
-      --service-requests N
-                      Requests in the load test's stream (default 4000), plus the reload.
+    \(HelpText.options(syntax.options))
     """ }
 
     /// The benchmark rule, as a policy hook.
@@ -194,8 +186,23 @@ enum BenchCommand: Command {
         return UpgradeOffer(show: !input.subscribed || level > 1, upgrades: upgrades)
     }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: ["iterations", "service-folder", "service-requests"], flags: ["json"])
+    static let syntax = CommandSyntax(name, options: [
+        .flag("json", help: "Print one JSON object (engine_ns_per_decision, swift_closure_ns_per_decision, "
+              + "c_api_ns_per_decision, decisions_per_second_1_thread, decisions_per_second_2_threads, …, "
+              + "service_requests_per_second, service_p50_ms, service_p99_ms, service_failed_requests; "
+              + "service_skipped when the load test did not run)."),
+        .value("iterations", "N", help: "Decisions per measurement (default 100000); each figure is the best of "
+               + "5 rounds taken in turn."),
+        .value("service-folder", "DIR", help: "The policy folder the service serves (default: the package's "
+               + "Examples/BackyardBirds). It needs a .storekit catalog with consumables or subscriptions."),
+        .value("service-requests", "N", help: "Requests in the load test's stream (default 4000), plus the reload."),
+    ])
+
+    /// What a debug build says before its figures.
+    static let debugBuildNote =
+        "storerules bench: this is a debug build; figures are not representative — build with -c release"
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         try parsed.expectPositionals(atMost: 0)
         func positive(_ name: String) throws(UsageError) -> Int? {
             try parsed.value(name).map { text throws(UsageError) -> Int in
@@ -209,6 +216,9 @@ enum BenchCommand: Command {
         if let serviceFolder, !FileManager.default.fileExists(atPath: serviceFolder.appendingPathComponent("policy.lua").path) {
             throw UsageError("--service-folder \(serviceFolder.path) is not a policy folder: it has no policy.lua")
         }
+        #if DEBUG
+        if parsed.flag("json") { Output.error(debugBuildNote) } else { Output.line(debugBuildNote) }
+        #endif
         var figures = try measure(iterations: iterations)
         try measureSignedData(into: &figures)
         try loadTestService(folder: serviceFolder, requests: serviceRequests, into: &figures)

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreCore
 import StorePolicy
@@ -6,19 +7,23 @@ import StorePolicy
 enum CatalogCommand: Command {
     static let name = "catalog"
     static let summary = "Show a .storekit catalog as text or JSON"
-    static let help = """
-    Usage: storerules catalog FILE [--json] [--locale L] [--storefront S]
+    static var help: String { """
+    Usage: storerules catalog FILE|- [--json] [--locale L] [--storefront S]
 
     Loads an Xcode .storekit configuration file (any format version, 1.0 to 5.0) and prints
     its products, subscription groups and settings.
 
     Options:
-      --json            Print JSON with the field names Lua policies see: a "products"
-                        array (subscriptions carry "subscription") and a "groups" array.
-      --locale L        Localize names and prices for L (default: the file's _locale, else en_US).
-      --storefront S    Price in the currency of storefront S, ISO 3166-1 alpha-3
-                        (default: the file's _storefront, else USA).
-    """
+    \(HelpText.options(syntax.options))
+    """ }
+
+    static let syntax = CommandSyntax(name, options: [
+        .flag("json", help: #"Print JSON with the field names Lua policies see: a "products" array "#
+              + #"(subscriptions carry "subscription") and a "groups" array."#),
+        .value("locale", "L", help: "Localize names and prices for L (default: the file's _locale, else en_US)."),
+        .value("storefront", "S", help: "Price in the currency of storefront S, ISO 3166-1 alpha-3 "
+               + "(default: the file's _storefront, else USA)."),
+    ])
 
     /// The JSON form of a catalog.
     struct Listing: Encodable {
@@ -29,14 +34,14 @@ enum CatalogCommand: Command {
         let groups: [PolicyCatalog.Group]
     }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: ["locale", "storefront"], flags: ["json"])
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let path = try parsed.positional(0, "the .storekit FILE")
         try parsed.expectPositionals(atMost: 1)
+        let data = try readCatalogFile(path)
         let catalog: Catalog
         do {
-            catalog = try Catalog(contentsOf: URL(fileURLWithPath: path), localeIdentifier: parsed.value("locale"),
-                                  storefront: parsed.value("storefront"))
+            catalog = try Catalog(data: data, fileName: URL(fileURLWithPath: path).lastPathComponent,
+                                  localeIdentifier: parsed.value("locale"), storefront: parsed.value("storefront"))
         } catch {
             throw CommandFailure(error.description)
         }
@@ -51,6 +56,22 @@ enum CatalogCommand: Command {
             Output.line(describe(catalog))
         }
         return 0
+    }
+
+    /// The bytes of the catalog at `path` — a file, a pipe or `-` for standard input; for a
+    /// folder, a failure naming its one .storekit file when it has exactly one.
+    static func readCatalogFile(_ path: String) throws(CommandFailure) -> Data {
+        do {
+            return try InputFile.read(path)
+        } catch let error where error.reason == .isFolder {
+            let catalogs = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+                .filter { $0.hasSuffix(".storekit") }
+            let hint = catalogs.count == 1
+                ? "; did you mean \(path.hasSuffix("/") ? path : path + "/")\(catalogs[0])?" : ""
+            throw CommandFailure("\(path) is a folder, not a .storekit file\(hint)")
+        } catch {
+            throw CommandFailure(error.description)
+        }
     }
 
     static func describe(_ catalog: Catalog) -> String {

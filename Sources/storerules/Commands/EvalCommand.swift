@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import LuaBridge
 import StoreCore
@@ -27,18 +28,19 @@ enum EvalCommand: Command {
     naming the hook, the script and line, and the reason.
 
     Options:
-      --input FILE|-  The context JSON (default: {}).
-      --arg JSON      An argument after ctx; repeat for several.
-      --jsonl         Read one request per line from stdin: {"hook": ..., "ctx": {...}, "args": [...]};
-                      write one response per line, {"error": ...} for a bad request; never stop.
-      --watch         With --jsonl, reload policy.lua before a request when it changed; a broken
-                      edit keeps the old policy serving and its error goes to stderr.
-    \(PolicyLoader.limitHelp)
+    \(HelpText.options(syntax.options))
     """ }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: Set(["input", "arg"]).union(PolicyLoader.limitOptions),
-                                              flags: ["jsonl", "watch"])
+    static let syntax = CommandSyntax(name, options: [
+        .value("input", "FILE|-", help: "The context JSON (default: {}): a file, a pipe such as <(…), or - for stdin."),
+        .repeatable("arg", "JSON", help: "An argument after ctx; repeat for several."),
+        .flag("jsonl", help: #"Read one request per line from stdin: {"hook": ..., "ctx": {...}, "args": [...]}; "#
+              + #"write one response per line, {"error": ...} for a bad request; never stop."#),
+        .flag("watch", help: "With --jsonl, reload policy.lua before a request when it changed; a broken edit keeps "
+              + "the old policy serving and its error goes to stderr."),
+    ] + PolicyLoader.limitOptions)
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let folder = try parsed.positional(0, "the policy folder DIR")
         let engine = try PolicyLoader.engine(forFolder: folder, limits: try PolicyLoader.limits(parsed))
         if parsed.flag("jsonl") {

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import CEditLine
 import Foundation
 import StorePolicy
@@ -17,13 +18,14 @@ enum REPLCommand: Command {
     \(PolicyREPL.help)
 
     Options:
-      --watch   Reload policy.lua before a line runs when the file changed; a broken edit
-                keeps the old policy and prints why.
-    \(PolicyLoader.limitHelp)
+    \(HelpText.options(syntax.options))
     """ }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: PolicyLoader.limitOptions, flags: ["watch"])
+    static let syntax = CommandSyntax(name, options: [
+        .flag("watch", help: "Reload policy.lua before a line runs when the file changed; a broken edit keeps the old policy and prints why."),
+    ] + PolicyLoader.limitOptions)
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let path = try parsed.positional(0, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 1)
         let (folder, _) = try PolicyLoader.open(path)

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreCore
 import StorePolicy
@@ -19,16 +20,18 @@ enum RunCommand: Command {
     resolve_billing, expire, refund, reload, features; see Examples/BackyardBirds/journey.json.
 
     Options:
-      --json          One JSON object per step, one per line.
-      --html OUT      Also write the storefront page of each step into the folder OUT.
-      --watch         Reload policy.lua before each step when it changed.
-      --ledger FILE   Keep the ledger in FILE (it must not exist); by default a temporary one.
-    \(PolicyLoader.limitHelp)
+    \(HelpText.options(syntax.options))
     """ }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: Set(["html", "ledger"]).union(PolicyLoader.limitOptions),
-                                              flags: ["json", "watch"])
+    static let syntax = CommandSyntax(name, options: [
+        .flag("json", help: "One JSON object per step, one per line."),
+        .value("html", "OUT", help: "Also write the storefront page of each step into the folder OUT."),
+        .flag("watch", help: "Reload policy.lua before each step when it changed."),
+        .value("ledger", "FILE", help: "Keep the ledger in FILE (it must not exist) and its signing certificates "
+               + "in FILE.certificates/; by default both go in a temporary folder, removed when the run ends."),
+    ] + PolicyLoader.limitOptions)
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let path = try parsed.positional(0, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 1)
         let (folder, _) = try PolicyLoader.open(path)
@@ -41,13 +44,13 @@ enum RunCommand: Command {
         } catch {
             throw CommandFailure("cannot read \(journeyURL.path): \(error.localizedDescription)")
         }
-        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
-        let ledgerPath = parsed.value("ledger") ?? workspace.appendingPathComponent("ledger.sqlite").path
+        let workspace = try RunWorkspace(ledgerPath: parsed.value("ledger"))
+        defer { workspace.removeTemporaryFolder() }
+        let ledgerPath = workspace.ledgerPath
         let runner: JourneyRunner
         do {
             runner = try JourneyRunner(folder: folder, journey: journey, ledgerPath: ledgerPath,
-                                       certificates: workspace.appendingPathComponent("certificates"),
+                                       certificates: workspace.certificates,
                                        limits: try PolicyLoader.limits(parsed), print: { Output.error("[policy] " + $0) })
         } catch let error as PolicyError {
             throw CommandFailure(error.description)

@@ -10,15 +10,19 @@ struct StoreOutput {
 
     // MARK: - Commands
 
-    func purchase(_ result: PurchaseResult, customer: String, productID: String, notifications: [StoreNotification]) {
+    /// A purchase's result; for a transaction, what the policy's grant decision made of it.
+    func purchase(_ result: PurchaseResult, customer: String, productID: String, grant: GrantOutcome?,
+                  notifications: [StoreNotification]) {
         switch result {
         case .success(let transaction):
-            emit(transactionObject(transaction).merging(
-                ["result": "success", "notifications": notifications.map(notificationObject)]) { $1 }) {
+            var object = transactionObject(transaction).merging(
+                ["result": "success", "notifications": notifications.map(notificationObject)]) { $1 }
+            if let grant { object["grant"] = grant.object }
+            emit(object) {
                 let headline = transaction.payload.productId == productID
                     ? "Purchased \(productID) for \(customer): \(describe(transaction.payload))"
                     : "\(productID) for \(customer) starts at the next renewal; now: \(describe(transaction.payload))"
-                return [headline] + notificationLines(notifications)
+                return [headline] + (grant.map { [$0.sentence] } ?? []) + notificationLines(notifications)
             }
         case .pending(let request):
             emit(["result": "pending", "request": requestObject(request)]) {
@@ -41,6 +45,17 @@ struct StoreOutput {
             requests.isEmpty ? ["No Ask to Buy requests."] : requests.map {
                 "\($0.id)  \($0.customerID)  \($0.productID)  \($0.state.rawValue)  asked \(Self.text($0.requestDate))"
             }
+        }
+    }
+
+    /// A refund: the grants it reversed, then the store's time and the notifications sent.
+    func refunded(_ transactionID: String, reversed: [Grant], now: Date, notifications: [StoreNotification]) {
+        emit(["transaction_id": transactionID, "reversed_grants": reversed.map { ["item": $0.item, "amount": $0.amount] },
+              "now": now.millisecondsSince1970, "notifications": notifications.map(notificationObject)]) {
+            [reversed.isEmpty ? "Refunded \(transactionID); it had no grants to reverse."
+                : "Refunded \(transactionID); reversed " + reversed.map { "\($0.amount) \($0.item)" }.joined(separator: ", ") + "."]
+                + ["Store time: \(Self.text(now))"]
+                + (notifications.isEmpty ? ["No notifications."] : notificationLines(notifications))
         }
     }
 

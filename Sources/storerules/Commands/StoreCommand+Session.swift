@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreCore
 import StorePolicy
@@ -14,19 +15,16 @@ struct StoreSession {
     let engine: PolicyEngine
     private let storeTime: StoreTime
 
-    init(folderPath: String, ledgerPath: String, parsed: CommandLineArguments) throws {
+    init(folderPath: String, ledgerPath: String, parsed: ParsedArguments) throws {
         let (folder, loadedCatalog) = try PolicyLoader.open(folderPath)
         guard let catalog = loadedCatalog else {
             throw CommandFailure("\(folderPath) has no .storekit catalog for the store to sell")
         }
-        let environment = try Self.environment(parsed.value("environment"))
+        let givenEnvironment = try parsed.value("environment").map(Self.environment)
         var appAppleID: Int64?
         if let text = parsed.value("app-apple-id") {
             guard let number = Int64(text), number > 0 else { throw UsageError("--app-apple-id must be a positive number") }
             appAppleID = number
-        }
-        if environment == .production, appAppleID == nil {
-            throw UsageError("the Production environment needs --app-apple-id")
         }
         let engine: PolicyEngine
         do {
@@ -41,15 +39,19 @@ struct StoreSession {
         } catch {
             throw CommandFailure("cannot open the ledger \(ledgerPath): \(error)")
         }
+        let identity = try Self.identity(of: ledger, at: ledgerPath, bundleID: parsed.value("bundle-id"),
+                                         environment: givenEnvironment)
+        if identity.environment == .production, appAppleID == nil {
+            throw UsageError("the Production environment needs --app-apple-id")
+        }
         let authority: SigningAuthority
         do {
             authority = try SigningAuthority.loadOrCreate(in: URL(fileURLWithPath: ledgerPath + ".certificates"))
         } catch {
             throw CommandFailure(error.description)
         }
-        let configuration = LocalStore.Configuration(
-            bundleID: parsed.value("bundle-id") ?? StoreCommand.defaultBundleID, environment: environment,
-            appAppleID: appAppleID)
+        let configuration = LocalStore.Configuration(bundleID: identity.bundleID, environment: identity.environment,
+                                                     appAppleID: appAppleID)
         let storeTime = StoreTime(Date())
         store = try LocalStore(catalog: catalog, authority: authority, ledger: ledger, configuration: configuration,
                                decide: engine.grantDecision(for: ledger, catalog: catalog, storeTime: storeTime))
@@ -58,13 +60,30 @@ struct StoreSession {
         storeTime.date = try store.now()
     }
 
-    private static func environment(_ text: String?) throws(UsageError) -> AppStoreEnvironment {
-        switch text {
-        case nil, "Xcode": return .xcode
-        case "Sandbox": return .sandbox
-        case "Production": return .production
-        case let other?: throw UsageError("--environment takes Xcode, Sandbox or Production, not '\(other)'")
+    /// The bundle identifier and environment to sign as: those the ledger remembers, which a
+    /// value given must match; for a new ledger, those given, else the defaults.
+    private static func identity(of ledger: Ledger, at path: String, bundleID: String?,
+                                 environment: AppStoreEnvironment?) throws -> LocalStore.Identity {
+        guard let remembered = try LocalStore.rememberedIdentity(in: ledger) else {
+            return LocalStore.Identity(bundleID: bundleID ?? StoreCommand.defaultBundleID, environment: environment ?? .xcode)
         }
+        if let bundleID, bundleID != remembered.bundleID {
+            throw CommandFailure("the ledger \(path) was made for the bundle identifier \(remembered.bundleID), "
+                                 + "not \(bundleID); leave out --bundle-id to use it")
+        }
+        if let environment, environment != remembered.environment {
+            throw CommandFailure("the ledger \(path) was made for the \(remembered.environment.rawValue) environment, "
+                                 + "not \(environment.rawValue); leave out --environment to use it")
+        }
+        return remembered
+    }
+
+    /// The environment `text` names, in any letter case: one the local store signs for.
+    private static func environment(_ text: String) throws(UsageError) -> AppStoreEnvironment {
+        guard let environment = AppStoreEnvironment(spelling: text), [.xcode, .sandbox, .production].contains(environment) else {
+            throw UsageError("--environment takes Xcode, Sandbox or Production (any letter case), not '\(text)'")
+        }
+        return environment
     }
 
     /// The sequence of the last notification in the outbox.

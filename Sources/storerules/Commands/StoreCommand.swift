@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreCore
 import StorePolicy
@@ -21,70 +22,22 @@ enum StoreCommand: Command {
     the store processes what its clock passed: renewals, failed renewals, grace periods and
     billing retry ending, expirations.
 
-    Commands:
-      purchase PRODUCT [--quantity N] [--offer ID] [--offer-code CODE]
-                       [--app-account-token UUID] [--ask-to-buy on|off] [--cancel]
-                                    Buy a product (an introductory offer applies by itself);
-                                    --ask-to-buy overrides the setting, --cancel simulates the
-                                    customer cancelling.
-      requests                      List Ask to Buy requests.
-      approve ID | decline ID       Answer an Ask to Buy request.
-      advance DURATION              Move the clock forward by an ISO 8601 duration: P1M, P3D, PT2H.
-      renew                         Renew a subscription now.
-      expire                        End a subscription now.
-      resolve                       Resolve a subscription's billing issue.
-      auto-renew on|off             Turn a subscription's automatic renewal on or off.
-      refund TRANSACTION_ID [--reason other|developer-issue]
-                                    Refund a transaction.
-      revoke TRANSACTION_ID         End Family Sharing of a purchase.
-      family join FAMILY | family leave
-                                    Put the customer in a family, or take them out.
-      sync                          Restore the customer's purchases (deliver them again).
-      status                        Each subscription's status as the ledger knows it: renewal
-                                    state (subscribed, inGracePeriod, inBillingRetryPeriod,
-                                    expired, revoked), period and grace period ends, renewal.
-      entitlements                  Products the customer is entitled to (StoreKit's current
-                                    entitlements), balances, and the features the policy unlocks.
-      transactions                  Transactions in the ledger, with their grants and every
-                                    signed version received.
-      notifications [--after N]     The outbox of signed notifications.
-      settings [--ask-to-buy on|off] [--billing-retry on|off] [--grace-period on|off]
-               [--time-rate N] [--fail-purchases on|off] [--fail-offer-codes on|off]
-               [--fail-sync on|off] [--reset]
-                                    Show or override the catalog's test settings. The --fail
-                                    options simulate StoreKit errors: every purchase, offer
-                                    code redemption or sync fails and changes nothing (the
-                                    catalog's _storeKitErrors slots Purchase, Offer Code Redeem
-                                    Sheet and App Store Sync, and _failTransactionsEnabled).
-      certificate                   Print the root certificate to trust, as PEM.
+    Commands, each with the options only it takes:
+    \(subcommandHelp)
 
-    Options:
-      --ledger FILE           The ledger (created when missing). Required.
-      --customer ID           The customer (default: "\(defaultCustomer)"). status, entitlements,
-                              transactions, notifications and requests show every customer
-                              without it.
-      --group G               The subscription group of renew, expire, resolve and auto-renew
-                              (default: the customer's only subscription group).
-      --bundle-id ID          The app's bundle identifier (default: \(defaultBundleID)).
-      --environment E         Xcode, Sandbox or Production (default: Xcode).
-      --app-apple-id N        The app's Apple ID; required for Production.
-      --json                  Print JSON; signed payloads appear in compact form under
-                              "signed_transaction_info", "signed_renewal_info" and "signed_payload".
-    \(PolicyLoader.limitHelp)
+    Options of every command:
+    \(HelpText.options(storeOptions))
+
+    Options of the commands that list them:
+    \(HelpText.options([customerOption, groupOption, jsonFlag]))
+      A listing (requests, status, entitlements, transactions, notifications) shows every
+      customer without --customer. Another command's option is a usage error.
     """ }
 
     static let defaultCustomer = "default"
     static let defaultBundleID = "com.example.storerules"
 
-    private static let options: Set<String> = Set([
-        "ledger", "bundle-id", "environment", "app-apple-id", "customer", "group", "quantity", "offer", "offer-code",
-        "app-account-token", "reason", "after", "ask-to-buy", "billing-retry", "grace-period", "time-rate",
-        "fail-purchases", "fail-offer-codes", "fail-sync",
-    ]).union(PolicyLoader.limitOptions)
-    private static let flags: Set<String> = ["json", "cancel", "reset"]
-
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: options, flags: flags)
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let folderPath = try parsed.positional(0, "the policy folder DIR")
         guard let ledgerPath = parsed.value("ledger") else { throw UsageError("missing --ledger FILE") }
         let command = try parsed.positional(1, "a store command (see --help)")
@@ -100,7 +53,7 @@ enum StoreCommand: Command {
         return 0
     }
 
-    private static func perform(_ command: String, parsed: CommandLineArguments, session: StoreSession,
+    private static func perform(_ command: String, parsed: ParsedArguments, session: StoreSession,
                                 output: StoreOutput) throws {
         let store = session.store
         let customer = parsed.value("customer") ?? defaultCustomer
@@ -116,7 +69,11 @@ enum StoreCommand: Command {
             let options = try purchaseOptions(parsed)
             let before = try session.lastNotificationSequence()
             let result = try store.purchase(productID, customer: customer, options: options)
-            output.purchase(result, customer: customer, productID: productID,
+            var grant: GrantOutcome?
+            if case .success(let transaction) = result, let id = transaction.payload.transactionId {
+                grant = try GrantOutcome(transactionID: id, ledger: store.ledger)
+            }
+            output.purchase(result, customer: customer, productID: productID, grant: grant,
                             notifications: try store.notifications(after: before))
         case "requests":
             try noArguments()
@@ -130,9 +87,9 @@ enum StoreCommand: Command {
         case "decline":
             output.requests([try store.declineAskToBuy(try argument("the Ask to Buy request ID"))])
         case "advance":
-            let text = try argument("the DURATION (ISO 8601, such as P1M, P3D or PT2H)")
-            guard let duration = StoreDuration(iso8601: text) else {
-                throw UsageError("'\(text)' is not an ISO 8601 duration such as P1M, P3D or PT2H")
+            let text = try argument("the DURATION (such as 1M, 3D, 12H or P1M)")
+            guard let duration = StoreDuration(shorthand: text) else {
+                throw UsageError("'\(text)' is not a duration such as 1M, 3D, 2W, 1Y, 12H, P1M or PT2H")
             }
             let before = try session.lastNotificationSequence()
             try store.advance(by: duration)
@@ -154,7 +111,10 @@ enum StoreCommand: Command {
         case "refund":
             let id = try argument("the TRANSACTION_ID to refund")
             let reason = try revocationReason(parsed.value("reason"))
-            try session.change(output) { try store.refund(transactionID: id, reason: reason) }
+            let before = try session.lastNotificationSequence()
+            try store.refund(transactionID: id, reason: reason)
+            output.refunded(id, reversed: try store.ledger.reversedGrants(ofTransaction: id), now: try session.now(),
+                            notifications: try store.notifications(after: before))
         case "revoke":
             let id = try argument("the TRANSACTION_ID whose sharing to revoke")
             try session.change(output) { try store.revokeFamilySharing(transactionID: id) }
@@ -214,7 +174,7 @@ enum StoreCommand: Command {
         }
     }
 
-    private static func purchaseOptions(_ parsed: CommandLineArguments) throws -> Set<PurchaseOption> {
+    private static func purchaseOptions(_ parsed: ParsedArguments) throws -> Set<PurchaseOption> {
         var options: Set<PurchaseOption> = []
         if let text = parsed.value("quantity") {
             guard let quantity = Int(text) else { throw UsageError("--quantity must be a whole number") }
@@ -231,7 +191,7 @@ enum StoreCommand: Command {
         return options
     }
 
-    private static func updateSettings(_ parsed: CommandLineArguments, store: LocalStore) throws {
+    private static func updateSettings(_ parsed: ParsedArguments, store: LocalStore) throws {
         if parsed.flag("reset") { try store.resetSettings() }
         var changes: [(inout LocalStoreSettings) -> Void] = []
         if let text = parsed.value("ask-to-buy") {

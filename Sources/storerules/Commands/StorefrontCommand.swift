@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreCore
 import StorePolicy
@@ -17,22 +18,23 @@ enum StorefrontCommand: Command {
     policy over DIR's catalog.
 
     Options:
-      --customer FILE|-  The context JSON, as `storerules eval` reads it.
-      --ledger FILE      Build the customer's context from a ledger: entitlements, subscription
-      --customer-id ID   statuses, balances; at the local store's time for a ledger kept by
-                         `storerules store`.
-      --placement P      Where the storefront shows (default: store).
-      --json             Print the plan as JSON.
-      --html OUT         Write one self-contained HTML page: the storefront as a customer would
-                         see it and, beside it, the hook decisions behind each part.
-      --watch            With --html, rewrite the page whenever policy.lua changes (Ctrl-C stops).
-    \(PolicyLoader.limitHelp)
+    \(HelpText.options(syntax.options))
     """ }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(
-            arguments, options: Set(["customer", "ledger", "customer-id", "placement", "html"]).union(PolicyLoader.limitOptions),
-            flags: ["json", "watch"])
+    static let syntax = CommandSyntax(name, options: [
+        .value("customer", "FILE|-", help: "The context JSON, as `storerules eval` reads it: a file, a pipe such as <(…), "
+               + "or - for stdin."),
+        .value("ledger", "FILE", help: "Build the customer's context from a ledger: entitlements, subscription statuses, "
+               + "balances; at the local store's time for a ledger kept by `storerules store`."),
+        .value("customer-id", "ID", help: "The customer whose context --ledger builds."),
+        .value("placement", "P", help: "Where the storefront shows (default: store)."),
+        .flag("json", help: "Print the plan as JSON."),
+        .value("html", "OUT", help: "Write one self-contained HTML page: the storefront as a customer would see it "
+               + "and, beside it, the hook decisions behind each part."),
+        .flag("watch", help: "With --html, rewrite the page whenever policy.lua changes (Ctrl-C stops)."),
+    ] + PolicyLoader.limitOptions)
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let path = try parsed.positional(0, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 1)
         let engine = try PolicyLoader.engine(forFolder: path, limits: try PolicyLoader.limits(parsed))
@@ -85,7 +87,7 @@ enum StorefrontCommand: Command {
 
 /// The context of `customerID` as the ledger at `ledgerPath` knows it: for a ledger the local
 /// store keeps (`storerules store`), at the store's time, after it caught up; else now.
-private func ledgerContext(folder: String, ledgerPath: String, customerID: String, parsed: CommandLineArguments) throws -> PolicyContext {
+private func ledgerContext(folder: String, ledgerPath: String, customerID: String, parsed: ParsedArguments) throws -> PolicyContext {
     guard FileManager.default.fileExists(atPath: ledgerPath) else { throw CommandFailure("no ledger at \(ledgerPath)") }
     let (_, catalog) = try PolicyLoader.open(folder)
     do {

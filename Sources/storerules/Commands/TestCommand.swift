@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StorePolicy
 
@@ -26,11 +27,12 @@ enum TestCommand: Command {
       expect_contains(list, item), expect_error(fn [, pattern])
 
     Options:
-    \(PolicyLoader.limitHelp)
+    \(HelpText.options(syntax.options))
     """ }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, options: PolicyLoader.limitOptions)
+    static let syntax = CommandSyntax(name, options: PolicyLoader.limitOptions)
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let path = try parsed.positional(0, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 1)
         let (folder, catalog) = try PolicyLoader.open(path)

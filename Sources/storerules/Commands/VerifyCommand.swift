@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreCore
 
@@ -5,7 +6,7 @@ import StoreCore
 enum VerifyCommand: Command {
     static let name = "verify"
     static let summary = "Verify a signed transaction, renewal info or notification and print its payload"
-    static let help = """
+    static var help: String { """
     Usage: storerules verify JWS|FILE|- --root PEM [--root PEM]... [--bundle-id ID]
                              [--environment E] [--app-apple-id N] [--kind K]
 
@@ -30,29 +31,40 @@ enum VerifyCommand: Command {
     Problems before verification name root, input or configuration instead.
 
     Options:
-      --root PEM         A PEM file of trusted root certificates: Apple Root CA - G3, or a
-                         local store's root-certificate.pem. Repeat for several. Required.
-      --bundle-id ID     The bundle identifier a transaction or notification must name.
-                         Without it, the payload's own is accepted. Renewal info has none.
-      --environment E    Sandbox, Production, Xcode or LocalTesting (any letter case): the
-                         environment the payload must come from. Without it, the payload's
-                         own is accepted.
-      --app-apple-id N   The app's Apple ID, which a Production notification must name. As in
-                         Apple's library, the Production environment requires it.
-      --kind K           transaction, renewal or notification. Without it, the payload
-                         decides: one with notificationType is a notification, one with
-                         transactionId a transaction, and one with originalTransactionId but
-                         no transactionId a renewal info.
-    """
+    \(HelpText.options(syntax.options))
+    """ }
+
+    static let syntax = CommandSyntax(name, options: [
+        .repeatable("root", "PEM", help: "A PEM file of trusted root certificates: Apple Root CA - G3, or a local "
+                    + "store's root-certificate.pem (a file, a pipe such as <(…), or /dev/stdin). Repeat for several. "
+                    + "Required."),
+        .value("bundle-id", "ID", help: "The bundle identifier a transaction or notification must name. Without it, "
+               + "the payload's own is accepted. Renewal info has none."),
+        .value("environment", "E", help: "\(AppStoreEnvironment.knownSpellings) (any letter case): the environment "
+               + "the payload must come from. Without it, the payload's own is accepted."),
+        .value("app-apple-id", "N", help: "The app's Apple ID, which a Production notification must name. As in "
+               + "Apple's library, the Production environment requires it."),
+        .value("kind", "K", help: "transaction, renewal or notification; the payload must have that shape. Without "
+               + "it, the payload decides: one with notificationType or notificationUUID is a notification, one "
+               + "with transactionId a transaction, and one with autoRenewProductId, autoRenewStatus or "
+               + "originalTransactionId but no transactionId a renewal info."),
+    ])
 
     /// The kinds of signed data the command verifies.
     enum Kind: String, CaseIterable {
         case transaction, renewal, notification
+
+        /// The kind with its article, as messages say it.
+        var phrase: String {
+            switch self {
+            case .transaction: "a transaction"
+            case .renewal: "renewal info"
+            case .notification: "a notification"
+            }
+        }
     }
 
-    static func run(_ arguments: [String]) async throws -> Int32 {
-        let parsed = try CommandLineArguments(
-            arguments, options: ["root", "bundle-id", "environment", "app-apple-id", "kind"])
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let input = try parsed.positional(0, "the JWS, FILE or - to verify")
         try parsed.expectPositionals(atMost: 1)
         let rootPaths = parsed.values("root")
@@ -63,7 +75,7 @@ enum VerifyCommand: Command {
             }
             return kind
         }
-        let givenEnvironment = try parsed.value("environment").map(environment(named:))
+        let givenEnvironment = try parsed.value("environment").map(EnvironmentOption.parse)
         let appAppleId = try parsed.value("app-apple-id").map { text throws(UsageError) -> Int64 in
             guard let number = Int64(text) else { throw UsageError("--app-apple-id must be an integer, not '\(text)'") }
             return number
@@ -77,7 +89,7 @@ enum VerifyCommand: Command {
         } catch {
             throw failure(.malformedJWS(error))
         }
-        let kind = try givenKind ?? detectKind(of: jws)
+        let kind = try checkedKind(of: jws, given: givenKind)
         let claimed = claimedIdentity(of: jws, kind: kind)
         let verifier: SignedDataVerifier
         do {
@@ -107,21 +119,13 @@ enum VerifyCommand: Command {
 
     // MARK: - Input
 
-    /// The environment a `--environment` value names, in any letter case.
-    static func environment(named text: String) throws(UsageError) -> AppStoreEnvironment {
-        guard let environment = AppStoreEnvironment.knownValues.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-            throw UsageError("--environment must be Sandbox, Production, Xcode or LocalTesting, not '\(text)'")
-        }
-        return environment
-    }
-
     /// Every certificate of the PEM file at `path`.
     static func rootCertificates(at path: String) throws -> [X509Certificate] {
         let pem: String
         do {
-            pem = try String(contentsOfFile: path, encoding: .utf8)
+            pem = try InputFile.readText(path, dashMeansStandardInput: false)
         } catch {
-            throw CommandFailure("root: cannot read \(path): \(error.localizedDescription)")
+            throw CommandFailure("root: \(error)")
         }
         do {
             return try X509Certificate.certificates(pemRepresentation: pem)
@@ -134,13 +138,11 @@ enum VerifyCommand: Command {
     /// existing file, or the argument itself when it has the form of a compact JWS.
     static func signedText(_ argument: String) throws -> String {
         let data: Data
-        if argument == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else if FileManager.default.fileExists(atPath: argument) {
+        if argument == "-" || FileManager.default.fileExists(atPath: argument) {
             do {
                 data = try Output.read(argument)
-            } catch let failure as CommandFailure {
-                throw CommandFailure("input: \(failure.message)")
+            } catch {
+                throw CommandFailure("input: \(error.message)")
             }
         } else if looksLikeCompactJWS(argument) {
             return argument
@@ -159,16 +161,36 @@ enum VerifyCommand: Command {
 
     // MARK: - The payload before verification
 
-    /// The kind of signed data `jws` holds, read from its payload's fields.
-    static func detectKind(of jws: CompactJWS) throws -> Kind {
+    /// The kind to verify `jws` as: the one its payload's shape shows, which a `--kind` given
+    /// must match; the given one when the shape shows none.
+    static func checkedKind(of jws: CompactJWS, given: Kind?) throws -> Kind {
         guard let object = try? JSONSerialization.jsonObject(with: jws.payload) as? [String: Any] else {
+            if let given { return given }
             throw failure(.malformedPayload("the payload is not a JSON object"))
         }
-        if object["notificationType"] != nil { return .notification }
+        let shown = kind(shownBy: object)
+        switch (given, shown) {
+        case (let given?, let shown?) where given != shown:
+            throw CommandFailure("kind: the payload is \(shown.phrase), not \(given.phrase)")
+        case (_, let shown?):
+            return shown
+        case (let given?, nil):
+            return given
+        case (nil, nil):
+            throw CommandFailure("kind: the payload has no notificationType, transactionId, autoRenewProductId or "
+                                 + "originalTransactionId; pass --kind")
+        }
+    }
+
+    /// The kind of signed data a payload's fields show: a notification has notificationType or
+    /// notificationUUID; a transaction has transactionId; renewal info has autoRenewProductId,
+    /// autoRenewStatus or originalTransactionId, and no transactionId.
+    static func kind(shownBy object: [String: Any]) -> Kind? {
+        if object["notificationType"] != nil || object["notificationUUID"] != nil { return .notification }
         if object["transactionId"] != nil { return .transaction }
-        if object["originalTransactionId"] != nil { return .renewal }
-        throw CommandFailure(
-            "kind: the payload has no notificationType, transactionId or originalTransactionId; pass --kind")
+        if object["autoRenewProductId"] != nil || object["autoRenewStatus"] != nil
+            || object["originalTransactionId"] != nil { return .renewal }
+        return nil
     }
 
     /// The bundle identifier and environment the payload claims, which stand in for the

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 
 /// Writing to standard output and standard error.
 enum Output {
@@ -19,13 +20,13 @@ enum Output {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// Reads a whole file, or standard input for `-`.
-    static func read(_ path: String) throws -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+    /// Reads a whole file — a regular file, a FIFO, `/dev/stdin` or a process substitution —
+    /// or standard input for `-`.
+    static func read(_ path: String) throws(CommandFailure) -> Data {
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try InputFile.read(path)
         } catch {
-            throw CommandFailure("cannot read \(path): \(error.localizedDescription)")
+            throw CommandFailure(error.description)
         }
     }
 }

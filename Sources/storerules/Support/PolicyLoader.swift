@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import LuaBridge
 import StoreCore
@@ -18,17 +19,14 @@ enum PolicyLoader {
     }
 
     /// The options that set the limits of policy calls.
-    static let limitOptions: Set<String> = ["instruction-budget", "deadline-ms", "memory-limit-mb"]
-
-    /// The help lines for ``limitOptions``.
-    static let limitHelp = """
-      --instruction-budget N  Lua instructions one hook call may run (default 10000000).
-      --deadline-ms N         Milliseconds one hook call may take (default 250).
-      --memory-limit-mb N     Megabytes one Lua state may hold (default 64).
-    """
+    static let limitOptions: [CommandOption] = [
+        .value("instruction-budget", "N", help: "Lua instructions one hook call may run (default 10000000)."),
+        .value("deadline-ms", "N", help: "Milliseconds one hook call may take (default 250)."),
+        .value("memory-limit-mb", "N", help: "Megabytes one Lua state may hold (default 64)."),
+    ]
 
     /// The limits the command line asks for, defaults elsewhere.
-    static func limits(_ parsed: CommandLineArguments) throws(UsageError) -> LuaLimits {
+    static func limits(_ parsed: ParsedArguments) throws(UsageError) -> LuaLimits {
         var limits = LuaLimits.default
         func positive(_ name: String) throws(UsageError) -> Int? {
             guard let text = parsed.value(name) else { return nil }

@@ -1,0 +1,53 @@
+/// The parts of a `--help` text that come from a ``CommandSyntax``'s declarations.
+public enum HelpText {
+    /// The width help text wraps at.
+    public static let width = 92
+
+    /// One line per option, its label then its help, wrapped beside a common column; a label
+    /// too long for the column puts its help on the lines below.
+    public static func options(_ options: [CommandOption], indent: Int = 2) -> String {
+        entries(options.map { ($0.label, $0.help) }, indent: indent)
+    }
+
+    /// One entry per subcommand, its usage line then its summary, wrapped beside a common
+    /// column.
+    public static func subcommands(_ subcommands: [Subcommand], indent: Int = 2) -> String {
+        entries(subcommands.map { ($0.usage, $0.summary) }, indent: indent, column: 32)
+    }
+
+    /// Labels and their texts: each text wrapped at ``width`` from `column` on.
+    static func entries(_ entries: [(label: String, text: String)], indent: Int, column: Int? = nil) -> String {
+        let longest = entries.map(\.label.count).max() ?? 0
+        let column = column ?? min(indent + longest + 2, indent + 22)
+        let margin = String(repeating: " ", count: column)
+        return entries.flatMap { entry -> [String] in
+            let lead = String(repeating: " ", count: indent) + entry.label
+            let wrapped = wrap(entry.text, width: width - column)
+            if lead.count + 2 > column {
+                return wrap(entry.label, width: width - indent, continuation: "  ").map { String(repeating: " ", count: indent) + $0 }
+                    + wrapped.map { margin + $0 }
+            }
+            return wrapped.enumerated().map { index, line in
+                (index == 0 ? lead + String(repeating: " ", count: column - lead.count) : margin) + line
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// `text`'s words in lines of at most `width` characters; lines after the first start
+    /// with `continuation`.
+    static func wrap(_ text: String, width: Int, continuation: String = "") -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let prefix = lines.isEmpty ? "" : continuation
+            if !line.isEmpty, prefix.count + line.count + 1 + word.count > width {
+                lines.append((lines.isEmpty ? "" : continuation) + line)
+                line = String(word)
+            } else {
+                line += (line.isEmpty ? "" : " ") + word
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append((lines.isEmpty ? "" : continuation) + line) }
+        return lines
+    }
+}
