@@ -12,6 +12,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: service.ledgerPath + "-shm"))
     }
 
+    @Test("a root handed over through a pipe is trusted: data it signed verifies")
+    func rootFromAPipe() throws {
+        let service = try ServiceProcess(rootFromPipe: true)
+        let box = try SignedFixtures.sign(SignedFixtures.consumable(id: "1000", quantity: 1))
+        let answer = try service.result(["op": "ingest_transaction", "customer": "ada", "jws": box])
+        #expect(answer["outcome"] as? String == "granted")
+    }
+
     @Test("the environment is read in any letter case, and an unknown option suggests the nearest")
     func optionsAreReadLikeTheCommandLineTools() throws {
         let process = Process()

@@ -24,8 +24,9 @@ final class ServiceProcess: Sendable {
     private let book = ReplyBook()
     private let lastID = Mutex(0)
 
-    /// Starts the service with `workers` workers.
-    init(workers: Int = 2) throws {
+    /// Starts the service with `workers` workers; with `rootFromPipe`, its `--root` is a FIFO,
+    /// as a shell's `<(…)` hands it over.
+    init(workers: Int = 2, rootFromPipe: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("policy-service-\(UUID().uuidString)")
         folder = directory.appendingPathComponent("BackyardBirds")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -34,8 +35,13 @@ final class ServiceProcess: Sendable {
             try FileManager.default.copyItem(at: example.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         ledgerPath = directory.appendingPathComponent("ledger.sqlite").path
-        let rootPath = directory.appendingPathComponent("root.pem").path
-        try Self.authority.rootCertificate.pemRepresentation.write(toFile: rootPath, atomically: true, encoding: .utf8)
+        let rootPath: String
+        if rootFromPipe {
+            rootPath = try NamedPipe(serving: Self.authority.rootCertificate.pemRepresentation).path
+        } else {
+            rootPath = directory.appendingPathComponent("root.pem").path
+            try Self.authority.rootCertificate.pemRepresentation.write(toFile: rootPath, atomically: true, encoding: .utf8)
+        }
 
         process = Process()
         process.executableURL = Self.executable
