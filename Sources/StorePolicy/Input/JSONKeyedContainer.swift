@@ -4,6 +4,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let codingPath: [any CodingKey]
     /// The fields `Key` can name, in the order written.
     let allKeys: [Key]
+    /// The fields' values by name.
     private let values: [String: JSONValue]
 
     /// The container of an object's fields (each name once, as the parser ensures).
@@ -69,6 +70,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// A decoder of the field.
     func superDecoder(forKey key: Key) throws -> any Decoder { try field(key) }
 
+    /// A decoder of the field `key` names.
     private func field(_ key: some CodingKey) throws -> JSONValueDecoder {
         guard let value = values[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing field '\(key.stringValue)'"))

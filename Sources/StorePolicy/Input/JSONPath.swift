@@ -30,6 +30,7 @@ enum JSONPath {
         return result + "\""
     }
 
+    /// Whether `key` reads well after a dot: ASCII letters, digits, `_` and `-`.
     private static func isPlain(_ key: String) -> Bool {
         !key.isEmpty && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
     }

@@ -5,6 +5,7 @@ struct JSONSingleValueContainer: SingleValueDecodingContainer {
     /// Where it is.
     let codingPath: [any CodingKey]
 
+    /// A decoder of the value, for its conversions.
     private var decoder: JSONValueDecoder { JSONValueDecoder(value: value, codingPath: codingPath) }
 
     /// Whether the value is `null`.

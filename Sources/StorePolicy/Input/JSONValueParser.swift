@@ -8,10 +8,15 @@ struct JSONValueParser {
     /// How deep lists and objects may nest.
     static let maximumDepth = 64
 
+    /// The text being read.
     private let bytes: [UInt8]
+    /// The offset of the next byte to read.
     private var position = 0
+    /// The line of `position`, from 1.
     private var line = 1
+    /// The offset where that line starts.
     private var lineStart = 0
+    /// The fields and positions leading to the value being read.
     private var path: [InputKey] = []
 
     /// Parses the whole of `data`: one value, with only whitespace around it.
@@ -24,12 +29,14 @@ struct JSONValueParser {
         return value
     }
 
+    /// A parser at the start of `bytes`.
     private init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     // MARK: Values
 
+    /// The value at the current position, inside `depth` lists and objects.
     private mutating func value(depth: Int) throws(PolicyInputError) -> JSONValue {
         guard let byte = peek() else { throw malformed("unexpected end of input; expected a value") }
         switch byte {
@@ -44,6 +51,7 @@ struct JSONValueParser {
         }
     }
 
+    /// The object at the current position (at `{`), as the `depth`th level.
     private mutating func object(depth: Int) throws(PolicyInputError) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw PolicyInputError.tooDeep(line: line, column: column, limit: Self.maximumDepth) }
         position += 1
@@ -73,6 +81,7 @@ struct JSONValueParser {
         }
     }
 
+    /// The list at the current position (at `[`), as the `depth`th level.
     private mutating func array(depth: Int) throws(PolicyInputError) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw PolicyInputError.tooDeep(line: line, column: column, limit: Self.maximumDepth) }
         position += 1
@@ -92,6 +101,7 @@ struct JSONValueParser {
         }
     }
 
+    /// Reads `word` (`true`, `false` or `null`) at the current position.
     private mutating func literal(_ word: String) throws(PolicyInputError) {
         let expected = Array(word.utf8)
         guard bytes.count - position >= expected.count, bytes[position..<position + expected.count].elementsEqual(expected) else {
@@ -132,6 +142,7 @@ struct JSONValueParser {
         return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 
+    /// Reads decimal digits; returns how many.
     private mutating func digits() throws(PolicyInputError) -> Int {
         let start = position
         while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
@@ -140,6 +151,7 @@ struct JSONValueParser {
 
     // MARK: Strings
 
+    /// The string at the current position (at its opening quote), unescaped.
     private mutating func string() throws(PolicyInputError) -> String {
         let opening = (line: line, column: column)
         position += 1
@@ -167,6 +179,7 @@ struct JSONValueParser {
         }
     }
 
+    /// Reads the escape after a backslash and appends its UTF-8 bytes to `text`.
     private mutating func escape(into text: inout [UInt8]) throws(PolicyInputError) {
         guard let byte = peek() else { throw malformed("unexpected end of input in an escape") }
         position += 1
@@ -205,6 +218,7 @@ struct JSONValueParser {
         }
     }
 
+    /// Reads four hexadecimal digits.
     private mutating func hexQuad() throws(PolicyInputError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -219,10 +233,12 @@ struct JSONValueParser {
 
     // MARK: Reading
 
+    /// The byte at the current position; nil at the end.
     private func peek() -> UInt8? {
         position < bytes.count ? bytes[position] : nil
     }
 
+    /// Moves past spaces, tabs and line breaks, counting lines.
     private mutating func skipWhitespace() {
         while let byte = peek() {
             switch byte {
@@ -233,6 +249,7 @@ struct JSONValueParser {
         }
     }
 
+    /// The column of the current position, from 1, in bytes.
     private var column: Int { position - lineStart + 1 }
 
     /// The byte at the current position in words, for error messages.
@@ -242,6 +259,7 @@ struct JSONValueParser {
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
+    /// The error for text that is not JSON at the current position.
     private func malformed(_ reason: String) -> PolicyInputError {
         .malformed(line: line, column: column, reason: reason)
     }

@@ -37,6 +37,7 @@ public enum PolicyInputError: Error, Sendable, Hashable, CustomStringConvertible
     /// The same line as ``description``, for `localizedDescription`.
     public var errorDescription: String? { description }
 
+    /// `text` after its path, or followed by "at the top level" when the path is empty.
     private static func located(_ text: String, at path: String) -> String {
         path.isEmpty ? "\(text) at the top level" : "\(path): \(text)"
     }

@@ -155,12 +155,14 @@ public final class PolicyREPL {
                                          chunkName: "input", environment: environment)
     }
 
+    /// Whether `code` compiles as a chunk.
     private func compiles(_ code: String) -> Bool {
         guard let function = try? state.compileFunction(code, chunkName: "input", environment: environment) else { return false }
         state.release(function)
         return true
     }
 
+    /// Runs a compiled line; returns what it printed and the text of its results or error.
     private func run(_ function: LuaReference) -> String {
         do {
             let shown = try state.call(function, chunkName: "input", arguments: { _ in 0 }, results: { stack, first, count throws(LuaError) in

@@ -26,6 +26,7 @@ public enum NearestName {
         editDistance(Array(first), Array(second))
     }
 
+    /// The edit distance of two character lists, three rows of the table at a time.
     private static func editDistance(_ first: [Character], _ second: [Character]) -> Int {
         guard !first.isEmpty else { return second.count }
         guard !second.isEmpty else { return first.count }
