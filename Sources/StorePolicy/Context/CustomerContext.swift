@@ -60,17 +60,19 @@ public struct CustomerContext: Sendable, Equatable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case id, seed, statusKnown = "status_known", entitlements, subscriptions, balances, attributes
     }
 
-    /// Reads a customer from JSON (snake_case keys, as in Lua); every field is optional.
+    /// Reads a customer from JSON (snake_case keys, as in Lua); every field is optional, an
+    /// unknown field is refused.
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let id = try container.decodeIfPresent(String.self, forKey: .id) ?? ""
         let seed = try container.decodeIfPresent(Int.self, forKey: .seed)
         if let seed, !(0...99).contains(seed) {
-            throw DecodingError.dataCorruptedError(forKey: .seed, in: container, debugDescription: "seed must be 0–99, got \(seed)")
+            throw DecodingError.dataCorruptedError(forKey: .seed, in: container, debugDescription: "expected a whole number from 0 to 99, found \(seed)")
         }
         self.init(
             id: id, seed: seed,
@@ -120,19 +122,24 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
         self.introEligible = introEligible
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case productID = "product_id", groupLevel = "group_level", state, willAutoRenew = "will_auto_renew"
         case expirationDate = "expiration_date", introEligible = "intro_eligible"
     }
 
-    /// Reads a snapshot from JSON; `expiration_date` is epoch seconds.
+    /// Reads a snapshot from JSON; `product_id` is required, an unknown field is refused,
+    /// `group_level` is 0 or more and `expiration_date` is epoch seconds (years 1 to 9999).
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         productID = try container.decode(String.self, forKey: .productID)
         groupLevel = try container.decodeIfPresent(Int.self, forKey: .groupLevel) ?? 0
+        guard groupLevel >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .groupLevel, in: container, debugDescription: "expected a level of 0 or more, found \(groupLevel)")
+        }
         state = try container.decodeIfPresent(SubscriptionState.self, forKey: .state) ?? .subscribed
         willAutoRenew = try container.decodeIfPresent(Bool.self, forKey: .willAutoRenew) ?? true
-        expirationDate = try container.decodeIfPresent(Double.self, forKey: .expirationDate).map(Date.init(timeIntervalSince1970:))
+        expirationDate = try container.decodeEpochSecondsIfPresent(forKey: .expirationDate)
         introEligible = try container.decodeIfPresent(Bool.self, forKey: .introEligible) ?? false
     }
 
@@ -143,7 +150,7 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
         try container.encode(groupLevel, forKey: .groupLevel)
         try container.encode(state, forKey: .state)
         try container.encode(willAutoRenew, forKey: .willAutoRenew)
-        try container.encodeIfPresent(expirationDate.map { Int64($0.timeIntervalSince1970.rounded(.down)) }, forKey: .expirationDate)
+        try container.encodeIfPresent(expirationDate.map(EpochSeconds.whole), forKey: .expirationDate)
         try container.encode(introEligible, forKey: .introEligible)
     }
 }

@@ -7,7 +7,7 @@ extension PolicyContext {
         _ = stack.reserve(8)
         stack.pushTable(fieldCount: 6)
         let table = stack.top
-        stack.push(Int64(now.timeIntervalSince1970.rounded(.down)))
+        stack.push(EpochSeconds.whole(now))
         stack.setField("now", of: table)
         stack.push(storefront)
         stack.setField("storefront", of: table)
@@ -81,7 +81,7 @@ extension SubscriptionSnapshot {
         stack.push(willAutoRenew)
         stack.setField("will_auto_renew", of: table)
         if let expirationDate {
-            stack.push(Int64(expirationDate.timeIntervalSince1970.rounded(.down)))
+            stack.push(EpochSeconds.whole(expirationDate))
             stack.setField("expiration_date", of: table)
         }
         stack.push(introEligible)

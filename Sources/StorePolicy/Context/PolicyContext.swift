@@ -37,16 +37,25 @@ public struct PolicyContext: Sendable, Equatable, Codable {
         self.customer = customer
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case now, storefront, locale, environment, customer
     }
 
-    /// Reads a context from JSON as `storerules eval` takes it: every field is optional;
-    /// `now` is epoch seconds.
+    /// Reads a context from JSON bytes as `storerules eval` takes it, whatever the bytes are
+    /// (see ``init(from:)``).
+    ///
+    /// - Throws: ``PolicyInputError`` naming where the input is wrong and why; it never traps.
+    public static func decode(json: Data) throws(PolicyInputError) -> PolicyContext {
+        try PolicyInputError.decode(PolicyContext.self, from: json)
+    }
+
+    /// Reads a context from JSON as `storerules eval` takes it: every field is optional, an
+    /// unknown field is refused; `now` is epoch seconds (years 1 to 9999), `environment` any
+    /// spelling ``Environment/init(spelling:)`` accepts.
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let seconds = try container.decodeIfPresent(Double.self, forKey: .now)
-        now = seconds.map { Date(timeIntervalSince1970: $0) } ?? Date()
+        now = try container.decodeEpochSecondsIfPresent(forKey: .now) ?? Date()
         storefront = try container.decodeIfPresent(String.self, forKey: .storefront) ?? "USA"
         locale = try container.decodeIfPresent(String.self, forKey: .locale) ?? "en_US"
         environment = try container.decodeIfPresent(Environment.self, forKey: .environment) ?? .xcode
@@ -56,7 +65,7 @@ public struct PolicyContext: Sendable, Equatable, Codable {
     /// Writes the context as JSON, `now` as epoch seconds.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Int64(now.timeIntervalSince1970.rounded(.down)), forKey: .now)
+        try container.encode(EpochSeconds.whole(now), forKey: .now)
         try container.encode(storefront, forKey: .storefront)
         try container.encode(locale, forKey: .locale)
         try container.encode(environment, forKey: .environment)

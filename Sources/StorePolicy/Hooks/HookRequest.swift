@@ -23,12 +23,21 @@ public struct HookRequest: Sendable, Decodable {
         self.arguments = arguments
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case hook, context = "ctx", arguments = "args"
     }
 
-    /// Reads a request; `ctx` and `args` may be left out.
+    /// Reads a request from JSON bytes (one line of `storerules eval --jsonl`), whatever the
+    /// bytes are (see ``init(from:)``).
+    ///
+    /// - Throws: ``PolicyInputError`` naming where the input is wrong and why; it never traps.
+    public static func decode(json: Data) throws(PolicyInputError) -> HookRequest {
+        try PolicyInputError.decode(HookRequest.self, from: json)
+    }
+
+    /// Reads a request; `ctx` and `args` may be left out, an unknown field is refused.
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         hook = try container.decode(String.self, forKey: .hook)
         context = try container.decodeIfPresent(PolicyContext.self, forKey: .context) ?? PolicyContext()

@@ -61,12 +61,21 @@ public struct Journey: Sendable, Decodable, Equatable {
         case features
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case title, customer, start, placement, steps
     }
 
-    /// Reads a journey; `start` is ISO 8601.
+    /// Reads a journey from JSON bytes, whatever the bytes are (see ``init(from:)``).
+    ///
+    /// - Throws: ``PolicyInputError`` naming where the input is wrong and why; it never traps.
+    public static func decode(json: Data) throws(PolicyInputError) -> Journey {
+        try PolicyInputError.decode(Journey.self, from: json)
+    }
+
+    /// Reads a journey; `start` is ISO 8601, `steps` is required, an unknown field is
+    /// refused, here and in each step.
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decodeIfPresent(String.self, forKey: .title) ?? "Journey"
         customer = try container.decodeIfPresent(String.self, forKey: .customer) ?? "customer-1"
@@ -81,30 +90,49 @@ public struct Journey: Sendable, Decodable, Equatable {
     }
 
     /// Reads `journey.json` at `url`.
+    ///
+    /// - Throws: the error reading the file, or ``PolicyInputError`` when it is not a journey.
     public init(contentsOf url: URL) throws {
-        self = try JSONDecoder().decode(Journey.self, from: Data(contentsOf: url))
+        self = try Journey.decode(json: Data(contentsOf: url))
     }
 }
 
 extension Journey.Step {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case action, note, customer, placement, product, quantity, offer, offerCode = "offer_code", duration
         case askToBuy = "ask_to_buy", billingRetry = "billing_retry", gracePeriod = "grace_period"
         case enabled, group, policy
     }
 
-    /// Reads a step: `action` names it, the other fields are its arguments.
+    /// Each action's name and the fields it takes besides `action`, `note` and `customer`.
+    private static let actions: KeyValuePairs<String, [CodingKeys]> = [
+        "storefront": [.placement], "purchase": [.product, .quantity, .offer, .offerCode],
+        "approve": [], "decline": [], "advance": [.duration], "settings": [.askToBuy, .billingRetry, .gracePeriod],
+        "auto_renew": [.enabled, .group], "resolve_billing": [.group], "expire": [.group], "refund": [.product],
+        "reload": [.policy], "features": [],
+    ]
+
+    /// Reads a step: `action` names it, the other fields are its arguments; a field the
+    /// action does not take is refused, and `quantity` is 1 or more.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decodeIfPresent(String.self, forKey: .action)
+        if let name, let fields = Self.actions.first(where: { $0.key == name })?.value {
+            try decoder.refuseFields(except: ([.action, .note, .customer] + fields).map(\.stringValue))
+        } else if name == nil {
+            try decoder.refuseUnknownFields(CodingKeys.self)
+        }
         note = try container.decodeIfPresent(String.self, forKey: .note)
         customer = try container.decodeIfPresent(String.self, forKey: .customer)
-        let name = try container.decode(String.self, forKey: .action)
-        switch name {
+        switch try container.decode(String.self, forKey: .action) {
         case "storefront":
             action = .storefront(placement: try container.decodeIfPresent(String.self, forKey: .placement) ?? "store")
         case "purchase":
-            action = .purchase(product: try container.decode(String.self, forKey: .product),
-                               quantity: try container.decodeIfPresent(Int.self, forKey: .quantity) ?? 1,
+            let quantity = try container.decodeIfPresent(Int.self, forKey: .quantity) ?? 1
+            guard quantity >= 1 else {
+                throw DecodingError.dataCorruptedError(forKey: .quantity, in: container, debugDescription: "expected a whole number of 1 or more, found \(quantity)")
+            }
+            action = .purchase(product: try container.decode(String.self, forKey: .product), quantity: quantity,
                                offer: try container.decodeIfPresent(String.self, forKey: .offer),
                                offerCode: try container.decodeIfPresent(String.self, forKey: .offerCode))
         case "approve": action = .approve
@@ -112,7 +140,7 @@ extension Journey.Step {
         case "advance":
             let text = try container.decode(String.self, forKey: .duration)
             guard let duration = StoreDuration(iso8601: text) else {
-                throw DecodingError.dataCorruptedError(forKey: .duration, in: container, debugDescription: "\"\(text)\" is not an ISO 8601 duration")
+                throw DecodingError.dataCorruptedError(forKey: .duration, in: container, debugDescription: "\(JSONPath.quoted(text)) is not an ISO 8601 duration")
             }
             action = .advance(duration)
         case "settings":
@@ -127,10 +155,12 @@ extension Journey.Step {
         case "refund": action = .refund(product: try container.decode(String.self, forKey: .product))
         case "reload": action = .reload(policy: try container.decodeIfPresent(String.self, forKey: .policy) ?? "policy.lua")
         case "features": action = .features
-        default:
+        case let unknown:
+            let names = Self.actions.map(\.key)
+            let hint = NearestName.nearest(to: unknown, in: names).map { "did you mean \"\($0)\"? Use " } ?? "use "
             throw DecodingError.dataCorruptedError(
                 forKey: .action, in: container,
-                debugDescription: "unknown action \"\(name)\"; use storefront, purchase, approve, decline, advance, settings, auto_renew, resolve_billing, expire, refund, reload or features")
+                debugDescription: "unknown action \(JSONPath.quoted(unknown)); " + hint + names.dropLast().joined(separator: ", ") + " or " + (names.last ?? ""))
         }
     }
 }

@@ -124,8 +124,7 @@ public final class JourneyRunner {
                 let source = try PolicySource(contentsOf: folder.url.appendingPathComponent(file))
                 let version = try engine.reload(source)
                 events.append("reloaded the policy from \(file) (version \(version))")
-                _ = try store.ledger.retryUnfinished(customerID: customerID, decide: engine.grantDecision(
-                    for: store.ledger, catalog: catalog, storeTime: storeNow))
+                try engine.retryUnfinishedGrants(customerID: customerID, in: store, catalog: catalog, storeTime: storeNow)
             case .features:
                 break
             }

@@ -7,8 +7,9 @@ import Synchronization
 /// context, the local test store and validated decisions at hand.
 ///
 /// Feed it one line at a time with ``handle(_:)``; it answers with what to print, asks for
-/// more input when a statement is not complete yet, or says the session is over. Lines that
-/// start with `:` are commands (`:help` lists them). In Lua, `policy` is the table
+/// more input when a statement is not complete yet, or says the session is over; a Lua error
+/// names the line of the input (`input:1: …`), and ``anyLineFailed`` tells whether a line
+/// failed. Lines that start with `:` are commands (`:help` lists them). In Lua, `policy` is the table
 /// `policy.lua` returns, `ctx` the current context, `CATALOG` the catalog, and
 /// `decide(hook, ...)` runs a hook through the engine with validation and defaults, on `ctx`.
 public final class PolicyREPL {
@@ -28,6 +29,9 @@ public final class PolicyREPL {
     public private(set) var context: PolicyContext
     /// Whether decisions print their trace.
     public private(set) var tracing = false
+    /// Whether any line so far failed: a Lua error, an unknown command, or a command that
+    /// could not do what it was asked (a failed reload, purchase or `:ctx` change).
+    public private(set) var anyLineFailed = false
 
     private let catalog: PolicyCatalog
     private let engine: PolicyEngine
@@ -80,7 +84,8 @@ public final class PolicyREPL {
            ctx, CATALOG, product(id), group(id), transaction{...}, context{...}
     Commands:
       :help                            this text
-      :reload                          reload policy.lua (a broken policy keeps the old one)
+      :reload                          reload policy.lua (a broken policy keeps the old one) and
+                                       retry the customer's unfinished grants
       :ctx                             show the customer context
       :ctx customer ID                 another customer id (and its A/B seed)
       :ctx known on|off                whether the subscription status is known
@@ -115,7 +120,7 @@ public final class PolicyREPL {
             return .needsMoreInput
         } catch {
             pending = ""
-            return .output(error.description)
+            return .output(failed(error.description))
         }
         pending = ""
         defer { state.release(function) }
@@ -127,37 +132,52 @@ public final class PolicyREPL {
     /// - Returns: what happened, for the prompt to print; nil when nothing changed.
     public func reloadIfChanged() -> String? {
         guard let source = try? folder.policySource(), source.version != engine.version else { return nil }
-        return reload(source)
+        return reload(source).text
     }
 
     // MARK: Lua
 
+    /// Compiles `code` as the chunk `input`, called by the host itself, which returns the
+    /// text of its results: an expression is the argument list of `__repl_show` (closed on
+    /// the next line only when a comment ends it); a statement is the body of a function
+    /// whose results go to `__repl_show`, opened on its first line so that lines keep their
+    /// numbers. An error raised for the caller of `input`, or of a function it calls last,
+    /// is then located in `input`, never in the REPL's own code.
     private func compile(_ code: String) throws(LuaError) -> LuaReference {
-        if let expression = try? state.compileFunction("return " + code, chunkName: "input", environment: environment) {
-            return expression
+        if compiles("return " + code) {
+            if let expression = try? state.compileFunction("return __repl_show(" + code + ")", chunkName: "input", environment: environment) {
+                return expression
+            }
+            return try state.compileFunction("return __repl_show(" + code + "\n)", chunkName: "input", environment: environment)
         }
-        return try state.compileFunction(code, chunkName: "input", environment: environment)
+        state.release(try state.compileFunction(code, chunkName: "input", environment: environment))
+        return try state.compileFunction("return __repl_show((function(...) " + code + "\nend)(...))",
+                                         chunkName: "input", environment: environment)
     }
 
+    /// Whether `code` compiles as a chunk.
+    private func compiles(_ code: String) -> Bool {
+        guard let function = try? state.compileFunction(code, chunkName: "input", environment: environment) else { return false }
+        state.release(function)
+        return true
+    }
+
+    /// Runs a compiled line; returns what it printed and the text of its results or error.
     private func run(_ function: LuaReference) -> String {
         do {
-            let shown = try state.call(try runner(), chunkName: "input", arguments: { stack throws(LuaError) in
-                stack.push(function)
-                return 1
-            }, results: { stack, first, count throws(LuaError) in
+            let shown = try state.call(function, chunkName: "input", arguments: { _ in 0 }, results: { stack, first, count throws(LuaError) in
                 count > 0 ? stack.string(at: first) ?? "" : ""
             })
             return joined(printed.take(), shown)
         } catch {
-            return joined(printed.take(), error.description)
+            return joined(printed.take(), failed(error.description))
         }
     }
 
-    private func runner() throws(LuaError) -> LuaReference {
-        guard let runner = try state.functionReference(named: "__repl_run", in: environment) else {
-            throw LuaError(kind: .runtime, message: "the REPL library is missing")
-        }
-        return runner
+    /// Notes that the line failed; returns `message`, what it prints.
+    private func failed(_ message: String) -> String {
+        anyLineFailed = true
+        return message
     }
 
     private func joined(_ lines: [String], _ last: String) -> String {
@@ -219,35 +239,36 @@ public final class PolicyREPL {
             return .output(Self.help)
         case ":reload":
             do {
-                return .output(reload(try folder.policySource()))
+                let (text, succeeded) = reload(try folder.policySource())
+                return .output(succeeded ? text : failed(text))
             } catch {
-                return .output("reload failed: \(error)")
+                return .output(failed("reload failed: \(error)"))
             }
         case ":trace":
-            guard words.count == 2, ["on", "off"].contains(words[1]) else { return .output("usage: :trace on|off") }
+            guard words.count == 2, ["on", "off"].contains(words[1]) else { return .output(failed("usage: :trace on|off")) }
             tracing = words[1] == "on"
             return .output("trace \(words[1])")
         case ":ctx":
             return .output(contextCommand(Array(words.dropFirst())))
         case ":storefront":
-            guard words.count <= 2 else { return .output("usage: :storefront [PLACEMENT]") }
+            guard words.count <= 2 else { return .output(failed("usage: :storefront [PLACEMENT]")) }
             return .output(engine.storefrontPlan(context, placement: words.count == 2 ? words[1] : "store").summary)
         case ":buy", ":advance", ":refund":
             return .output(storeCommand(words))
         default:
-            return .output("unknown command \(words.first ?? line); :help lists them")
+            return .output(failed("unknown command \(words.first ?? line); :help lists them"))
         }
     }
 
     private func storeCommand(_ words: [String]) -> String {
-        guard let store else { return "no local store: \(folder.url.lastPathComponent) has no .storekit catalog" }
+        guard let store else { return failed("no local store: \(folder.url.lastPathComponent) has no .storekit catalog") }
         let customerID = context.customer.id
         let events: [String]
         do {
             switch (words[0], words.count) {
             case (":buy", 2), (":buy", 3):
                 guard let quantity = words.count == 3 ? Int(words[2]) : 1, quantity > 0 else {
-                    return "the quantity must be a positive integer"
+                    return failed("the quantity must be a positive integer")
                 }
                 events = try store.buy(words[1], quantity: quantity, customer: customerID)
             case (":advance", 2):
@@ -255,29 +276,45 @@ public final class PolicyREPL {
             case (":refund", 2):
                 events = try store.refund(words[1], customer: customerID)
             default:
-                return "usage: :buy PRODUCT [QUANTITY] | :advance DURATION | :refund PRODUCT"
+                return failed("usage: :buy PRODUCT [QUANTITY] | :advance DURATION | :refund PRODUCT")
             }
-            let (now, customer) = try store.customer(customerID, attributes: context.customer.attributes)
-            context.now = now
-            context.customer = customer
-            try publishContext()
+            try followLedger(store)
         } catch let error as PolicyError {
-            return error.description
+            return failed(error.description)
         } catch {
-            return "\(error)"
+            return failed("\(error)")
         }
         let balances = context.customer.balances.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         return (events + ["entitlements: \(context.customer.entitlements.joined(separator: ", "))",
                           "balances: \(balances.joined(separator: ", "))"]).joined(separator: "\n")
     }
 
-    private func reload(_ source: PolicySource) -> String {
+    /// Makes the context the ledger's view of the customer at the store's time.
+    private func followLedger(_ store: REPLStore) throws {
+        let (now, customer) = try store.customer(context.customer.id, attributes: context.customer.attributes)
+        context.now = now
+        context.customer = customer
+        try publishContext()
+    }
+
+    /// Swaps in `source` and, with a local store, retries the customer's unfinished grants
+    /// with it; returns what happened and whether the policy was swapped in.
+    private func reload(_ source: PolicySource) -> (text: String, succeeded: Bool) {
+        let version: String
         do {
-            let version = try engine.reload(source)
+            version = try engine.reload(source)
             try installPolicy(source)
-            return "reloaded \(source.chunkName) (version \(version))"
         } catch {
-            return "reload failed, the previous policy keeps serving: \(error.description)"
+            return ("reload failed, the previous policy keeps serving: \(error.description)", false)
+        }
+        let reloaded = "reloaded \(source.chunkName) (version \(version))"
+        guard let store else { return (reloaded, true) }
+        do {
+            let retried = try store.retryUnfinished(customer: context.customer.id)
+            if !retried.isEmpty { try followLedger(store) }
+            return (([reloaded] + retried).joined(separator: "\n"), true)
+        } catch {
+            return (reloaded + "\nretrying unfinished grants failed: \((error as? PolicyError)?.description ?? "\(error)")", false)
         }
     }
 
@@ -293,11 +330,11 @@ public final class PolicyREPL {
             customer.statusKnown = words[1] == "on"
         case "subscribe" where words.count == 2 || words.count == 3:
             guard let product = catalog.products[words[1]], let info = product.subscription else {
-                return "no subscription '\(words[1])' in the catalog"
+                return failed("no subscription '\(words[1])' in the catalog")
             }
             let stateName = words.count == 3 ? words[2] : "subscribed"
             guard let renewal = SubscriptionState(rawValue: stateName) else {
-                return "unknown state '\(stateName)'; use " + SubscriptionState.allCases.map(\.rawValue).joined(separator: ", ")
+                return failed("unknown state '\(stateName)'; use " + SubscriptionState.allCases.map(\.rawValue).joined(separator: ", "))
             }
             customer.subscriptions[info.groupId] = SubscriptionSnapshot(
                 productID: product.id, groupLevel: info.groupLevel, state: renewal,
@@ -309,27 +346,28 @@ public final class PolicyREPL {
             customer.subscriptions[group] = nil
             customer.entitlements.removeAll { catalog.products[$0]?.subscription?.groupId == group }
         case "entitle" where words.count == 2:
-            guard catalog.products[words[1]] != nil else { return "no product '\(words[1])' in the catalog" }
+            guard catalog.products[words[1]] != nil else { return failed("no product '\(words[1])' in the catalog") }
             if !customer.entitlements.contains(words[1]) { customer.entitlements.append(words[1]) }
         case "balance" where words.count == 3:
-            guard let amount = Int(words[2]) else { return "the balance must be an integer" }
+            guard let amount = Int(words[2]) else { return failed("the balance must be an integer") }
             customer.balances[words[1]] = amount
         case "set" where words.count >= 3:
             let json = words.dropFirst(2).joined(separator: " ")
-            guard let value = try? JSONDecoder().decode(LuaValue.self, from: Data(json.utf8)) else {
-                return "\(json) is not JSON"
+            do {
+                customer.attributes[words[1]] = try PolicyInputError.decode(LuaValue.self, from: Data(json.utf8))
+            } catch {
+                return failed("\(json) is not a JSON value: \(error)")
             }
-            customer.attributes[words[1]] = value
         case "reset":
             customer = CustomerContext(id: customer.id, statusKnown: true)
         default:
-            return "usage: :ctx [customer ID | known on|off | subscribe PRODUCT [STATE] | unsubscribe GROUP | entitle PRODUCT | balance ITEM N | set KEY JSON | reset]"
+            return failed("usage: :ctx [customer ID | known on|off | subscribe PRODUCT [STATE] | unsubscribe GROUP | entitle PRODUCT | balance ITEM N | set KEY JSON | reset]")
         }
         context.customer = customer
         do {
             try publishContext()
         } catch {
-            return error.description
+            return failed(error.description)
         }
         return (try? JSONEncoding.compact(context.customer)) ?? ""
     }

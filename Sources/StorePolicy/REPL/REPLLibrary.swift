@@ -1,5 +1,5 @@
-/// Lua helpers of the policy REPL: formatting results as Lua tables. Loaded after
-/// `PolicyTestLibrary`, whose `sorted_keys` it uses.
+/// Lua helpers of the policy REPL: `__repl_show(...)`, the text of a line's results, each
+/// formatted as a Lua table. Loaded after `PolicyTestLibrary`, whose `sorted_keys` it uses.
 enum REPLLibrary {
     static let source = #"""
     local function is_identifier(key)
@@ -27,8 +27,8 @@ enum REPLLibrary {
         return "{\n" .. indent .. "  " .. table.concat(items, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
     end
 
-    function __repl_run(chunk)
-        local results = table.pack(chunk())
+    function __repl_show(...)
+        local results = table.pack(...)
         local lines = {}
         for i = 1, results.n do lines[#lines + 1] = format(results[i], "", {}) end
         return table.concat(lines, "\n")

@@ -9,9 +9,11 @@ final class REPLStore {
     private let catalog: Catalog
     private let folder: URL
     private let clock: StoreTime
+    private let engine: PolicyEngine
 
     init(catalog: Catalog, engine: PolicyEngine, start: Date) throws {
         self.catalog = catalog
+        self.engine = engine
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-repl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ledger = try Ledger(path: folder.appendingPathComponent("ledger.sqlite").path)
@@ -65,6 +67,21 @@ final class REPLStore {
             throw PolicyError(kind: .badRequest, reason: "\(customerID) has no transaction for \(productID)")
         }
         return try store.refund(transactionID: latest.id).map { $0.words(namingProduct: false) }
+    }
+
+    /// Asks the policy again about the customer's unfinished grants, as a journey's `reload`
+    /// step does; returns what happened to each.
+    func retryUnfinished(customer customerID: String) throws -> [String] {
+        clock.date = (try? store.now()) ?? clock.date
+        return try engine.retryUnfinishedGrants(customerID: customerID, in: store, catalog: catalog, storeTime: clock).map { result in
+            let retried = "retried transaction \(result.transaction.id) (\(result.transaction.productID))"
+            switch result.outcome {
+            case .granted(let grants) where grants.isEmpty: return retried + ": granted nothing"
+            case .granted(let grants): return retried + ": granted " + grants.map { "+\($0.amount) \($0.item)" }.joined(separator: ", ")
+            case .unfinished(let reason): return retried + ": still unfinished: \(reason)"
+            default: return retried
+            }
+        }
     }
 
     /// The store's now and the customer's context from the ledger.

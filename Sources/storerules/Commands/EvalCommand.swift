@@ -72,9 +72,9 @@ enum EvalCommand: Command {
 
     static func decodeContext(_ data: Data) throws -> PolicyContext {
         do {
-            return try JSONDecoder().decode(PolicyContext.self, from: data)
+            return try PolicyContext.decode(json: data)
         } catch {
-            throw CommandFailure("the context is not valid: \(JSONProblem.describe(error))")
+            throw CommandFailure("the context is not valid: \(error)")
         }
     }
 
@@ -85,7 +85,7 @@ enum EvalCommand: Command {
             if let message = watcher?.reloadIfChanged() { Output.error(message) }
             let response: String
             do {
-                let request = try JSONDecoder().decode(HookRequest.self, from: Data(line.utf8))
+                let request = try HookRequest.decode(json: Data(line.utf8))
                 response = try Output.json(try request.evaluate(with: engine))
             } catch let error as PolicyError {
                 response = (try? Output.json(["error": error.description])) ?? #"{"error":"unprintable error"}"#

@@ -13,7 +13,9 @@ enum REPLCommand: Command {
     Opens a Lua prompt in the policy sandbox with DIR's catalog and policy loaded and a
     customer context at hand. On a terminal, lines are edited with libedit and kept in
     ~/.storerules_history; from a pipe, each line of the input runs in turn and only the
-    results print. A statement may span several lines. An error prints and the prompt stays.
+    results print. A statement may span several lines. An error prints and the prompt stays;
+    it names the line of the input (input:1). The exit status is 1 when any line failed (a Lua
+    error, a failed expect_*, an unknown or failed command), so a piped script can gate CI.
 
     \(PolicyREPL.help)
 
@@ -50,10 +52,10 @@ enum REPLCommand: Command {
             case .needsMoreInput:
                 continue
             case .quit:
-                return 0
+                return session.anyLineFailed ? 1 : 0
             }
         }
-        return 0
+        return session.anyLineFailed ? 1 : 0
     }
 }
 

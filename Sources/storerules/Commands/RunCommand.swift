@@ -39,8 +39,8 @@ enum RunCommand: Command {
         let journey: Journey
         do {
             journey = try Journey(contentsOf: journeyURL)
-        } catch let error as DecodingError {
-            throw CommandFailure("\(journeyURL.path): \(JSONProblem.describe(error))")
+        } catch let error as PolicyInputError {
+            throw CommandFailure("\(journeyURL.path): \(error)")
         } catch {
             throw CommandFailure("cannot read \(journeyURL.path): \(error.localizedDescription)")
         }
