@@ -8,12 +8,18 @@ enum PolicyInputFuzzer {
         _ = try? Catalog(data: input, fileName: "fuzz.storekit")
     }
 
+    /// Reads the input as `eval --input` and `eval --jsonl` do, and through `JSONDecoder`,
+    /// which an embedding program may use on the same types.
     static func decodeContext(_ input: Data) {
+        _ = try? PolicyContext.decode(json: input)
+        _ = try? HookRequest.decode(json: input)
         _ = try? JSONDecoder().decode(PolicyContext.self, from: input)
         _ = try? JSONDecoder().decode(HookRequest.self, from: input)
     }
 
+    /// Reads the input as `run` reads a journey, and through `JSONDecoder`.
     static func decodeJourney(_ input: Data) {
+        _ = try? Journey.decode(json: input)
         _ = try? JSONDecoder().decode(Journey.self, from: input)
     }
 

@@ -1,16 +1,13 @@
+import StoreCore
+
 extension PolicyContext.Environment {
-    /// The environment `spelling` names, in any letter case: `xcode`, `sandbox` or
-    /// `production`, and `LocalTesting` (also `local_testing`, `local-testing`) for the local
-    /// test store, as StoreKit's `AppStore.Environment` and the App Store's payloads spell
-    /// them. Nil for any other text.
+    /// The environment `spelling` names, read as ``StoreCore/AppStoreEnvironment/init(spelling:)``
+    /// reads it everywhere else (any letter case, `local_testing` too), then seen as the policy
+    /// sees signed data from there: `LocalTesting` is the local test store, xcode. Nil for any
+    /// other text.
     public init?(spelling: String) {
-        let folded = spelling.lowercased().filter { $0 != "_" && $0 != "-" }
-        switch folded {
-        case "xcode", "localtesting": self = .xcode
-        case "sandbox": self = .sandbox
-        case "production": self = .production
-        default: return nil
-        }
+        guard let environment = AppStoreEnvironment(spelling: spelling) else { return nil }
+        self.init(environment)
     }
 
     /// The spellings ``init(spelling:)`` accepts, in words, for error messages.

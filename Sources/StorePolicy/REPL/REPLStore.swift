@@ -52,8 +52,7 @@ final class REPLStore {
 
     /// Moves the clock by `text` (`1M`, `P3D`, `PT2H`); returns the notifications sent.
     func advance(_ text: String) throws -> [String] {
-        let iso = text.uppercased().hasPrefix("P") ? text.uppercased() : "P" + text.uppercased()
-        guard let duration = StoreDuration(iso8601: iso) else {
+        guard let duration = StoreDuration(shorthand: text) else {
             throw PolicyError(kind: .badRequest, reason: "\(text) is not a duration such as 1M, 3D, P1Y or PT2H")
         }
         let notifications = try store.advance(by: duration)
