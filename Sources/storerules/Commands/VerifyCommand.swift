@@ -26,6 +26,10 @@ enum VerifyCommand: Command {
     Production only) and the environment (environment). A notification's nested
     signedTransactionInfo and signedRenewalInfo are not verified: verify each on its own.
 
+    With --environment Xcode or LocalTesting, data signed by StoreKit Testing in Xcode (one
+    self-signed certificate in x5c) is accepted: its signature is verified with that
+    certificate's key instead of a chain. Sandbox and Production refuse it (chain-length).
+
     On failure the exit status is 1 and stderr has one line naming the check:
       storerules verify: <check>: <detail> (<Apple's status>)
     Problems before verification name root, input or configuration instead.
