@@ -24,6 +24,10 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The decoded payloads given with a notification do not match the signed data it carries
     /// (a transaction given for a notification without `signedTransactionInfo`, or the reverse).
     case notificationPayloadMismatch(String)
+    /// The ledger's storage failed: the database could not be reached, refused a statement or
+    /// could not commit. Nothing of the failed call is kept; ``LedgerStorageFailure/isTransient``
+    /// says whether trying again later may succeed.
+    case storage(LedgerStorageFailure)
 
     /// One line describing the refusal.
     public var description: String {
@@ -48,6 +52,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the notification has no 'notificationUUID'"
         case .notificationPayloadMismatch(let detail):
             "the notification's payloads do not match: \(detail)"
+        case .storage(let failure):
+            "the ledger's storage failed: \(failure.message)"
         }
     }
 }

@@ -1,0 +1,312 @@
+import Foundation
+
+extension Ledger {
+    /// Stores a verified transaction for `customerID` and grants it once.
+    ///
+    /// See ``Ledger`` for the order of the steps. `decide` is called only while the transaction
+    /// is unfinished and not revoked; it may be called again for the same transaction (a
+    /// retry, or two threads delivering it at once), and its result is recorded at most once.
+    ///
+    /// - Parameters:
+    ///   - payload: the decoded, verified transaction.
+    ///   - jwsRepresentation: the signed JWS it was decoded from, stored verbatim.
+    ///   - customerID: the customer who owns the transaction; recorded when new.
+    ///   - decide: the grants for the transaction (the policy's `grant` hook).
+    /// - Returns: the stored transaction and what this call did.
+    /// - Throws: ``LedgerError`` for an invalid payload, an empty customer id, a transaction
+    ///   already stored with another customer, product, kind, purchase date, quantity or
+    ///   environment (nothing is stored then), or a storage failure. An error from `decide` is
+    ///   not thrown: it is recorded as the unfinished reason.
+    @discardableResult
+    public func ingest(
+        transaction payload: JWSTransactionDecodedPayload,
+        jwsRepresentation: String,
+        customerID: String,
+        decide: (StoredTransaction) throws -> [Grant]
+    ) throws -> TransactionIngestResult {
+        guard !customerID.isEmpty else { throw LedgerError.emptyCustomerID }
+        let received = try Self.receivedTransaction(payload, jwsRepresentation: jwsRepresentation, customerID: customerID)
+        let now = Self.nowInMilliseconds()
+        let stored = try writing { try Self.store(received, at: now, in: $0) }
+        guard case .unfinished = stored.transaction.grantState else {
+            return TransactionIngestResult(
+                transaction: stored.transaction, storage: stored.storage, outcome: stored.revocation ?? .alreadyFinished)
+        }
+        return try attemptGrant(stored.transaction, storage: stored.storage, decide: decide)
+    }
+
+    /// Asks `decide` again for every unfinished transaction (of one customer, or of all) and
+    /// records the decisions, in purchase order.
+    ///
+    /// A transaction whose decision fails again stays unfinished with the new reason; one that
+    /// another thread finished meanwhile is reported as ``TransactionIngestResult/Outcome/alreadyFinished``.
+    /// The results' storage is ``TransactionIngestResult/Storage/unchanged``.
+    @discardableResult
+    public func retryUnfinished(
+        customerID: String? = nil,
+        decide: (StoredTransaction) throws -> [Grant]
+    ) throws -> [TransactionIngestResult] {
+        try unfinishedTransactions(customerID: customerID).map {
+            try attemptGrant($0, storage: .unchanged, decide: decide)
+        }
+    }
+
+    /// Stores a verified renewal info, replacing the stored one for the same original
+    /// transaction id only when this one was signed later.
+    ///
+    /// - Throws: ``LedgerError`` when the payload lacks `originalTransactionId` or `signedDate`.
+    @discardableResult
+    public func ingest(
+        renewalInfo payload: JWSRenewalInfoDecodedPayload,
+        jwsRepresentation: String
+    ) throws -> RenewalInfoIngestResult {
+        let received = try Self.receivedRenewalInfo(payload, jwsRepresentation: jwsRepresentation)
+        let now = Self.nowInMilliseconds()
+        return try writing { ledger in
+            let existing = try ledger.renewalInfo(originalTransactionID: received.originalTransactionID)
+            if let existing, existing.signedDate >= received.signedDate {
+                return .kept(existing)
+            }
+            try ledger.upsertRenewalInfo(received, storedDate: now)
+            guard let stored = try ledger.renewalInfo(originalTransactionID: received.originalTransactionID) else {
+                throw LedgerError.storage(LedgerStorageFailure(
+                    message: "the renewal info of \(received.originalTransactionID) was not stored", isTransient: true))
+            }
+            return existing == nil ? .inserted(stored) : .replaced(stored)
+        }
+    }
+
+    /// Processes an App Store Server Notification once: ingests the transaction and renewal
+    /// info it carries, then records its UUID.
+    ///
+    /// A notification whose UUID was processed before returns ``NotificationIngestResult/alreadyProcessed``
+    /// and changes nothing. The transaction's customer is `customerID` when given; otherwise
+    /// the customer of a stored transaction with the same original transaction id, or else the
+    /// customer registered with the transaction's app account token. A transaction left
+    /// unfinished by `decide` still marks the notification processed: the transaction is
+    /// stored, and ``retryUnfinished(customerID:decide:)`` grants it.
+    ///
+    /// - Parameters:
+    ///   - notification: the decoded, verified notification.
+    ///   - transaction: the decoded, verified `data.signedTransactionInfo`, when it has one.
+    ///   - renewalInfo: the decoded, verified `data.signedRenewalInfo`, when it has one.
+    ///   - customerID: the customer, when the caller knows it.
+    ///   - decide: the grants for the transaction.
+    /// - Throws: ``LedgerError/missingNotificationUUID``; ``LedgerError/notificationPayloadMismatch(_:)``
+    ///   when a decoded payload is given without its signed data in the notification or the
+    ///   reverse; ``LedgerError/unknownCustomer(transactionID:originalTransactionID:)``; and
+    ///   what the transaction and renewal info ingests throw. The UUID is recorded only when
+    ///   everything succeeded, so a failed notification can be delivered again.
+    @discardableResult
+    public func ingest(
+        notification: ResponseBodyV2DecodedPayload,
+        transaction: JWSTransactionDecodedPayload?,
+        renewalInfo: JWSRenewalInfoDecodedPayload?,
+        customerID: String? = nil,
+        decide: (StoredTransaction) throws -> [Grant]
+    ) throws -> NotificationIngestResult {
+        guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
+            throw LedgerError.missingNotificationUUID
+        }
+        let signedTransaction = try Self.pair(
+            transaction, notification.data?.signedTransactionInfo, field: "signedTransactionInfo")
+        let signedRenewalInfo = try Self.pair(
+            renewalInfo, notification.data?.signedRenewalInfo, field: "signedRenewalInfo")
+        if try isNotificationProcessed(uuid) {
+            return .alreadyProcessed
+        }
+        if let signedRenewalInfo {
+            _ = try Self.receivedRenewalInfo(signedRenewalInfo.payload, jwsRepresentation: signedRenewalInfo.jws)
+        }
+        var transactionResult: TransactionIngestResult?
+        if let signedTransaction {
+            let owner = try customerID ?? resolveCustomer(of: signedTransaction.payload)
+            transactionResult = try ingest(
+                transaction: signedTransaction.payload, jwsRepresentation: signedTransaction.jws,
+                customerID: owner, decide: decide)
+        }
+        let renewalResult = try signedRenewalInfo.map {
+            try ingest(renewalInfo: $0.payload, jwsRepresentation: $0.jws)
+        }
+        let now = Self.nowInMilliseconds()
+        let recorded = try writing { ledger in
+            try ledger.insertProcessedNotification(
+                uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
+                signedDate: notification.signedDate?.millisecondsSince1970, processedDate: now)
+        }
+        guard recorded else { return .alreadyProcessed }
+        return .processed(transaction: transactionResult, renewalInfo: renewalResult)
+    }
+
+    // MARK: - Granting
+
+    /// Asks `decide` outside any transaction, then records the decision in one write that
+    /// holds the transaction's row, unless another writer finished it meanwhile.
+    private func attemptGrant(
+        _ transaction: StoredTransaction,
+        storage: TransactionIngestResult.Storage,
+        decide: (StoredTransaction) throws -> [Grant]
+    ) throws -> TransactionIngestResult {
+        let decision: Result<[Grant], DecisionFailure>
+        do {
+            let grants = try decide(transaction)
+            do {
+                try grants.forEach { try $0.validate() }
+                decision = .success(grants)
+            } catch {
+                decision = .failure(DecisionFailure(reason: .invalidGrant(String(describing: error))))
+            }
+        } catch {
+            decision = .failure(DecisionFailure(reason: .decisionFailed(String(describing: error))))
+        }
+        let now = Self.nowInMilliseconds()
+        return try writing { ledger in
+            let current = try Self.requireLockedTransaction(id: transaction.id, in: ledger)
+            guard case .unfinished = current.grantState else {
+                return TransactionIngestResult(transaction: current, storage: storage, outcome: .alreadyFinished)
+            }
+            let outcome: TransactionIngestResult.Outcome
+            switch decision {
+            case .success(let grants):
+                try ledger.insertGrants(grants, transactionID: current.id, grantedDate: now)
+                for grant in grants {
+                    try ledger.adjustBalance(customerID: current.customerID, item: grant.item, by: grant.amount)
+                }
+                try ledger.setGrantState(.granted, transactionID: current.id, finishedDate: now, countsAttempt: true)
+                outcome = .granted(grants)
+            case .failure(let failure):
+                try ledger.setGrantState(.unfinished(failure.reason), transactionID: current.id, finishedDate: nil, countsAttempt: true)
+                outcome = .unfinished(failure.reason)
+            }
+            return TransactionIngestResult(
+                transaction: try Self.requireLockedTransaction(id: current.id, in: ledger), storage: storage, outcome: outcome)
+        }
+    }
+
+    /// A decision that cannot be recorded as grants.
+    private struct DecisionFailure: Error {
+        let reason: UnfinishedReason
+    }
+
+    // MARK: - Storing transactions
+
+    /// What storing a received transaction did.
+    private struct StoreResult {
+        let transaction: StoredTransaction
+        let storage: TransactionIngestResult.Storage
+        let revocation: TransactionIngestResult.Outcome?
+    }
+
+    /// Stores a new transaction, or applies a newer version to the stored one under its row
+    /// lock. Two writers storing the same new transaction at once: one inserts it, the other
+    /// finds it stored and goes on as for a later delivery.
+    private static func store(_ received: StoredTransaction, at now: Int64, in ledger: any LedgerWriting) throws -> StoreResult {
+        guard let existing = try ledger.lockTransaction(id: received.id) else {
+            try ledger.insertCustomer(id: received.customerID, appAccountToken: nil, createdDate: now)
+            var fresh = received
+            fresh.grantState = received.isRevoked ? .revokedBeforeGrant : .unfinished(.awaitingGrant)
+            if try ledger.insertTransaction(fresh, storedDate: now, finishedDate: received.isRevoked ? now : nil) {
+                _ = try ledger.insertVersion(of: received, receivedDate: now)
+                return StoreResult(
+                    transaction: try requireLockedTransaction(id: received.id, in: ledger),
+                    storage: .inserted,
+                    revocation: received.isRevoked ? .revoked(reversed: []) : nil)
+            }
+            return try storeVersion(received, of: try requireLockedTransaction(id: received.id, in: ledger), at: now, in: ledger)
+        }
+        return try storeVersion(received, of: existing, at: now, in: ledger)
+    }
+
+    /// Applies a received version of a stored transaction: recorded in the history, and when
+    /// signed later than the stored one, its fields and revocation state taken over.
+    private static func storeVersion(
+        _ received: StoredTransaction, of existing: StoredTransaction, at now: Int64, in ledger: any LedgerWriting
+    ) throws -> StoreResult {
+        try checkUnchangeableFields(of: existing, against: received)
+        guard try ledger.insertVersion(of: received, receivedDate: now) else {
+            return StoreResult(transaction: existing, storage: .unchanged, revocation: nil)
+        }
+        guard received.signedDate > existing.signedDate else {
+            return StoreResult(transaction: existing, storage: .superseded, revocation: nil)
+        }
+        try ledger.updateChangeableFields(of: received)
+        var revocation: TransactionIngestResult.Outcome?
+        switch (existing.isRevoked, received.isRevoked, existing.grantState) {
+        case (false, true, .granted):
+            revocation = .revoked(reversed: try reverseGrants(of: existing, at: now, in: ledger))
+        case (false, true, _):
+            try ledger.setGrantState(.revokedBeforeGrant, transactionID: existing.id, finishedDate: now, countsAttempt: false)
+            revocation = .revoked(reversed: [])
+        case (true, false, .granted):
+            revocation = .revocationWithdrawn(restored: try restoreGrants(of: existing, in: ledger))
+        case (true, false, _):
+            try ledger.setGrantState(.unfinished(.awaitingGrant), transactionID: existing.id, finishedDate: nil, countsAttempt: false)
+        default:
+            break
+        }
+        return StoreResult(
+            transaction: try requireLockedTransaction(id: existing.id, in: ledger), storage: .updated, revocation: revocation)
+    }
+
+    /// Refuses a version that changes what never changes for one transaction.
+    private static func checkUnchangeableFields(of stored: StoredTransaction, against received: StoredTransaction) throws {
+        let fields: [(String, String, String)] = [
+            ("customer", stored.customerID, received.customerID),
+            ("originalTransactionId", stored.originalID, received.originalID),
+            ("productId", stored.productID, received.productID),
+            ("type", stored.productType.rawValue, received.productType.rawValue),
+            ("purchaseDate", "\(stored.purchaseDate.millisecondsSince1970)", "\(received.purchaseDate.millisecondsSince1970)"),
+            ("quantity", "\(stored.purchasedQuantity)", "\(received.purchasedQuantity)"),
+            ("environment", stored.environment.rawValue, received.environment.rawValue),
+        ]
+        if let (field, storedValue, receivedValue) = fields.first(where: { $0.1 != $0.2 }) {
+            throw LedgerError.conflictingTransaction(
+                transactionID: stored.id, field: field, stored: storedValue, received: receivedValue)
+        }
+    }
+
+    /// Reverses every grant of a transaction not reversed yet, and lowers the balances.
+    private static func reverseGrants(of transaction: StoredTransaction, at now: Int64, in ledger: any LedgerWriting) throws -> [Grant] {
+        let unreversed = try ledger.unreversedGrants(ofTransaction: transaction.id)
+        try ledger.insertReversals(positions: unreversed.map(\.position), transactionID: transaction.id, reversedDate: now)
+        for (_, grant) in unreversed {
+            try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: -grant.amount)
+        }
+        return unreversed.map(\.grant)
+    }
+
+    /// Removes a transaction's reversals, and raises the balances again.
+    private static func restoreGrants(of transaction: StoredTransaction, in ledger: any LedgerWriting) throws -> [Grant] {
+        let restored = try ledger.reversedGrants(ofTransaction: transaction.id)
+        try ledger.deleteReversals(transactionID: transaction.id)
+        for grant in restored {
+            try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: grant.amount)
+        }
+        return restored
+    }
+
+    private static func requireLockedTransaction(id: String, in ledger: any LedgerWriting) throws -> StoredTransaction {
+        guard let transaction = try ledger.lockTransaction(id: id) else {
+            throw LedgerError.unknownTransaction(id)
+        }
+        return transaction
+    }
+
+    /// The customer of a notification's transaction: the owner of a stored transaction with
+    /// its id or original id, else the customer registered with its app account token.
+    private func resolveCustomer(of payload: JWSTransactionDecodedPayload) throws -> String {
+        let transactionID = try Self.requiredText(payload.transactionId, "transaction", "transactionId")
+        let originalID = try Self.requiredText(payload.originalTransactionId, "transaction", "originalTransactionId")
+        let owner = try reading { ledger -> String? in
+            if let owner = try ledger.ownerOfTransaction(id: transactionID, originalID: originalID) {
+                return owner
+            }
+            guard let token = payload.appAccountToken else { return nil }
+            return try ledger.customerID(appAccountToken: token)
+        }
+        guard let owner else {
+            throw LedgerError.unknownCustomer(transactionID: transactionID, originalTransactionID: originalID)
+        }
+        return owner
+    }
+}

@@ -1,0 +1,103 @@
+/// Where a ``Ledger`` keeps its records: a database behind explicit read and write
+/// transactions.
+///
+/// The ledger's rules (validate, store, decide, grant, finish; revocations and refunds) live
+/// in ``Ledger`` and run the same over every storage. A storage gives them:
+/// - ``read(_:)``: a consistent snapshot for the whole closure;
+/// - ``write(_:)``: a transaction whose changes commit together or not at all, and whose
+///   ``LedgerWriting/lockTransaction(id:)`` holds the row against concurrent writers (on
+///   PostgreSQL `SELECT … FOR UPDATE`; under SQLite's `BEGIN IMMEDIATE`, where one writer runs
+///   at a time, nothing more is needed). A storage may run a write's closure again after a
+///   transient failure (a serialization failure, a deadlock, a lost connection), so the closure
+///   must only read and write through its argument.
+///
+/// Errors a storage throws are its own; the ledger reports them as ``LedgerError/storage(_:)``.
+public protocol LedgerStorage: Sendable {
+    /// Runs `body` in a read-only transaction that sees one moment of the ledger.
+    func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T
+
+    /// Runs `body` in a write transaction and commits it; when `body` or the commit throws,
+    /// nothing of it is kept.
+    func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T
+}
+
+/// Which stored transactions a query asks for, in purchase order (oldest first, ties by id).
+public enum LedgerTransactionQuery: Sendable, Hashable {
+    /// Every transaction of a customer.
+    case customer(String)
+    /// A customer's transactions for one product.
+    case customerProduct(customerID: String, productID: String)
+    /// Every transaction sharing an original transaction id.
+    case original(String)
+    /// The unfinished transactions of a customer, or of all when nil.
+    case unfinished(customerID: String?)
+}
+
+/// The reads of one ledger transaction.
+public protocol LedgerReading {
+    /// The customer with this id.
+    func customer(id: String) throws -> Customer?
+    /// The id of the customer registered with this app account token.
+    func customerID(appAccountToken: String) throws -> String?
+    /// Every customer, in the order they were first recorded (ties by id).
+    func customers() throws -> [Customer]
+    /// The transaction with this id.
+    func transaction(id: String) throws -> StoredTransaction?
+    /// The transactions a query asks for, oldest purchase first.
+    func transactions(_ query: LedgerTransactionQuery) throws -> [StoredTransaction]
+    /// A customer's latest transaction for each product, ordered by product id.
+    func latestTransactions(customerID: String) throws -> [StoredTransaction]
+    /// The customer of a stored transaction with this id or this original transaction id.
+    func ownerOfTransaction(id: String, originalID: String) throws -> String?
+    /// Every signed version received for a transaction, oldest signature first.
+    func versions(ofTransaction transactionID: String) throws -> [TransactionVersion]
+    /// The grants recorded for a transaction, by position.
+    func grants(ofTransaction transactionID: String) throws -> [Grant]
+    /// The reversed grants of a transaction, by position.
+    func reversedGrants(ofTransaction transactionID: String) throws -> [Grant]
+    /// The grants of a transaction not reversed yet, with their positions.
+    func unreversedGrants(ofTransaction transactionID: String) throws -> [(position: Int, grant: Grant)]
+    /// A customer's balance of every item they were ever granted.
+    func balances(customerID: String) throws -> [String: Int]
+    /// The renewal info stored for a subscription.
+    func renewalInfo(originalTransactionID: String) throws -> StoredRenewalInfo?
+    /// Whether a notification with this UUID was recorded as processed.
+    func isNotificationProcessed(_ notificationUUID: String) throws -> Bool
+}
+
+/// The writes of one ledger transaction, beside its reads.
+public protocol LedgerWriting: LedgerReading {
+    /// The transaction with this id, its row held for this write until it commits.
+    func lockTransaction(id: String) throws -> StoredTransaction?
+    /// Records a customer unless one with this id exists; returns whether it was recorded.
+    @discardableResult
+    func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws -> Bool
+    /// Gives a customer an app account token.
+    func setAppAccountToken(_ token: String, customerID: String) throws
+    /// Stores a new transaction with its grant state, unless one with its id exists; returns
+    /// whether it was stored.
+    func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?) throws -> Bool
+    /// Records a signed version of a transaction unless the same JWS was recorded; returns
+    /// whether it was new.
+    func insertVersion(of transaction: StoredTransaction, receivedDate: Int64) throws -> Bool
+    /// Replaces the fields a newer signed version may change: subscription group, dates,
+    /// revocation, upgrade, ownership, offer, token, signed date and JWS.
+    func updateChangeableFields(of transaction: StoredTransaction) throws
+    /// Sets a transaction's grant state (and unfinished reason); `finishedDate` is recorded
+    /// with it (nil clears it), and `countsAttempt` adds one to its grant attempts.
+    func setGrantState(_ state: GrantState, transactionID: String, finishedDate: Int64?, countsAttempt: Bool) throws
+    /// Records the grants of a transaction at positions 0, 1, …
+    func insertGrants(_ grants: [Grant], transactionID: String, grantedDate: Int64) throws
+    /// Marks grants of a transaction reversed.
+    func insertReversals(positions: [Int], transactionID: String, reversedDate: Int64) throws
+    /// Removes every reversal of a transaction's grants.
+    func deleteReversals(transactionID: String) throws
+    /// Adds `amount` (possibly negative) to a customer's balance of an item.
+    func adjustBalance(customerID: String, item: String, by amount: Int) throws
+    /// Stores renewal info, replacing the one stored for the same subscription.
+    func upsertRenewalInfo(_ renewalInfo: StoredRenewalInfo, storedDate: Int64) throws
+    /// Records a notification as processed unless its UUID is; returns whether it was new.
+    func insertProcessedNotification(
+        uuid: String, type: String?, subtype: String?, signedDate: Int64?, processedDate: Int64
+    ) throws -> Bool
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The embedded ledger storage: one SQLite file in WAL mode, written through one connection
+/// and read through a pool of others, as GRDB's `DatabasePool` does.
+///
+/// Writes run one at a time inside `BEGIN IMMEDIATE`, which takes SQLite's write lock up
+/// front, so a write never meets a concurrent writer and row locks need nothing more. Reads
+/// run on reader connections beside the writer: each sees the snapshot of the last commit
+/// when it began, and none waits behind a write's `fsync`.
+public final class SQLiteLedgerStorage: LedgerStorage {
+    /// The connection every write goes through; also where migrations run.
+    public let database: Database
+    private let readers: DatabaseReaderPool
+
+    /// How many reader connections a storage opens by default.
+    public static let defaultReaderCount = 4
+
+    /// Opens (creating when missing) the ledger file at `path` and brings its schema up to date.
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database;
+    ///   ``DatabaseMigrationError`` when its schema cannot be brought up to date.
+    public convenience init(path: String, readerCount: Int = defaultReaderCount) throws {
+        try self.init(database: Database(path: path), readerCount: readerCount)
+    }
+
+    /// Uses `database` for writes, bringing its schema up to date, with `readerCount` reader
+    /// connections on the same file (none for an in-memory database, whose reads then go
+    /// through the writer).
+    public init(database: Database, readerCount: Int = defaultReaderCount) throws {
+        try LedgerSchema.migrator.migrate(database)
+        self.database = database
+        let onDisk = !database.path.isEmpty && database.path != ":memory:" && !database.path.hasPrefix("file::memory:")
+        readers = try DatabaseReaderPool(path: database.path, size: onDisk ? readerCount : 0)
+    }
+
+    /// The schema version of the file: the number of ledger migrations applied.
+    public var schemaVersion: Int {
+        get throws { try LedgerSchema.migrator.schemaVersion(of: database) }
+    }
+
+    public func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T {
+        guard readers.size > 0 else {
+            return try database.read { try body(SQLiteLedgerTransaction(connection: $0)) }
+        }
+        return try readers.read { try body(SQLiteLedgerTransaction(connection: $0)) }
+    }
+
+    public func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
+        try database.write { try body(SQLiteLedgerTransaction(connection: $0)) }
+    }
+}
