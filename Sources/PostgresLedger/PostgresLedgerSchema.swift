@@ -1,0 +1,126 @@
+/// The ledger's PostgreSQL schema, as an ordered list of migrations: the same tables, columns
+/// and constraints as the SQLite ledger's, in PostgreSQL's types (`bigint` for integers and
+/// epoch milliseconds, `boolean` for flags).
+enum PostgresLedgerSchema {
+    /// The migrations that build the schema; append new ones at the end.
+    static let migrator: PostgresMigrator = {
+        var migrator = PostgresMigrator()
+        migrator.registerMigration("create ledger tables") { connection in
+            for statement in createTables {
+                try connection.execute(statement)
+            }
+        }
+        return migrator
+    }()
+
+    private static let createTables = [
+        """
+        CREATE TABLE customer (
+            id text PRIMARY KEY CHECK (length(id) > 0),
+            app_account_token text UNIQUE,
+            created_date bigint NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE store_transaction (
+            transaction_id text PRIMARY KEY,
+            original_transaction_id text NOT NULL,
+            customer_id text NOT NULL REFERENCES customer (id),
+            product_id text NOT NULL,
+            product_type text NOT NULL,
+            subscription_group_id text,
+            purchase_date bigint NOT NULL,
+            original_purchase_date bigint,
+            expires_date bigint,
+            quantity bigint NOT NULL CHECK (quantity >= 1),
+            revocation_date bigint,
+            revocation_reason bigint,
+            is_upgraded boolean NOT NULL,
+            ownership_type text,
+            offer_type bigint,
+            offer_id text,
+            app_account_token text,
+            environment text NOT NULL,
+            signed_date bigint NOT NULL,
+            jws text NOT NULL,
+            grant_state text NOT NULL CHECK (grant_state IN ('unfinished', 'granted', 'revokedBeforeGrant')),
+            unfinished_reason text CHECK (unfinished_reason IN ('awaitingGrant', 'decisionFailed', 'invalidGrant')),
+            unfinished_detail text,
+            grant_attempts bigint NOT NULL DEFAULT 0,
+            stored_date bigint NOT NULL,
+            finished_date bigint,
+            CHECK ((grant_state = 'unfinished') = (unfinished_reason IS NOT NULL))
+        )
+        """,
+        "CREATE INDEX store_transaction_by_customer ON store_transaction (customer_id, product_id, purchase_date)",
+        "CREATE INDEX store_transaction_by_original ON store_transaction (original_transaction_id)",
+        "CREATE INDEX store_transaction_unfinished ON store_transaction (grant_state) WHERE grant_state = 'unfinished'",
+        """
+        CREATE TABLE transaction_version (
+            transaction_id text NOT NULL REFERENCES store_transaction (transaction_id),
+            jws text NOT NULL,
+            signed_date bigint NOT NULL,
+            revocation_date bigint,
+            received_date bigint NOT NULL,
+            PRIMARY KEY (transaction_id, jws)
+        )
+        """,
+        """
+        CREATE TABLE transaction_grant (
+            transaction_id text NOT NULL REFERENCES store_transaction (transaction_id),
+            position bigint NOT NULL CHECK (position >= 0),
+            item text NOT NULL CHECK (length(item) > 0),
+            amount bigint NOT NULL CHECK (amount > 0),
+            granted_date bigint NOT NULL,
+            PRIMARY KEY (transaction_id, position)
+        )
+        """,
+        """
+        CREATE TABLE grant_reversal (
+            transaction_id text NOT NULL,
+            position bigint NOT NULL,
+            reversed_date bigint NOT NULL,
+            PRIMARY KEY (transaction_id, position),
+            FOREIGN KEY (transaction_id, position) REFERENCES transaction_grant (transaction_id, position)
+        )
+        """,
+        """
+        CREATE TABLE balance (
+            customer_id text NOT NULL REFERENCES customer (id),
+            item text NOT NULL,
+            amount bigint NOT NULL,
+            PRIMARY KEY (customer_id, item)
+        )
+        """,
+        """
+        CREATE TABLE renewal_info (
+            original_transaction_id text PRIMARY KEY,
+            product_id text,
+            auto_renew_product_id text,
+            auto_renew_status bigint,
+            expiration_intent bigint,
+            is_in_billing_retry_period boolean,
+            price_increase_status bigint,
+            grace_period_expires_date bigint,
+            offer_type bigint,
+            offer_id text,
+            environment text,
+            recent_subscription_start_date bigint,
+            renewal_date bigint,
+            app_account_token text,
+            signed_date bigint NOT NULL,
+            jws text NOT NULL,
+            stored_date bigint NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE processed_notification (
+            notification_uuid text PRIMARY KEY,
+            notification_type text,
+            subtype text,
+            signed_date bigint,
+            processed_date bigint NOT NULL
+        )
+        """,
+    ]
+}

@@ -1,0 +1,37 @@
+import StoreCore
+
+/// The ledger in a PostgreSQL database that several processes and machines share.
+///
+/// Reads run in `REPEATABLE READ` transactions (one snapshot each); writes in
+/// `READ COMMITTED` ones, the server's default, where the ledger's rules hold by row locks
+/// and conflict-free inserts rather than a global lock (see ``PostgresLedgerTransaction``).
+/// A transaction that fails with a transient error — a serialization failure, a deadlock, a
+/// lost connection — runs again from the start on a healthy connection, with backoff; a
+/// permanent error is thrown at once.
+public final class PostgresLedgerStorage: LedgerStorage {
+    private let pool: PostgresConnectionPool
+    private let retry: PostgresRetryPolicy
+
+    /// How many connections a storage opens by default.
+    public static let defaultConnectionCount = 4
+
+    /// Connects to the database at `url` (`postgres://` or `postgresql://`) and brings its
+    /// ledger schema up to date; several processes may do so at once.
+    ///
+    /// - Throws: ``PostgresError`` when the server cannot be reached or refuses the schema.
+    public init(url: String, connections: Int = defaultConnectionCount, retry: PostgresRetryPolicy = PostgresRetryPolicy()) throws {
+        pool = try PostgresConnectionPool(url: url, size: connections)
+        self.retry = retry
+        try retry.run {
+            try pool.withConnection { try PostgresLedgerSchema.migrator.migrate($0) }
+        }
+    }
+
+    public func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T {
+        try pool.transaction(.repeatableRead, retry: retry) { try body(PostgresLedgerTransaction(connection: $0)) }
+    }
+
+    public func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
+        try pool.transaction(.readCommitted, retry: retry) { try body(PostgresLedgerTransaction(connection: $0)) }
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import StoreCore
+
+/// One PostgreSQL transaction of the ledger: the ledger's reads and writes as parameterized
+/// SQL over one connection, inside the transaction ``PostgresLedgerStorage`` began.
+///
+/// Under READ COMMITTED, concurrent writers never rely on a global lock: a transaction's row
+/// is held with `SELECT … FOR UPDATE`, inserts that may race use `ON CONFLICT DO NOTHING` and
+/// say whether they won, and balances change by one atomic `UPDATE`.
+struct PostgresLedgerTransaction: LedgerWriting {
+    let connection: PostgresConnection
+
+    // MARK: - Reads
+
+    func customer(id: String) throws -> Customer? {
+        try connection.execute("SELECT \(PostgresLedgerRows.customerColumns) FROM customer WHERE id = $1", [.text(id)])
+            .first.map(PostgresLedgerRows.customer(from:))
+    }
+
+    func customerID(appAccountToken: String) throws -> String? {
+        try connection.execute("SELECT id FROM customer WHERE app_account_token = $1", [.text(appAccountToken)])
+            .first.map { try $0.decode(String.self, column: "id") }
+    }
+
+    func customers() throws -> [Customer] {
+        try connection.execute("SELECT \(PostgresLedgerRows.customerColumns) FROM customer ORDER BY created_date, id")
+            .map(PostgresLedgerRows.customer(from:))
+    }
+
+    func transaction(id: String) throws -> StoredTransaction? {
+        try connection.execute(
+            "SELECT \(PostgresLedgerRows.transactionColumns) FROM store_transaction WHERE transaction_id = $1", [.text(id)]
+        ).first.map(PostgresLedgerRows.transaction(from:))
+    }
+
+    func transactions(_ query: LedgerTransactionQuery) throws -> [StoredTransaction] {
+        let (clause, parameters): (String, [PostgresValue?]) = switch query {
+        case .customer(let customerID): ("customer_id = $1", [.text(customerID)])
+        case .customerProduct(let customerID, let productID):
+            ("customer_id = $1 AND product_id = $2", [.text(customerID), .text(productID)])
+        case .original(let originalID): ("original_transaction_id = $1", [.text(originalID)])
+        case .unfinished(let customerID):
+            ("grant_state = 'unfinished' AND ($1::text IS NULL OR customer_id = $1)", [customerID.map(PostgresValue.text)])
+        }
+        return try connection.execute(
+            "SELECT \(PostgresLedgerRows.transactionColumns) FROM store_transaction WHERE \(clause) ORDER BY purchase_date, transaction_id",
+            parameters
+        ).map(PostgresLedgerRows.transaction(from:))
+    }
+
+    func latestTransactions(customerID: String) throws -> [StoredTransaction] {
+        try connection.execute(
+            """
+            SELECT DISTINCT ON (product_id) \(PostgresLedgerRows.transactionColumns) FROM store_transaction
+            WHERE customer_id = $1 ORDER BY product_id, purchase_date DESC, transaction_id DESC
+            """,
+            [.text(customerID)]
+        ).map(PostgresLedgerRows.transaction(from:))
+    }
+
+    func ownerOfTransaction(id: String, originalID: String) throws -> String? {
+        try connection.execute(
+            "SELECT customer_id FROM store_transaction WHERE transaction_id = $1 OR original_transaction_id = $2 LIMIT 1",
+            [.text(id), .text(originalID)]
+        ).first.map { try $0.decode(String.self, column: "customer_id") }
+    }
+
+    func versions(ofTransaction transactionID: String) throws -> [TransactionVersion] {
+        try connection.execute(
+            """
+            SELECT transaction_id, jws, signed_date, revocation_date, received_date FROM transaction_version
+            WHERE transaction_id = $1 ORDER BY signed_date, received_date, jws COLLATE "C"
+            """,
+            [.text(transactionID)]
+        ).map(PostgresLedgerRows.version(from:))
+    }
+
+    func grants(ofTransaction transactionID: String) throws -> [Grant] {
+        try connection.execute(
+            "SELECT item, amount FROM transaction_grant WHERE transaction_id = $1 ORDER BY position", [.text(transactionID)]
+        ).map(PostgresLedgerRows.grant(from:))
+    }
+
+    func reversedGrants(ofTransaction transactionID: String) throws -> [Grant] {
+        try connection.execute(
+            """
+            SELECT g.item, g.amount FROM grant_reversal r
+            JOIN transaction_grant g ON g.transaction_id = r.transaction_id AND g.position = r.position
+            WHERE r.transaction_id = $1 ORDER BY r.position
+            """,
+            [.text(transactionID)]
+        ).map(PostgresLedgerRows.grant(from:))
+    }
+
+    func unreversedGrants(ofTransaction transactionID: String) throws -> [(position: Int, grant: Grant)] {
+        try connection.execute(
+            """
+            SELECT g.position, g.item, g.amount FROM transaction_grant g
+            WHERE g.transaction_id = $1 AND NOT EXISTS (
+                SELECT 1 FROM grant_reversal r WHERE r.transaction_id = g.transaction_id AND r.position = g.position)
+            ORDER BY g.position
+            """,
+            [.text(transactionID)]
+        ).map { row in (try row.decode(Int.self, column: "position"), try PostgresLedgerRows.grant(from: row)) }
+    }
+
+    func balances(customerID: String) throws -> [String: Int] {
+        let rows = try connection.execute("SELECT item, amount FROM balance WHERE customer_id = $1", [.text(customerID)])
+        return try Dictionary(uniqueKeysWithValues: rows.map {
+            (try $0.decode(String.self, column: "item"), try $0.decode(Int.self, column: "amount"))
+        })
+    }
+
+    func renewalInfo(originalTransactionID: String) throws -> StoredRenewalInfo? {
+        try connection.execute(
+            "SELECT \(PostgresLedgerRows.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id = $1",
+            [.text(originalTransactionID)]
+        ).first.map(PostgresLedgerRows.renewalInfo(from:))
+    }
+
+    func isNotificationProcessed(_ notificationUUID: String) throws -> Bool {
+        !(try connection.execute(
+            "SELECT 1 AS present FROM processed_notification WHERE notification_uuid = $1", [.text(notificationUUID)]
+        ).isEmpty)
+    }
+
+    // MARK: - Writes
+
+    func lockTransaction(id: String) throws -> StoredTransaction? {
+        try connection.execute(
+            "SELECT \(PostgresLedgerRows.transactionColumns) FROM store_transaction WHERE transaction_id = $1 FOR UPDATE",
+            [.text(id)]
+        ).first.map(PostgresLedgerRows.transaction(from:))
+    }
+
+    func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws -> Bool {
+        !(try connection.execute(
+            """
+            INSERT INTO customer (id, app_account_token, created_date) VALUES ($1, $2, $3)
+            ON CONFLICT (id) DO NOTHING RETURNING 1 AS inserted
+            """,
+            [.text(id), appAccountToken.map(PostgresValue.text), .integer(createdDate)]
+        ).isEmpty)
+    }
+
+    func setAppAccountToken(_ token: String, customerID: String) throws {
+        try connection.execute("UPDATE customer SET app_account_token = $1 WHERE id = $2", [.text(token), .text(customerID)])
+    }
+
+    func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?) throws -> Bool {
+        let (state, reason, detail) = transaction.grantState.columns
+        return !(try connection.execute(
+            """
+            INSERT INTO store_transaction (
+                transaction_id, original_transaction_id, customer_id, product_id, product_type,
+                subscription_group_id, purchase_date, original_purchase_date, expires_date, quantity,
+                revocation_date, revocation_reason, is_upgraded, ownership_type, offer_type, offer_id,
+                app_account_token, environment, signed_date, jws, grant_state, unfinished_reason,
+                unfinished_detail, stored_date, finished_date
+            ) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+                      $21, $22, $23, $24, $25)
+            ON CONFLICT (transaction_id) DO NOTHING RETURNING 1 AS inserted
+            """,
+            [
+                .text(transaction.id), .text(transaction.originalID), .text(transaction.customerID),
+                .text(transaction.productID), .text(transaction.productType.rawValue),
+                PostgresLedgerRows.text(transaction.subscriptionGroupID),
+                .integer(transaction.purchaseDate.millisecondsSince1970),
+                PostgresLedgerRows.milliseconds(transaction.originalPurchaseDate),
+                PostgresLedgerRows.milliseconds(transaction.expirationDate), .integer(Int64(transaction.purchasedQuantity)),
+                PostgresLedgerRows.milliseconds(transaction.revocationDate),
+                PostgresLedgerRows.integer(transaction.revocationReason?.rawValue), .boolean(transaction.isUpgraded),
+                PostgresLedgerRows.text(transaction.ownershipType?.rawValue),
+                PostgresLedgerRows.integer(transaction.offerType?.rawValue), PostgresLedgerRows.text(transaction.offerID),
+                PostgresLedgerRows.text(transaction.appAccountToken), .text(transaction.environment.rawValue),
+                .integer(transaction.signedDate.millisecondsSince1970), .text(transaction.jwsRepresentation),
+                .text(state), PostgresLedgerRows.text(reason), PostgresLedgerRows.text(detail), .integer(storedDate),
+                finishedDate.map(PostgresValue.integer),
+            ]
+        ).isEmpty)
+    }
+
+    func insertVersion(of transaction: StoredTransaction, receivedDate: Int64) throws -> Bool {
+        !(try connection.execute(
+            """
+            INSERT INTO transaction_version (transaction_id, jws, signed_date, revocation_date, received_date)
+            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (transaction_id, jws) DO NOTHING RETURNING 1 AS inserted
+            """,
+            [.text(transaction.id), .text(transaction.jwsRepresentation), .integer(transaction.signedDate.millisecondsSince1970),
+             PostgresLedgerRows.milliseconds(transaction.revocationDate), .integer(receivedDate)]
+        ).isEmpty)
+    }
+
+    func updateChangeableFields(of transaction: StoredTransaction) throws {
+        try connection.execute(
+            """
+            UPDATE store_transaction SET subscription_group_id = $1, original_purchase_date = $2, expires_date = $3,
+                revocation_date = $4, revocation_reason = $5, is_upgraded = $6, ownership_type = $7, offer_type = $8,
+                offer_id = $9, app_account_token = $10, signed_date = $11, jws = $12
+            WHERE transaction_id = $13
+            """,
+            [
+                PostgresLedgerRows.text(transaction.subscriptionGroupID),
+                PostgresLedgerRows.milliseconds(transaction.originalPurchaseDate),
+                PostgresLedgerRows.milliseconds(transaction.expirationDate),
+                PostgresLedgerRows.milliseconds(transaction.revocationDate),
+                PostgresLedgerRows.integer(transaction.revocationReason?.rawValue), .boolean(transaction.isUpgraded),
+                PostgresLedgerRows.text(transaction.ownershipType?.rawValue),
+                PostgresLedgerRows.integer(transaction.offerType?.rawValue), PostgresLedgerRows.text(transaction.offerID),
+                PostgresLedgerRows.text(transaction.appAccountToken), .integer(transaction.signedDate.millisecondsSince1970),
+                .text(transaction.jwsRepresentation), .text(transaction.id),
+            ])
+    }
+
+    func setGrantState(_ state: GrantState, transactionID: String, finishedDate: Int64?, countsAttempt: Bool) throws {
+        let (stateColumn, reason, detail) = state.columns
+        try connection.execute(
+            """
+            UPDATE store_transaction SET grant_state = $1, unfinished_reason = $2, unfinished_detail = $3,
+                finished_date = $4, grant_attempts = grant_attempts + $5
+            WHERE transaction_id = $6
+            """,
+            [.text(stateColumn), PostgresLedgerRows.text(reason), PostgresLedgerRows.text(detail),
+             finishedDate.map(PostgresValue.integer), .integer(countsAttempt ? 1 : 0), .text(transactionID)])
+    }
+
+    func insertGrants(_ grants: [Grant], transactionID: String, grantedDate: Int64) throws {
+        for (position, grant) in grants.enumerated() {
+            try connection.execute(
+                "INSERT INTO transaction_grant (transaction_id, position, item, amount, granted_date) VALUES ($1, $2, $3, $4, $5)",
+                [.text(transactionID), .integer(Int64(position)), .text(grant.item), .integer(Int64(grant.amount)),
+                 .integer(grantedDate)])
+        }
+    }
+
+    func insertReversals(positions: [Int], transactionID: String, reversedDate: Int64) throws {
+        for position in positions {
+            try connection.execute(
+                "INSERT INTO grant_reversal (transaction_id, position, reversed_date) VALUES ($1, $2, $3)",
+                [.text(transactionID), .integer(Int64(position)), .integer(reversedDate)])
+        }
+    }
+
+    func deleteReversals(transactionID: String) throws {
+        try connection.execute("DELETE FROM grant_reversal WHERE transaction_id = $1", [.text(transactionID)])
+    }
+
+    func adjustBalance(customerID: String, item: String, by amount: Int) throws {
+        try connection.execute(
+            """
+            INSERT INTO balance (customer_id, item, amount) VALUES ($1, $2, $3)
+            ON CONFLICT (customer_id, item) DO UPDATE SET amount = balance.amount + EXCLUDED.amount
+            """,
+            [.text(customerID), .text(item), .integer(Int64(amount))])
+    }
+
+    func upsertRenewalInfo(_ received: StoredRenewalInfo, storedDate: Int64) throws {
+        try connection.execute(
+            """
+            INSERT INTO renewal_info (
+                original_transaction_id, product_id, auto_renew_product_id, auto_renew_status, expiration_intent,
+                is_in_billing_retry_period, price_increase_status, grace_period_expires_date, offer_type, offer_id,
+                environment, recent_subscription_start_date, renewal_date, app_account_token, signed_date, jws,
+                stored_date
+            ) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+            ON CONFLICT (original_transaction_id) DO UPDATE SET
+                product_id = EXCLUDED.product_id, auto_renew_product_id = EXCLUDED.auto_renew_product_id,
+                auto_renew_status = EXCLUDED.auto_renew_status, expiration_intent = EXCLUDED.expiration_intent,
+                is_in_billing_retry_period = EXCLUDED.is_in_billing_retry_period,
+                price_increase_status = EXCLUDED.price_increase_status,
+                grace_period_expires_date = EXCLUDED.grace_period_expires_date, offer_type = EXCLUDED.offer_type,
+                offer_id = EXCLUDED.offer_id, environment = EXCLUDED.environment,
+                recent_subscription_start_date = EXCLUDED.recent_subscription_start_date,
+                renewal_date = EXCLUDED.renewal_date, app_account_token = EXCLUDED.app_account_token,
+                signed_date = EXCLUDED.signed_date, jws = EXCLUDED.jws, stored_date = EXCLUDED.stored_date
+            """,
+            [
+                .text(received.originalTransactionID), PostgresLedgerRows.text(received.currentProductID),
+                PostgresLedgerRows.text(received.autoRenewPreference),
+                PostgresLedgerRows.integer(received.autoRenewStatus?.rawValue),
+                PostgresLedgerRows.integer(received.expirationReason?.rawValue),
+                received.isInBillingRetry.map(PostgresValue.boolean),
+                PostgresLedgerRows.integer(received.priceIncreaseStatus?.rawValue),
+                PostgresLedgerRows.milliseconds(received.gracePeriodExpirationDate),
+                PostgresLedgerRows.integer(received.offerType?.rawValue), PostgresLedgerRows.text(received.offerID),
+                PostgresLedgerRows.text(received.environment?.rawValue),
+                PostgresLedgerRows.milliseconds(received.recentSubscriptionStartDate),
+                PostgresLedgerRows.milliseconds(received.renewalDate), PostgresLedgerRows.text(received.appAccountToken),
+                .integer(received.signedDate.millisecondsSince1970), .text(received.jwsRepresentation), .integer(storedDate),
+            ])
+    }
+
+    func insertProcessedNotification(
+        uuid: String, type: String?, subtype: String?, signedDate: Int64?, processedDate: Int64
+    ) throws -> Bool {
+        !(try connection.execute(
+            """
+            INSERT INTO processed_notification (notification_uuid, notification_type, subtype, signed_date, processed_date)
+            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1 AS inserted
+            """,
+            [.text(uuid), PostgresLedgerRows.text(type), PostgresLedgerRows.text(subtype),
+             signedDate.map(PostgresValue.integer), .integer(processedDate)]
+        ).isEmpty)
+    }
+}
