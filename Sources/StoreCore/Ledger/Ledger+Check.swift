@@ -1,0 +1,60 @@
+import Foundation
+
+extension Ledger {
+    /// Checks the ledger's invariants from what it stores, on any storage, and returns one
+    /// line per violation (none when the ledger is consistent):
+    /// - each balance is the sum of its customer's grants minus the reversed ones;
+    /// - only granted transactions have grants, and every reversed grant was granted;
+    /// - every stored JWS decodes to the transaction fields stored beside it.
+    public func checkInvariants() throws -> [String] {
+        try reading { ledger in
+            var violations: [String] = []
+            for customer in try ledger.customers() {
+                var expected: [String: Int] = [:]
+                for transaction in try ledger.transactions(.customer(customer.id)) {
+                    let grants = try ledger.grants(ofTransaction: transaction.id)
+                    let reversed = try ledger.reversedGrants(ofTransaction: transaction.id)
+                    if !grants.isEmpty, transaction.grantState != .granted {
+                        violations.append("transaction \(transaction.id) has grants but is not granted")
+                    }
+                    if reversed.count > grants.count {
+                        violations.append("transaction \(transaction.id) has more reversals than grants")
+                    }
+                    for grant in grants { expected[grant.item, default: 0] += grant.amount }
+                    for grant in reversed { expected[grant.item, default: 0] -= grant.amount }
+                    violations += Self.mismatches(ofStoredJWS: transaction)
+                }
+                let balances = try ledger.balances(customerID: customer.id)
+                for item in Set(expected.keys).union(balances.keys).sorted() where (balances[item] ?? 0) != (expected[item] ?? 0) {
+                    violations.append("the \(item) balance of \(customer.id) is \(balances[item] ?? 0); "
+                                      + "its grants minus reversals are \(expected[item] ?? 0)")
+                }
+            }
+            return violations
+        }
+    }
+
+    /// The fields of `transaction` that its stored JWS does not say, as violations.
+    private static func mismatches(ofStoredJWS transaction: StoredTransaction) -> [String] {
+        let payload: JWSTransactionDecodedPayload
+        do {
+            let segments = try JWSSegments(transaction.jwsRepresentation)
+            payload = try SignedPayloadJSON.decode(JWSTransactionDecodedPayload.self, from: try segments.decoded().payload)
+        } catch {
+            return ["transaction \(transaction.id): its stored JWS does not decode: \(error)"]
+        }
+        let fields: [(String, String?, String?)] = [
+            ("transactionId", payload.transactionId, transaction.id),
+            ("originalTransactionId", payload.originalTransactionId, transaction.originalID),
+            ("productId", payload.productId, transaction.productID),
+            ("quantity", payload.quantity.map { "\($0)" }, "\(transaction.purchasedQuantity)"),
+            ("purchaseDate", payload.purchaseDate.map { "\($0.millisecondsSince1970)" }, "\(transaction.purchaseDate.millisecondsSince1970)"),
+            ("signedDate", payload.signedDate.map { "\($0.millisecondsSince1970)" }, "\(transaction.signedDate.millisecondsSince1970)"),
+            ("revocationDate", payload.revocationDate.map { "\($0.millisecondsSince1970)" },
+             transaction.revocationDate.map { "\($0.millisecondsSince1970)" }),
+        ]
+        return fields.filter { $0.1 != $0.2 }.map { field, signed, stored in
+            "transaction \(transaction.id): its JWS says \(field) \(signed ?? "nothing"), the ledger stores \(stored ?? "nothing")"
+        }
+    }
+}

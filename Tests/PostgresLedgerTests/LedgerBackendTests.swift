@@ -1,0 +1,187 @@
+import Foundation
+import PostgresLedger
+import StoreCore
+import Testing
+
+/// The ledger's rules on every storage: the same cases on SQLite and on PostgreSQL (when
+/// `STORERULES_TEST_POSTGRES_URL` names a server), including writers racing on one ledger and
+/// deliveries in any order.
+@Suite struct LedgerBackendTests {
+    typealias Payloads = LedgerPayloads
+
+    private func ingest(_ payload: JWSTransactionDecodedPayload, into ledger: Ledger, customer: String = "ana") throws -> TransactionIngestResult {
+        try ledger.ingest(transaction: payload, jwsRepresentation: Payloads.jws(payload), customerID: customer, decide: Payloads.grants)
+    }
+
+    @Test("a transaction delivered twice is stored once and granted once", arguments: LedgerBackend.available)
+    func grantsOnce(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let box = Payloads.transaction(id: "1000", quantity: 2)
+        let first = try ingest(box, into: ledger)
+        #expect(first.storage == .inserted)
+        #expect(first.outcome == .granted([Grant(item: "pellet", amount: 10)]))
+        let again = try ingest(box, into: ledger)
+        #expect(again.storage == .unchanged)
+        #expect(again.outcome == .alreadyFinished)
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 10])
+        #expect(try ledger.versions(ofTransaction: "1000").count == 1)
+        #expect(try ledger.checkInvariants().isEmpty)
+    }
+
+    @Test("a failing decision leaves the transaction unfinished, and a retry grants it once", arguments: LedgerBackend.available)
+    func failedDecisionIsRetried(on backend: LedgerBackend) throws {
+        struct PolicyDown: Error {}
+        let ledger = try backend.freshLedger()
+        let box = Payloads.transaction(id: "2000")
+        let failed = try ledger.ingest(transaction: box, jwsRepresentation: Payloads.jws(box), customerID: "ana") { _ in throw PolicyDown() }
+        guard case .unfinished(.decisionFailed) = failed.outcome else {
+            Issue.record("expected an unfinished transaction, got \(failed.outcome)")
+            return
+        }
+        #expect(try ledger.unfinishedTransactions().map(\.id) == ["2000"])
+        let retried = try ledger.retryUnfinished(decide: Payloads.grants)
+        #expect(retried.map(\.outcome) == [.granted([Grant(item: "pellet", amount: 5)])])
+        #expect(try ledger.retryUnfinished(decide: Payloads.grants).isEmpty)
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
+    }
+
+    @Test("a refund reverses the grants, and a withdrawn refund restores them", arguments: LedgerBackend.available)
+    func refundsReverseAndRestore(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        _ = try ingest(Payloads.transaction(id: "3000", quantity: 3), into: ledger)
+        let refunded = try ingest(Payloads.transaction(id: "3000", quantity: 3, signedAt: 10, revokedAt: 10), into: ledger)
+        #expect(refunded.outcome == .revoked(reversed: [Grant(item: "pellet", amount: 15)]))
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 0])
+        let stale = try ingest(Payloads.transaction(id: "3000", quantity: 3, signedAt: 5), into: ledger)
+        #expect(stale.storage == .superseded)
+        let withdrawn = try ingest(Payloads.transaction(id: "3000", quantity: 3, signedAt: 20), into: ledger)
+        #expect(withdrawn.outcome == .revocationWithdrawn(restored: [Grant(item: "pellet", amount: 15)]))
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 15])
+        #expect(try ledger.checkInvariants().isEmpty)
+    }
+
+    @Test("a transaction changing what never changes is refused and changes nothing", arguments: LedgerBackend.available)
+    func conflictingVersionIsRefused(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        _ = try ingest(Payloads.transaction(id: "4000"), into: ledger)
+        #expect(throws: LedgerError.self) { try ingest(Payloads.transaction(id: "4000", quantity: 9, signedAt: 1), into: ledger) }
+        #expect(throws: LedgerError.self) { try ingest(Payloads.transaction(id: "4000", signedAt: 1), into: ledger, customer: "bo") }
+        #expect(try ledger.versions(ofTransaction: "4000").count == 1)
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
+    }
+
+    @Test("a notification is processed once by its UUID, and customers resolve by token", arguments: LedgerBackend.available)
+    func notificationsOnce(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        try ledger.registerCustomer(id: "ana", appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138")
+        let box = Payloads.transaction(id: "5000", appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138")
+        let delivery = Payloads.Delivery(uuid: "n-1", customerID: "ana", transaction: box, renewalInfo: nil)
+        let first = try ledger.ingest(notification: delivery.notification, transaction: box, renewalInfo: nil, decide: Payloads.grants)
+        guard case .processed(let result?, nil) = first else {
+            Issue.record("expected a processed notification, got \(first)")
+            return
+        }
+        #expect(result.transaction.customerID == "ana")
+        #expect(try ledger.ingest(notification: delivery.notification, transaction: box, renewalInfo: nil, decide: Payloads.grants)
+                == .alreadyProcessed)
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
+    }
+
+    @Test("eight writers on separate connections delivering the same transactions grant each exactly once",
+          arguments: LedgerBackend.available)
+    func racingWritersGrantOnce(on backend: LedgerBackend) throws {
+        let location = try backend.freshLocation()
+        let ledgers = try (0..<4).map { _ in try location.open() }
+        let boxes = (0..<60).map { Payloads.transaction(id: "6\(String(format: "%04d", $0))", quantity: Int32(1 + $0 % 3)) }
+        let failures = FailureBox()
+        DispatchQueue.concurrentPerform(iterations: 8) { writer in
+            let ledger = ledgers[writer % ledgers.count]
+            for box in writer % 2 == 0 ? boxes : boxes.reversed() {
+                do {
+                    _ = try ingest(box, into: ledger, customer: "customer-\(Int(box.transactionId!.suffix(4))! % 5)")
+                } catch {
+                    failures.record(error)
+                }
+            }
+        }
+        #expect(failures.errors.isEmpty, "\(failures.errors)")
+        let ledger = ledgers[0]
+        for customer in 0..<5 {
+            let expected = boxes.enumerated().filter { $0.offset % 5 == customer }.reduce(0) { $0 + 5 * Int($1.element.quantity!) }
+            #expect(try ledger.balances(customerID: "customer-\(customer)")["pellet"] == expected)
+        }
+        for box in boxes {
+            #expect(try ledger.grants(ofTransaction: box.transactionId!).count == 1)
+        }
+        #expect(try ledger.checkInvariants().isEmpty)
+    }
+
+    @Test("a scripted year delivered shuffled and duplicated leaves the same entitlements, statuses and balances as in order",
+          arguments: LedgerBackend.available)
+    func deliveryOrderDoesNotMatter(on backend: LedgerBackend) throws {
+        let year = Payloads.scriptedYear(customers: 4)
+        let ordered = try backend.freshLedger()
+        try deliver(year, to: ordered)
+        var generator = SeededGenerator(seed: 7)
+        for round in 0..<2 {
+            let shuffled = try backend.freshLedger()
+            try deliver((year + year.prefix(round * 20 + 10)).shuffled(using: &generator), to: shuffled)
+            for customer in 0..<4 {
+                #expect(try snapshot(of: "customer-\(customer)", in: shuffled) == snapshot(of: "customer-\(customer)", in: ordered))
+            }
+            #expect(try shuffled.checkInvariants().isEmpty)
+        }
+    }
+
+    private func deliver(_ deliveries: [Payloads.Delivery], to ledger: Ledger) throws {
+        for delivery in deliveries {
+            _ = try ledger.ingest(notification: delivery.notification, transaction: delivery.transaction,
+                                  renewalInfo: delivery.renewalInfo, customerID: delivery.customerID, decide: Payloads.grants)
+        }
+    }
+
+    /// What a customer is entitled to and holds at the end of the year.
+    private struct Snapshot: Equatable {
+        var entitlements: [String]
+        var statuses: [String]
+        var balances: [String: Int]
+        var autoRenew: [String]
+    }
+
+    private func snapshot(of customerID: String, in ledger: Ledger) throws -> Snapshot {
+        let end = Payloads.date(360 * Payloads.day - Payloads.day)
+        let state = try ledger.customerState(customerID: customerID, at: end)
+        return Snapshot(
+            entitlements: state.entitledProductIDs,
+            statuses: state.subscriptionStatuses.sorted { $0.key < $1.key }.flatMap { group, statuses in
+                statuses.map { "\(group):\($0.transaction.id):\($0.state)" }
+            },
+            balances: state.balances,
+            autoRenew: state.subscriptionStatuses.values.flatMap { $0.map { "\($0.willAutoRenew)" } })
+    }
+}
+
+/// Errors collected from several threads.
+final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var errors: [String] = []
+
+    func record(_ error: any Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        errors.append(String(describing: error))
+    }
+}
+
+/// A repeatable source of shuffles.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
