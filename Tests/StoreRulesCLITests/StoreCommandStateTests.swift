@@ -63,6 +63,14 @@ import Testing
         #expect((try shop.json("notifications")["notifications"] as? [Any])?.count == 0)
     }
 
+    @Test func theStoreStateCannotBeTheLedgerItself() throws {
+        let shop = try Shop()
+        let refused = try shop.run("status", "--store-state", shop.ledger)
+        #expect(refused.status == 64)
+        #expect(refused.standardError.contains("--store-state must name another file than the ledger"))
+        #expect(!FileManager.default.fileExists(atPath: shop.ledger + ".store.sqlite"))
+    }
+
     @Test func aLedgerFileOfAnEarlierVersionHandsItsStoreOver() throws {
         let shop = try Shop()
         _ = try shop.json("purchase", "pass.individual", "--customer", "ana")

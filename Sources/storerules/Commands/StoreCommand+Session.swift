@@ -44,6 +44,9 @@ struct StoreSession {
             throw CommandFailure("cannot open the ledger \(ledgerPath): \(error)")
         }
         let statePath = parsed.value("store-state") ?? StoreCommand.defaultStatePath(beside: ledgerPath)
+        guard URL(fileURLWithPath: statePath).standardizedFileURL != URL(fileURLWithPath: ledgerPath).standardizedFileURL else {
+            throw UsageError("--store-state must name another file than the ledger")
+        }
         let state: Database
         do {
             state = try Database(path: statePath)
