@@ -14,7 +14,7 @@ import Testing
         try harness.buy("coins")
         try harness.store.advance(by: StoreHarness.duration("P10D"))
         let tables = LocalStoreSchema.tableNames.filter { withIdentity || $0 != "local_store_identity" }
-        try harness.ledger.database.write { connection in
+        try Database(path: harness.ledgerPath).write { connection in
             try LocalStoreSchema.createTables(connection)
             if withIdentity { try LocalStoreSchema.createIdentityTable(connection) }
             try connection.execute("PRAGMA defer_foreign_keys = ON")
@@ -43,7 +43,8 @@ import Testing
     @Test func anEarlierLedgerFileOpensAtTheCurrentSchemaVersion() throws {
         let harness = try Self.legacyLedger()
         let ledger = try Ledger(path: harness.ledgerPath)
-        #expect(try LedgerSchema.migrator.schemaVersion(of: ledger.database) == Ledger.schemaVersion)
+        #expect(try Database(path: harness.ledgerPath).read { try $0.fetchValue(Int.self, "PRAGMA user_version") }
+            == Ledger.schemaVersion)
         #expect(try ledger.transactions(customerID: "ana").count == 2)
     }
 
@@ -70,7 +71,7 @@ import Testing
         let harness = try Self.legacyLedger()
         let path = harness.directory.appendingPathComponent("moved.sqlite").path
         _ = try Self.storeOnMovedState(harness, at: path)
-        let tables = try LocalStoreStateTests.tables(in: Ledger(path: harness.ledgerPath).database)
+        let tables = try LocalStoreStateTests.tables(in: Database(path: harness.ledgerPath))
         #expect(tables.filter { $0.hasPrefix("local_store") }.isEmpty)
         #expect(tables.contains("store_transaction"))
         let again = try LocalStore.moveState(
@@ -92,7 +93,7 @@ import Testing
     @Test func aStoreStateThatHoldsAStoreTakesNothingOver() throws {
         let harness = try Self.legacyLedger()
         #expect(try !LocalStore.moveState(fromLedgerAt: harness.ledgerPath, into: harness.store.state))
-        let tables = try LocalStoreStateTests.tables(in: Ledger(path: harness.ledgerPath).database)
+        let tables = try LocalStoreStateTests.tables(in: Database(path: harness.ledgerPath))
         #expect(tables.isSuperset(of: LocalStoreSchema.tableNames))
     }
 

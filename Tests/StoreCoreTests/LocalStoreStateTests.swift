@@ -15,7 +15,7 @@ import Testing
         let harness = try StoreHarness()
         try harness.buy("pass.premium")
         try harness.store.advance(by: StoreHarness.duration("P1M"))
-        let ledgerTables = try Self.tables(in: Ledger(path: harness.ledgerPath).database)
+        let ledgerTables = try Self.tables(in: Database(path: harness.ledgerPath))
         #expect(ledgerTables.contains("store_transaction"))
         #expect(ledgerTables.filter { $0.hasPrefix("local_store") }.isEmpty)
         #expect(try harness.ledgerTransactions().count == 2)
