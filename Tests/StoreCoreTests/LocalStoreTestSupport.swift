@@ -1,7 +1,8 @@
 import Foundation
 @testable import StoreCore
 
-/// A local store over a fresh ledger file, with a manual clock, for the local store tests.
+/// A local store over a fresh ledger file and a fresh store state file, with a manual clock,
+/// for the local store tests.
 struct StoreHarness {
     /// 2025-01-31T00:00:00Z: a month end, so month arithmetic shows.
     static let start = Date(millisecondsSince1970: 1_738_281_600_000)
@@ -107,13 +108,21 @@ struct StoreHarness {
         var configuration = LocalStore.Configuration(bundleID: Self.bundleID, clock: clock)
         configure(&configuration)
         store = try LocalStore(catalog: try Self.catalog(settings: settings), authority: SignedDataTestSupport.authority,
-                               ledger: ledger, configuration: configuration, decide: Self.grants)
+                               ledger: ledger, state: try Database(path: directory.appendingPathComponent("store.sqlite").path),
+                               configuration: configuration, decide: Self.grants)
     }
 
-    /// Another store over the same ledger file, as another process would open it.
+    /// The path of the ledger file.
+    var ledgerPath: String { directory.appendingPathComponent("ledger.sqlite").path }
+
+    /// The path of the store state file.
+    var statePath: String { directory.appendingPathComponent("store.sqlite").path }
+
+    /// Another store over the same ledger and store state files, as another process would open them.
     func reopened(clock: StoreClock = .manual(startingAt: start)) throws -> (Ledger, LocalStore) {
-        let ledger = try Ledger(path: directory.appendingPathComponent("ledger.sqlite").path)
+        let ledger = try Ledger(path: ledgerPath)
         let store = try LocalStore(catalog: store.catalog, authority: store.authority, ledger: ledger,
+                                   state: try Database(path: statePath),
                                    configuration: LocalStore.Configuration(bundleID: Self.bundleID, clock: clock),
                                    decide: Self.grants)
         return (ledger, store)
@@ -145,13 +154,15 @@ struct StoreHarness {
 
     /// A count of what the store and the ledger hold, to show a refused request changed nothing.
     func footprint() throws -> [Int] {
-        try ledger.database.read { connection in
-            try ["local_store_transaction", "local_store_subscription", "local_store_notification",
-                 "local_store_delivery", "local_store_ask_to_buy", "local_store_family_member", "store_transaction",
-                 "renewal_info", "transaction_grant"].map {
-                try connection.fetchValue(Int.self, "SELECT count(*) FROM \($0)") ?? 0
+        func counts(_ tables: [String], in database: Database) throws -> [Int] {
+            try database.read { connection in
+                try tables.map { try connection.fetchValue(Int.self, "SELECT count(*) FROM \($0)") ?? 0 }
             }
         }
+        return try counts(["local_store_transaction", "local_store_subscription", "local_store_notification",
+                           "local_store_delivery", "local_store_ask_to_buy", "local_store_family_member"],
+                          in: store.state)
+            + counts(["store_transaction", "renewal_info", "transaction_grant"], in: ledger.database)
     }
 
     static func duration(_ text: String) -> StoreDuration {

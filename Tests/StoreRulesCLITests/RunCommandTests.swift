@@ -68,7 +68,7 @@ import Testing
         #expect(result.standardError.split(separator: "\n").count == 1)
     }
 
-    @Test("without --ledger the run removes its temporary folder, signing keys included; with it, keeps the ledger and its certificates")
+    @Test("without --ledger the run removes its temporary folder, signing keys included; with it, keeps the ledger, the store state and the certificates")
     func theTemporaryFolderIsRemoved() throws {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("run-tmp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -81,6 +81,7 @@ import Testing
         #expect(kept.status == 0, "\(kept.standardError)")
         #expect(FileManager.default.fileExists(atPath: ledger))
         #expect(FileManager.default.fileExists(atPath: ledger + ".certificates/root-certificate.pem"))
+        #expect(FileManager.default.fileExists(atPath: ledger + ".store.sqlite"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).allSatisfy { $0.hasPrefix("kept.sqlite") })
     }
 }

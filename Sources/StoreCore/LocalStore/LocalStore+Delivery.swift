@@ -7,7 +7,7 @@ extension LocalStore {
     /// retried by the next operation.
     func deliverPending() throws {
         while true {
-            let pending = try ledger.database.read { connection in
+            let pending = try state.read { connection in
                 try connection.fetchAll(
                     """
                     SELECT sequence, customer_id, kind, jws FROM local_store_delivery
@@ -35,7 +35,7 @@ extension LocalStore {
                     update = .renewalInfo(VerifiedRenewalInfo(jwsRepresentation: jws, payload: payload), customerID: customerID)
                 case .notification:
                     let payload = try verifier.verifyAndDecodeNotification(jws)
-                    let sequence = try ledger.database.read { connection in
+                    let sequence = try state.read { connection in
                         try connection.fetchValue(
                             Int.self, "SELECT sequence FROM local_store_notification WHERE notification_uuid = ?",
                             [payload.notificationUUID])
@@ -44,7 +44,7 @@ extension LocalStore {
                         sequence: sequence ?? 0, customerID: customerID,
                         signed: VerifiedSignedData(jwsRepresentation: jws, payload: payload)))
                 }
-                try ledger.database.write { connection in
+                try state.write { connection in
                     try connection.execute(
                         "UPDATE local_store_delivery SET delivered_date = ? WHERE sequence = ?",
                         [Date().millisecondsSince1970, sequence])
@@ -83,7 +83,7 @@ extension LocalStore {
                 throw LocalStoreError.simulatedFailure(.appStoreSync)
             }
             _ = try catchUp()
-            let (transactions, renewalInfos) = try ledger.database.read { connection in
+            let (transactions, renewalInfos) = try state.read { connection in
                 (try connection.fetchAll(
                     """
                     SELECT jws FROM local_store_transaction WHERE customer_id = ?

@@ -1,7 +1,7 @@
 extension LocalStore {
-    /// What a store's ledger was first opened as: the bundle identifier and environment every
-    /// payload it signed names. The ledger's file remembers it, so a later store opened on the
-    /// same file signs as the same app in the same environment.
+    /// What a store was first opened as: the bundle identifier and environment every payload
+    /// it signed names. The store's state remembers it, so a later store opened on the same
+    /// state signs as the same app in the same environment.
     public struct Identity: Sendable, Hashable {
         /// The app's bundle identifier.
         public var bundleID: String
@@ -15,19 +15,19 @@ extension LocalStore {
         }
     }
 
-    /// The identity `ledger`'s file remembers, or `nil` when no store has opened it yet.
-    public static func rememberedIdentity(in ledger: Ledger) throws -> Identity? {
-        try ledger.database.write { connection in
-            try createIdentityTable(connection)
-            return try identity(connection)
-        }
+    /// The identity the store's `state` remembers, or `nil` when no store has opened it yet.
+    ///
+    /// - Throws: ``DatabaseMigrationError`` when the schema cannot be brought up to date;
+    ///   ``SQLiteError``.
+    public static func rememberedIdentity(in state: Database) throws -> Identity? {
+        try LocalStoreSchema.migrator.migrate(state)
+        return try state.read { try identity($0) }
     }
 
-    /// Remembers `configuration`'s identity in a file that has none; refuses a different one.
+    /// Remembers `configuration`'s identity in a state that has none; refuses a different one.
     ///
     /// - Throws: ``LocalStoreError/identityMismatch(remembered:given:)``.
     static func rememberIdentity(of configuration: Configuration, in connection: DatabaseConnection) throws {
-        try createIdentityTable(connection)
         let given = Identity(bundleID: configuration.bundleID, environment: configuration.environment)
         if let remembered = try identity(connection) {
             guard remembered == given else { throw LocalStoreError.identityMismatch(remembered: remembered, given: given) }
@@ -35,17 +35,6 @@ extension LocalStore {
         }
         try connection.execute("INSERT INTO local_store_identity (id, bundle_id, environment) VALUES (1, ?, ?)",
                                [given.bundleID, given.environment.rawValue])
-    }
-
-    /// Creates the one-row table of the identity, in files made before it existed too.
-    private static func createIdentityTable(_ connection: DatabaseConnection) throws {
-        try connection.execute("""
-            CREATE TABLE IF NOT EXISTS local_store_identity (
-                id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
-                bundle_id TEXT NOT NULL,
-                environment TEXT NOT NULL
-            ) STRICT
-            """)
     }
 
     /// The identity row, if there is one.

@@ -184,7 +184,7 @@ extension LocalStore {
     /// overrides persist until ``resetSettings()``.
     public func updateSettings(_ change: (inout LocalStoreSettings) -> Void) throws {
         try serially {
-            try ledger.database.write { connection in
+            try state.write { connection in
                 var settings = try StoreWriter.loadSettings(connection, catalog: catalog)
                 change(&settings)
                 try StoreWriter.saveSettings(settings, in: connection)
@@ -195,7 +195,7 @@ extension LocalStore {
     /// Returns to the catalog's settings, as `SKTestSession.resetToDefaultState()` does.
     public func resetSettings() throws {
         try serially {
-            try ledger.database.write { try $0.execute("DELETE FROM local_store_setting") }
+            try state.write { try $0.execute("DELETE FROM local_store_setting") }
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 extension LocalStore {
     /// The store's time now.
     public func now() throws -> Date {
-        try ledger.database.write { connection in
+        try state.write { connection in
             let writer = try StoreWriter(connection: connection, context: context)
             try writer.saveState()
             return writer.now
@@ -13,12 +13,12 @@ extension LocalStore {
     /// The settings the store runs with: the catalog's, with the overrides of
     /// ``updateSettings(_:)``.
     public func settings() throws -> LocalStoreSettings {
-        try ledger.database.read { try StoreWriter.loadSettings($0, catalog: catalog) }
+        try state.read { try StoreWriter.loadSettings($0, catalog: catalog) }
     }
 
     /// The subscriptions of one customer, or of every customer, by customer then group.
     public func subscriptions(customerID: String? = nil) throws -> [Subscription] {
-        try ledger.database.read { connection in
+        try state.read { connection in
             try connection.fetchAll(
                 """
                 SELECT \(SubscriptionRecord.columns) FROM local_store_subscription
@@ -31,7 +31,7 @@ extension LocalStore {
 
     /// The customer's own subscription in the group, or `nil` when they never subscribed.
     public func subscription(customerID: String, groupID: String) throws -> Subscription? {
-        try ledger.database.read { connection in
+        try state.read { connection in
             try connection.fetchOne(
                 """
                 SELECT \(SubscriptionRecord.columns) FROM local_store_subscription
@@ -45,7 +45,7 @@ extension LocalStore {
     /// The latest signed version of every transaction the store issued (to one customer, or to
     /// all), verified, oldest purchase first.
     public func transactions(customerID: String? = nil) throws -> [VerifiedTransaction] {
-        let signed = try ledger.database.read { connection in
+        let signed = try state.read { connection in
             try connection.fetchAll(
                 """
                 SELECT jws FROM local_store_transaction WHERE ?1 IS NULL OR customer_id = ?1
@@ -59,7 +59,7 @@ extension LocalStore {
 
     /// The Ask to Buy requests (of one customer, or of all), oldest first.
     public func askToBuyRequests(customerID: String? = nil) throws -> [AskToBuyRequest] {
-        try ledger.database.read { connection in
+        try state.read { connection in
             try StoreWriter.askToBuyRequests(
                 "WHERE ?1 IS NULL OR customer_id = ?1 ORDER BY requested_date, request_id", [customerID], in: connection)
         }
@@ -68,7 +68,7 @@ extension LocalStore {
     /// The notifications in the outbox after `sequence` (about one customer, or all), in the
     /// order they were sent, verified.
     public func notifications(customerID: String? = nil, after sequence: Int = 0) throws -> [StoreNotification] {
-        let rows = try ledger.database.read { connection in
+        let rows = try state.read { connection in
             try connection.fetchAll(
                 """
                 SELECT sequence, customer_id, signed_payload FROM local_store_notification
@@ -86,7 +86,7 @@ extension LocalStore {
 
     /// The family the customer belongs to, if any.
     public func familyID(of customerID: String) throws -> String? {
-        try ledger.database.read { connection in
+        try state.read { connection in
             try connection.fetchValue(
                 String.self, "SELECT family_id FROM local_store_family_member WHERE customer_id = ?", [customerID])
         }
@@ -97,7 +97,7 @@ extension LocalStore {
     /// who never subscribed to any subscription of the group, which includes having received
     /// one there. A subscription shared by a family member does not count; a refunded one does.
     public func isEligibleForIntroductoryOffer(customerID: String, groupID: String) throws -> Bool {
-        try ledger.database.read {
+        try state.read {
             try Self.isEligibleForIntroductoryOffer(customerID: customerID, groupID: groupID, in: $0)
         }
     }

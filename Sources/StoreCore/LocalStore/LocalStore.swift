@@ -6,11 +6,13 @@ import Synchronization
 ///
 /// The store sells the products of a ``Catalog`` under its settings (Ask to Buy, billing
 /// retry, grace period, time rate), signs every transaction, renewal info and App Store Server
-/// Notification V2 with a ``SigningAuthority``, and keeps its state in the tables of a
-/// ``Ledger`` file, so a store opened again — by another process — carries on where it was.
+/// Notification V2 with a ``SigningAuthority``, and keeps its state in a database of its own,
+/// so a store opened again — by another process — carries on where it was. It reaches the
+/// ledger only through ``Ledger``'s ingest methods, with what it signed.
 ///
 /// ```swift
 /// let store = try LocalStore(catalog: catalog, authority: authority, ledger: ledger,
+///                            state: try Database(path: "store.sqlite"),
 ///                            configuration: .init(bundleID: "com.example.birds",
 ///                                                 clock: .manual(startingAt: start)),
 ///                            decide: { transaction in try policy.grants(for: transaction) })
@@ -46,8 +48,11 @@ public final class LocalStore: Sendable {
     public let catalog: Catalog
     /// The chain the store signs with.
     public let authority: SigningAuthority
-    /// The ledger the store ingests into, whose file also holds the store's tables.
+    /// The ledger the store ingests into.
     public let ledger: Ledger
+    /// The store's own database: its clock, settings, transactions, subscriptions, outbox and
+    /// identity, apart from the ledger.
+    public let state: Database
     /// The store's configuration.
     public let configuration: Configuration
     /// The verifier every signed payload passes before it is ingested: it trusts the
@@ -60,14 +65,19 @@ public final class LocalStore: Sendable {
     /// Serializes operations within the process (the database serializes processes).
     let serial = NSRecursiveLock()
 
-    /// Opens the store kept in `ledger`'s file, creating its state when the file has none.
+    /// Opens the store kept in `state`, bringing its schema up to date and creating its state
+    /// when the database has none.
     ///
-    /// - Parameter decide: what a transaction grants; it runs while the ledger ingests, outside
-    ///   any database lock, and must not call the store.
+    /// - Parameters:
+    ///   - ledger: where the store delivers what it signs.
+    ///   - state: the store's own database; a new store starts from an empty one.
+    ///   - decide: what a transaction grants; it runs while the ledger ingests, outside any
+    ///     database lock, and must not call the store.
     /// - Throws: ``LocalStoreError/emptyBundleID``; ``LocalStoreError/identityMismatch(remembered:given:)``
-    ///   when the file remembers another bundle identifier or environment; ``VerifierConfigurationError`` (for example
-    ///   `Production` without an app Apple ID); ``SQLiteError``.
-    public init(catalog: Catalog, authority: SigningAuthority, ledger: Ledger, configuration: Configuration,
+    ///   when the state remembers another bundle identifier or environment; ``VerifierConfigurationError``
+    ///   (for example `Production` without an app Apple ID); ``DatabaseMigrationError``; ``SQLiteError``.
+    public init(catalog: Catalog, authority: SigningAuthority, ledger: Ledger, state: Database,
+                configuration: Configuration,
                 decide: @escaping @Sendable (StoredTransaction) throws -> [Grant]) throws {
         guard !configuration.bundleID.isEmpty else { throw LocalStoreError.emptyBundleID }
         verifier = try SignedDataVerifier(
@@ -76,10 +86,12 @@ public final class LocalStore: Sendable {
         self.catalog = catalog
         self.authority = authority
         self.ledger = ledger
+        self.state = state
         self.configuration = configuration
         self.decide = decide
         context = StoreContext(catalog: catalog, authority: authority, configuration: configuration)
-        try ledger.database.write { connection in
+        try LocalStoreSchema.migrator.migrate(state)
+        try state.write { connection in
             try StoreWriter.createState(in: connection)
             try Self.rememberIdentity(of: configuration, in: connection)
         }
@@ -112,7 +124,7 @@ public final class LocalStore: Sendable {
     /// Runs one unit of store work in one database write, then makes the deliveries it owes.
     /// Returns its result and the notifications it sent.
     func perform<T>(_ body: (StoreWriter) throws -> T) throws -> (T, [StoreNotification]) {
-        let (value, first, last) = try ledger.database.write { connection in
+        let (value, first, last) = try state.write { connection in
             let first = try Self.lastNotificationSequence(in: connection) + 1
             let writer = try StoreWriter(connection: connection, context: context)
             let value = try body(writer)

@@ -58,7 +58,7 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case negativeDuration(StoreDuration)
     /// The settings make this StoreKit API fail (``LocalStoreSettings/simulatedFailures``).
     case simulatedFailure(StoreKitErrorSetting.API)
-    /// The ledger's file was first opened by a store of another bundle identifier or
+    /// The store's state was first opened by a store of another bundle identifier or
     /// environment (``LocalStore/rememberedIdentity(in:)``).
     case identityMismatch(remembered: LocalStore.Identity, given: LocalStore.Identity)
 
@@ -68,7 +68,7 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case .emptyBundleID:
             "the bundle identifier must not be empty"
         case .identityMismatch(let remembered, let given):
-            "the ledger belongs to \(remembered.bundleID) in \(remembered.environment.rawValue), "
+            "the store belongs to \(remembered.bundleID) in \(remembered.environment.rawValue), "
                 + "not \(given.bundleID) in \(given.environment.rawValue)"
         case .emptyCustomerID:
             "a customer id must not be empty"

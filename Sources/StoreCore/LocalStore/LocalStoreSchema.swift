@@ -1,13 +1,31 @@
-/// The local test store's tables, added to the ledger's file by a ledger migration.
+/// The local test store's SQLite schema, in a database of its own, apart from the ledger's.
 ///
-/// Every table is named `local_store_*`, apart from the ledger's own. They hold what the
-/// store — standing in for the App Store — knows and the ledger does not: its clock, its
-/// settings, every transaction it issued with its latest signature, each customer's
-/// subscription in each group, Family Sharing groups, Ask to Buy requests, the deliveries
-/// owed to the app and the outbox of App Store Server Notifications. Dates are integer
-/// milliseconds since 1970, as in the ledger.
+/// Every table is named `local_store_*`. They hold what the store — standing in for the App
+/// Store — knows and the ledger does not: its clock, its settings, every transaction it issued
+/// with its latest signature, each customer's subscription in each group, Family Sharing
+/// groups, Ask to Buy requests, the deliveries owed to the app, the outbox of App Store Server
+/// Notifications and the identity it signs as. Dates are integer milliseconds since 1970, as in
+/// the ledger.
+///
+/// Ledger files of earlier versions hold these same tables, created by the ledger's second
+/// migration; ``LocalStore/moveState(fromLedgerAt:into:)`` moves them out.
 enum LocalStoreSchema {
-    /// Creates the tables; the first migration of the store.
+    /// The migrations that build the schema; append new ones at the end.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("create local store tables", apply: createTables)
+        migrator.registerMigration("create local store identity", apply: createIdentityTable)
+        return migrator
+    }()
+
+    /// Every table, in an order in which each one's rows can be copied after those they refer to.
+    static let tableNames = [
+        "local_store_state", "local_store_setting", "local_store_family_member", "local_store_transaction",
+        "local_store_subscription", "local_store_ask_to_buy", "local_store_delivery", "local_store_notification",
+        "local_store_identity",
+    ]
+
+    /// Creates the tables of the store's first migration, which earlier ledger files hold too.
     static func createTables(_ connection: DatabaseConnection) throws {
         try connection.execute(script: """
             CREATE TABLE local_store_state (
@@ -116,6 +134,18 @@ enum LocalStoreSchema {
                 signed_payload TEXT NOT NULL
             ) STRICT;
             CREATE INDEX local_store_notification_by_customer ON local_store_notification (customer_id, sequence);
+            """)
+    }
+
+    /// Creates the one-row table of the identity the store signs as; earlier ledger files hold
+    /// it too, when a store opened them.
+    static func createIdentityTable(_ connection: DatabaseConnection) throws {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS local_store_identity (
+                id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                bundle_id TEXT NOT NULL,
+                environment TEXT NOT NULL
+            ) STRICT
             """)
     }
 }

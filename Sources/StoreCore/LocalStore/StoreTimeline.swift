@@ -51,7 +51,7 @@ struct StoreTimeline {
 
     private func later(_ date: Date, byStoreDays days: Double) -> Date {
         guard rate != .realTime else {
-            return Calendar.storeDate(date, moving: [(.day, Int(days), Calendar.secondsPerDay)])
+            return StoreDuration(days: Int(days)).date(after: date)
         }
         return date.addingTimeInterval(days * secondsPerStoreDay)
     }

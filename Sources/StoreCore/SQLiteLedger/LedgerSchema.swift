@@ -114,7 +114,10 @@ enum LedgerSchema {
                 ) STRICT;
                 """)
         }
-        migrator.registerMigration("create local store tables", apply: LocalStoreSchema.createTables)
+        // Files of earlier versions hold the local store's tables here; the store now keeps them
+        // in a database of its own. The step stays, creating nothing, so those files keep their
+        // schema version and the next migration keeps its number.
+        migrator.registerMigration("create local store tables") { _ in }
         return migrator
     }()
 }

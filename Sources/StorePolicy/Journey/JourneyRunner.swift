@@ -20,14 +20,15 @@ public final class JourneyRunner {
     private var lastNotification = 0
 
     /// Prepares a run of `journey` with `folder`'s catalog and policy, keeping the ledger in
-    /// `ledgerPath` (which must not exist yet) and the signing chain in `certificates`.
-    public init(folder: PolicyFolder, journey: Journey, ledgerPath: String, certificates: URL,
+    /// `ledgerPath` and the store's state in `storeStatePath` (neither may exist yet), and the
+    /// signing chain in `certificates`.
+    public init(folder: PolicyFolder, journey: Journey, ledgerPath: String, storeStatePath: String, certificates: URL,
                 limits: LuaLimits = .default, print: @escaping LuaState.PrintHandler = { _ in }) throws {
         guard let catalog = try folder.loadCatalog() else {
             throw PolicyError(kind: .unreadable, reason: "\(folder.url.path) has no .storekit catalog to run a journey with")
         }
-        guard !FileManager.default.fileExists(atPath: ledgerPath) else {
-            throw PolicyError(kind: .badRequest, reason: "\(ledgerPath) exists; a journey starts from a fresh ledger")
+        for path in [ledgerPath, storeStatePath] where FileManager.default.fileExists(atPath: path) {
+            throw PolicyError(kind: .badRequest, reason: "\(path) exists; a journey starts from a fresh ledger and store")
         }
         self.folder = folder
         self.journey = journey
@@ -38,7 +39,7 @@ public final class JourneyRunner {
         let storeNow = StoreTime(journey.start ?? Date())
         self.storeNow = storeNow
         store = try LocalStore(
-            catalog: catalog, authority: authority, ledger: ledger,
+            catalog: catalog, authority: authority, ledger: ledger, state: try Database(path: storeStatePath),
             configuration: .init(bundleID: "com.example.storerules.journey", clock: .manual(startingAt: storeNow.date)),
             decide: engine.grantDecision(for: ledger, catalog: catalog, storeTime: storeNow))
     }

@@ -2,8 +2,9 @@ import Foundation
 import LuaBridge
 import StoreCore
 
-/// The REPL's local test store: a ledger in a temporary folder, a chain generated in
-/// memory, a manual clock, and the policy's grant hook deciding what purchases grant.
+/// The REPL's local test store: a ledger and the store's state in a temporary folder, a
+/// chain generated in memory, a manual clock, and the policy's grant hook deciding what
+/// purchases grant.
 final class REPLStore {
     private let store: LocalStore
     private let catalog: Catalog
@@ -21,6 +22,7 @@ final class REPLStore {
         self.clock = clock
         store = try LocalStore(
             catalog: catalog, authority: SigningAuthority.generate(), ledger: ledger,
+            state: try Database(path: folder.appendingPathComponent("store.sqlite").path),
             configuration: .init(bundleID: "com.example.storerules.repl", clock: .manual(startingAt: start)),
             decide: engine.grantDecision(for: ledger, catalog: catalog, storeTime: clock))
     }

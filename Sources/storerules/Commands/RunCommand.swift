@@ -27,8 +27,9 @@ enum RunCommand: Command {
         .flag("json", help: "One JSON object per step, one per line."),
         .value("html", "OUT", help: "Also write the storefront page of each step into the folder OUT."),
         .flag("watch", help: "Reload policy.lua before each step when it changed."),
-        .value("ledger", "FILE", help: "Keep the ledger in FILE (it must not exist) and its signing certificates "
-               + "in FILE.certificates/; by default both go in a temporary folder, removed when the run ends."),
+        .value("ledger", "FILE", help: "Keep the ledger in FILE (it must not exist), the store's state in "
+               + "FILE.store.sqlite and the signing certificates in FILE.certificates/; by default all go in a "
+               + "temporary folder, removed when the run ends."),
     ] + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
@@ -50,6 +51,7 @@ enum RunCommand: Command {
         let runner: JourneyRunner
         do {
             runner = try JourneyRunner(folder: folder, journey: journey, ledgerPath: ledgerPath,
+                                       storeStatePath: workspace.storeStatePath,
                                        certificates: workspace.certificates,
                                        limits: try PolicyLoader.limits(parsed), print: { Output.error("[policy] " + $0) })
         } catch let error as PolicyError {

@@ -4,7 +4,11 @@ import StoreCore
 import StorePolicy
 
 /// The local store one `storerules store` invocation works with: the policy folder's catalog
-/// and policy, the ledger file, and the signing authority beside it.
+/// and policy, the ledger file, the store's own state (`--store-state`, by default
+/// `FILE.store.sqlite` beside the ledger) and the signing authority in `FILE.certificates/`.
+///
+/// A ledger file of an earlier version keeps the store's tables itself; when the store state
+/// is new, they move out of it into the store state.
 ///
 /// The policy's `grant` hook decides what each transaction grants, with the customer's full
 /// context as the ledger knows them (`PolicyEngine.grantDecision(for:catalog:clock:)`) at the
@@ -39,7 +43,18 @@ struct StoreSession {
         } catch {
             throw CommandFailure("cannot open the ledger \(ledgerPath): \(error)")
         }
-        let identity = try Self.identity(of: ledger, at: ledgerPath, bundleID: parsed.value("bundle-id"),
+        let statePath = parsed.value("store-state") ?? StoreCommand.defaultStatePath(beside: ledgerPath)
+        guard URL(fileURLWithPath: statePath).standardizedFileURL != URL(fileURLWithPath: ledgerPath).standardizedFileURL else {
+            throw UsageError("--store-state must name another file than the ledger")
+        }
+        let state: Database
+        do {
+            state = try Database(path: statePath)
+            try LocalStore.moveState(fromLedgerAt: ledgerPath, into: state)
+        } catch {
+            throw CommandFailure("cannot open the store state \(statePath): \(error)")
+        }
+        let identity = try Self.identity(of: state, at: statePath, bundleID: parsed.value("bundle-id"),
                                          environment: givenEnvironment)
         if identity.environment == .production, appAppleID == nil {
             throw UsageError("the Production environment needs --app-apple-id")
@@ -53,26 +68,27 @@ struct StoreSession {
         let configuration = LocalStore.Configuration(bundleID: identity.bundleID, environment: identity.environment,
                                                      appAppleID: appAppleID)
         let storeTime = StoreTime(Date())
-        store = try LocalStore(catalog: catalog, authority: authority, ledger: ledger, configuration: configuration,
+        store = try LocalStore(catalog: catalog, authority: authority, ledger: ledger, state: state,
+                               configuration: configuration,
                                decide: engine.grantDecision(for: ledger, catalog: catalog, storeTime: storeTime))
         self.engine = engine
         self.storeTime = storeTime
         storeTime.date = try store.now()
     }
 
-    /// The bundle identifier and environment to sign as: those the ledger remembers, which a
-    /// value given must match; for a new ledger, those given, else the defaults.
-    private static func identity(of ledger: Ledger, at path: String, bundleID: String?,
+    /// The bundle identifier and environment to sign as: those the store state remembers,
+    /// which a value given must match; for a new store state, those given, else the defaults.
+    private static func identity(of state: Database, at path: String, bundleID: String?,
                                  environment: AppStoreEnvironment?) throws -> LocalStore.Identity {
-        guard let remembered = try LocalStore.rememberedIdentity(in: ledger) else {
+        guard let remembered = try LocalStore.rememberedIdentity(in: state) else {
             return LocalStore.Identity(bundleID: bundleID ?? StoreCommand.defaultBundleID, environment: environment ?? .xcode)
         }
         if let bundleID, bundleID != remembered.bundleID {
-            throw CommandFailure("the ledger \(path) was made for the bundle identifier \(remembered.bundleID), "
+            throw CommandFailure("the store state \(path) was made for the bundle identifier \(remembered.bundleID), "
                                  + "not \(bundleID); leave out --bundle-id to use it")
         }
         if let environment, environment != remembered.environment {
-            throw CommandFailure("the ledger \(path) was made for the \(remembered.environment.rawValue) environment, "
+            throw CommandFailure("the store state \(path) was made for the \(remembered.environment.rawValue) environment, "
                                  + "not \(environment.rawValue); leave out --environment to use it")
         }
         return remembered

@@ -4,10 +4,12 @@ extension StoreCommand {
     /// The options every store command takes.
     static let storeOptions: [CommandOption] = [
         .value("ledger", "FILE", help: "The ledger (created when missing). Required."),
-        .value("bundle-id", "ID", help: "The app's bundle identifier (default: \(defaultBundleID)). The ledger "
-               + "remembers the one it was created with; a different one is refused."),
+        .value("store-state", "FILE", help: "The store's own state (created when missing; default: the ledger's "
+               + "FILE.store.sqlite)."),
+        .value("bundle-id", "ID", help: "The app's bundle identifier (default: \(defaultBundleID)). The store "
+               + "state remembers the one it was created with; a different one is refused."),
         .value("environment", "E", help: "Xcode, Sandbox or Production, in any letter case (default: Xcode). The "
-               + "ledger remembers the one it was created with; a different one is refused."),
+               + "store state remembers the one it was created with; a different one is refused."),
         .value("app-apple-id", "N", help: "The app's Apple ID; required for Production."),
     ] + PolicyLoader.limitOptions
 

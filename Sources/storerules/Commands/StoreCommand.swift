@@ -8,15 +8,17 @@ enum StoreCommand: Command {
     static let name = "store"
     static let summary = "Drive the local test store: purchases, renewals, refunds, notifications"
     static var help: String { """
-    Usage: storerules store DIR --ledger FILE [--bundle-id ID] [--environment E] [--app-apple-id N]
-                            <command> [arguments] [--json]
+    Usage: storerules store DIR --ledger FILE [--store-state FILE] [--bundle-id ID] [--environment E]
+                            [--app-apple-id N] <command> [arguments] [--json]
 
     Runs the local App Store for the products of DIR's .storekit catalog, for any number of
     customers. Every transaction, renewal info and App Store Server Notification V2 it makes is
     signed, verified and ingested into the ledger FILE, and DIR/policy.lua's grant hook decides
     what each transaction grants, seeing the customer as the ledger knows them at the store's
-    time. The ledger keeps the store's state, so each command carries on where the last one
-    stopped; the signing certificates live in FILE.certificates/.
+    time. The store keeps its own state apart from the ledger, in FILE.store.sqlite unless
+    --store-state says where, so each command carries on where the last one stopped; the
+    signing certificates live in FILE.certificates/. A ledger made by an earlier version, which
+    kept the store's state inside, hands it over to a new store state file.
 
     The store's clock is the system clock moved forward by every 'advance'. Before each command
     the store processes what its clock passed: renewals, failed renewals, grace periods and
@@ -36,6 +38,11 @@ enum StoreCommand: Command {
 
     static let defaultCustomer = "default"
     static let defaultBundleID = "com.example.storerules"
+
+    /// Where the store keeps its state when the command line does not say: beside the ledger.
+    static func defaultStatePath(beside ledgerPath: String) -> String {
+        ledgerPath + ".store.sqlite"
+    }
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let folderPath = try parsed.positional(0, "the policy folder DIR")

@@ -27,6 +27,8 @@ enum StorefrontCommand: Command {
         .value("ledger", "FILE", help: "Build the customer's context from a ledger: entitlements, subscription statuses, "
                + "balances; at the local store's time for a ledger kept by `storerules store`."),
         .value("customer-id", "ID", help: "The customer whose context --ledger builds."),
+        .value("store-state", "FILE", help: "The state of the local store that keeps the ledger (default: the "
+               + "ledger's FILE.store.sqlite)."),
         .value("placement", "P", help: "Where the storefront shows (default: store)."),
         .flag("json", help: "Print the plan as JSON."),
         .value("html", "OUT", help: "Write one self-contained HTML page: the storefront as a customer would see it "
@@ -86,14 +88,17 @@ enum StorefrontCommand: Command {
 }
 
 /// The context of `customerID` as the ledger at `ledgerPath` knows it: for a ledger the local
-/// store keeps (`storerules store`), at the store's time, after it caught up; else now.
+/// store keeps (`storerules store`: its state or its certificates are there), at the store's
+/// time, after it caught up; else now.
 private func ledgerContext(folder: String, ledgerPath: String, customerID: String, parsed: ParsedArguments) throws -> PolicyContext {
     guard FileManager.default.fileExists(atPath: ledgerPath) else { throw CommandFailure("no ledger at \(ledgerPath)") }
     let (_, catalog) = try PolicyLoader.open(folder)
     do {
         let now: Date
         let ledger: Ledger
-        if FileManager.default.fileExists(atPath: ledgerPath + ".certificates") {
+        let statePath = parsed.value("store-state") ?? StoreCommand.defaultStatePath(beside: ledgerPath)
+        let files = FileManager.default
+        if files.fileExists(atPath: statePath) || files.fileExists(atPath: ledgerPath + ".certificates") {
             let store = try StoreSession(folderPath: folder, ledgerPath: ledgerPath, parsed: parsed).store
             now = try store.now()
             ledger = store.ledger
