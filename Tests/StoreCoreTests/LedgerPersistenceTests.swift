@@ -12,8 +12,8 @@ import Testing
             try ledger.ingest(transaction: payload, jwsRepresentation: LedgerFixtures.jws(payload), customerID: "ada", decide: LedgerFixtures.pelletsPolicy)
         }
         let reopened = try Ledger(path: path)
-        #expect(try LedgerSchema.migrator.schemaVersion(of: reopened.database) == Ledger.schemaVersion)
-        #expect(try reopened.database.read { try $0.fetchValue(Int.self, "PRAGMA user_version") } == Ledger.schemaVersion)
+        #expect(try LedgerSchema.migrator.schemaVersion(of: reopened.sqlite) == Ledger.schemaVersion)
+        #expect(try reopened.sqlite.read { try $0.fetchValue(Int.self, "PRAGMA user_version") } == Ledger.schemaVersion)
         #expect(try reopened.transaction(id: "7000")?.jwsRepresentation == LedgerFixtures.jws(payload))
         #expect(try reopened.balance(of: "pellet", customerID: "ada") == 10)
         let again = try reopened.ingest(transaction: payload, jwsRepresentation: LedgerFixtures.jws(payload), customerID: "ada", decide: LedgerFixtures.pelletsPolicy)
@@ -48,7 +48,7 @@ import Testing
         let path = directory.path("ledger.sqlite")
         do {
             let ledger = try Ledger(path: path)
-            try ledger.database.write { try $0.execute("PRAGMA user_version = \(Ledger.schemaVersion + 1)") }
+            try ledger.sqlite.write { try $0.execute("PRAGMA user_version = \(Ledger.schemaVersion + 1)") }
         }
         let error = #expect(throws: DatabaseMigrationError.self) { try Ledger(path: path) }
         guard case .schemaVersionTooNew(let found, let known) = error else {

@@ -86,7 +86,7 @@ enum LedgerFixtures {
     /// minus the reversed ones, and that only finished transactions have grants. Returns the
     /// violations found (none when the ledger is consistent).
     static func invariantViolations(in ledger: Ledger) throws -> [String] {
-        try ledger.database.read { connection in
+        try ledger.sqlite.read { connection in
             var violations: [String] = []
             let balances = try connection.fetchAll(
                 """
@@ -128,4 +128,17 @@ enum LedgerFixtures {
             return violations
         }
     }
+}
+
+extension Ledger {
+    /// The SQLite database of a test ledger, which these tests always keep in SQLite.
+    var sqlite: Database {
+        get throws {
+            guard let database = sqliteDatabase else { throw NotSQLite() }
+            return database
+        }
+    }
+
+    /// A ledger kept in another storage than SQLite.
+    struct NotSQLite: Error {}
 }

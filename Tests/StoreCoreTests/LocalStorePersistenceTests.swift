@@ -53,7 +53,7 @@ import Testing
         #expect(try harness.ledgerTransactions().isEmpty)
         #expect(throws: LedgerError.self) { try harness.store.update() }
 
-        try harness.ledger.database.write { connection in
+        try harness.ledger.sqlite.write { connection in
             for table in ["transaction_grant", "balance", "transaction_version", "store_transaction"] {
                 try connection.execute("DELETE FROM \(table)")
             }

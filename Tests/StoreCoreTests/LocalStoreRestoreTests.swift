@@ -29,7 +29,7 @@ import Testing
         let harness = try StoreHarness()
         try harness.buy("coins", options: [.quantity(3)])
         try harness.buy("pass.premium")
-        try harness.ledger.database.write { connection in
+        try harness.ledger.sqlite.write { connection in
             try connection.execute("DELETE FROM transaction_grant")
             try connection.execute("DELETE FROM transaction_version")
             try connection.execute("DELETE FROM balance")

@@ -162,7 +162,7 @@ struct StoreHarness {
         return try counts(["local_store_transaction", "local_store_subscription", "local_store_notification",
                            "local_store_delivery", "local_store_ask_to_buy", "local_store_family_member"],
                           in: store.state)
-            + counts(["store_transaction", "renewal_info", "transaction_grant"], in: ledger.database)
+            + counts(["store_transaction", "renewal_info", "transaction_grant"], in: try ledger.sqlite)
     }
 
     static func duration(_ text: String) -> StoreDuration {

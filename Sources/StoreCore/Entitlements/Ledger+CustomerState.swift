@@ -12,16 +12,16 @@ extension Ledger {
     ///   - customerID: the customer.
     ///   - catalog: the products, for the groups and levels of subscriptions; optional.
     ///   - date: the date the state describes; now by default.
-    /// - Throws: ``LedgerError/emptyCustomerID``; ``SQLiteError`` when the database fails.
+    /// - Throws: ``LedgerError/emptyCustomerID``; ``LedgerError/storage(_:)`` when the storage fails.
     public func customerState(customerID: String, catalog: Catalog? = nil, at date: Date = Date()) throws -> CustomerState {
         guard !customerID.isEmpty else { throw LedgerError.emptyCustomerID }
-        return try database.read { _ in
-            let transactions = try transactions(customerID: customerID)
+        return try reading { ledger in
+            let transactions = try ledger.transactions(.customer(customerID))
             let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
-            let renewalInfos = try subscriptionIDs.sorted().compactMap { try renewalInfo(originalTransactionID: $0) }
+            let renewalInfos = try subscriptionIDs.sorted().compactMap { try ledger.renewalInfo(originalTransactionID: $0) }
             return try CustomerState(
                 customerID: customerID, transactions: transactions, renewalInfos: renewalInfos,
-                balances: try balances(customerID: customerID), catalog: catalog, at: date)
+                balances: try ledger.balances(customerID: customerID), catalog: catalog, at: date)
         }
     }
 

@@ -45,7 +45,16 @@ final class DatabaseReaderPool: Sendable {
     }
 
     deinit {
-        idle.withLock { connections in connections.forEach { $0.connection.close() } }
+        close()
+    }
+
+    /// Closes every connection. The writer should close last: only a read-write connection
+    /// that closes last removes the write-ahead log beside the file.
+    func close() {
+        idle.withLock { connections in
+            connections.forEach { $0.connection.close() }
+            connections.removeAll()
+        }
     }
 
     /// Runs `body` with an idle connection inside a read transaction (one snapshot), waiting

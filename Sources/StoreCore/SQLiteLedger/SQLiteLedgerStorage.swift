@@ -33,6 +33,10 @@ public final class SQLiteLedgerStorage: LedgerStorage {
         readers = try DatabaseReaderPool(path: database.path, size: onDisk ? readerCount : 0)
     }
 
+    deinit {
+        readers.close()
+    }
+
     /// The schema version of the file: the number of ledger migrations applied.
     public var schemaVersion: Int {
         get throws { try LedgerSchema.migrator.schemaVersion(of: database) }
