@@ -23,7 +23,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
     }
 
     func customers() throws -> [Customer] {
-        try connection.execute("SELECT \(PostgresLedgerRows.customerColumns) FROM customer ORDER BY created_date, id")
+        try connection.execute("SELECT \(PostgresLedgerRows.customerColumns) FROM customer ORDER BY created_date, id COLLATE \"C\"")
             .map(PostgresLedgerRows.customer(from:))
     }
 
@@ -41,9 +41,10 @@ struct PostgresLedgerTransaction: LedgerWriting {
         case .original(let originalID): ("original_transaction_id = $1", [.text(originalID)])
         case .unfinished(let customerID):
             ("grant_state = 'unfinished' AND ($1::text IS NULL OR customer_id = $1)", [customerID.map(PostgresValue.text)])
+        case .all: ("TRUE", [])
         }
         return try connection.execute(
-            "SELECT \(PostgresLedgerRows.transactionColumns) FROM store_transaction WHERE \(clause) ORDER BY purchase_date, transaction_id",
+            "SELECT \(PostgresLedgerRows.transactionColumns) FROM store_transaction WHERE \(clause) ORDER BY purchase_date, transaction_id COLLATE \"C\"",
             parameters
         ).map(PostgresLedgerRows.transaction(from:))
     }
@@ -51,8 +52,12 @@ struct PostgresLedgerTransaction: LedgerWriting {
     func latestTransactions(customerID: String) throws -> [StoredTransaction] {
         try connection.execute(
             """
-            SELECT DISTINCT ON (product_id) \(PostgresLedgerRows.transactionColumns) FROM store_transaction
-            WHERE customer_id = $1 ORDER BY product_id, purchase_date DESC, transaction_id DESC
+            SELECT \(PostgresLedgerRows.transactionColumns) FROM (
+                SELECT *, row_number() OVER (
+                    PARTITION BY product_id ORDER BY purchase_date DESC, transaction_id COLLATE "C" DESC
+                ) AS recency
+                FROM store_transaction WHERE customer_id = $1
+            ) AS ranked WHERE recency = 1 ORDER BY product_id COLLATE "C"
             """,
             [.text(customerID)]
         ).map(PostgresLedgerRows.transaction(from:))
@@ -124,6 +129,26 @@ struct PostgresLedgerTransaction: LedgerWriting {
         ).isEmpty)
     }
 
+    func renewalInfos() throws -> [StoredRenewalInfo] {
+        try connection.execute(
+            "SELECT \(PostgresLedgerRows.renewalInfoColumns) FROM renewal_info ORDER BY original_transaction_id COLLATE \"C\""
+        ).map(PostgresLedgerRows.renewalInfo(from:))
+    }
+
+    func processedNotifications() throws -> [ProcessedNotification] {
+        try connection.execute(
+            """
+            SELECT notification_uuid, notification_type, subtype, signed_date, processed_date FROM processed_notification
+            ORDER BY notification_uuid COLLATE "C"
+            """
+        ).map { row in
+            ProcessedNotification(
+                uuid: try row.decode(column: "notification_uuid"), type: try row.decode(column: "notification_type"),
+                subtype: try row.decode(column: "subtype"), signedDate: try row.decode(column: "signed_date"),
+                processedDate: try row.decode(column: "processed_date"))
+        }
+    }
+
     // MARK: - Writes
 
     func lockTransaction(id: String) throws -> StoredTransaction? {
@@ -180,14 +205,14 @@ struct PostgresLedgerTransaction: LedgerWriting {
         ).isEmpty)
     }
 
-    func insertVersion(of transaction: StoredTransaction, receivedDate: Int64) throws -> Bool {
+    func insertVersion(_ version: TransactionVersion) throws -> Bool {
         !(try connection.execute(
             """
             INSERT INTO transaction_version (transaction_id, jws, signed_date, revocation_date, received_date)
             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (transaction_id, jws) DO NOTHING RETURNING 1 AS inserted
             """,
-            [.text(transaction.id), .text(transaction.jwsRepresentation), .integer(transaction.signedDate.millisecondsSince1970),
-             PostgresLedgerRows.milliseconds(transaction.revocationDate), .integer(receivedDate)]
+            [.text(version.transactionID), .text(version.jwsRepresentation), .integer(version.signedDate.millisecondsSince1970),
+             PostgresLedgerRows.milliseconds(version.revocationDate), .integer(version.receivedDate.millisecondsSince1970)]
         ).isEmpty)
     }
 
@@ -290,16 +315,14 @@ struct PostgresLedgerTransaction: LedgerWriting {
             ])
     }
 
-    func insertProcessedNotification(
-        uuid: String, type: String?, subtype: String?, signedDate: Int64?, processedDate: Int64
-    ) throws -> Bool {
+    func insertProcessedNotification(_ notification: ProcessedNotification) throws -> Bool {
         !(try connection.execute(
             """
             INSERT INTO processed_notification (notification_uuid, notification_type, subtype, signed_date, processed_date)
             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1 AS inserted
             """,
-            [.text(uuid), PostgresLedgerRows.text(type), PostgresLedgerRows.text(subtype),
-             signedDate.map(PostgresValue.integer), .integer(processedDate)]
+            [.text(notification.uuid), PostgresLedgerRows.text(notification.type), PostgresLedgerRows.text(notification.subtype),
+             notification.signedDate.map(PostgresValue.integer), .integer(notification.processedDate)]
         ).isEmpty)
     }
 }

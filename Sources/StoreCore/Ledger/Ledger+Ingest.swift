@@ -130,9 +130,9 @@ extension Ledger {
         }
         let now = Self.nowInMilliseconds()
         let recorded = try writing { ledger in
-            try ledger.insertProcessedNotification(
+            try ledger.insertProcessedNotification(ProcessedNotification(
                 uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
-                signedDate: notification.signedDate?.millisecondsSince1970, processedDate: now)
+                signedDate: notification.signedDate?.millisecondsSince1970, processedDate: now))
         }
         guard recorded else { return .alreadyProcessed }
         return .processed(transaction: transactionResult, renewalInfo: renewalResult)
@@ -206,7 +206,7 @@ extension Ledger {
             var fresh = received
             fresh.grantState = received.isRevoked ? .revokedBeforeGrant : .unfinished(.awaitingGrant)
             if try ledger.insertTransaction(fresh, storedDate: now, finishedDate: received.isRevoked ? now : nil) {
-                _ = try ledger.insertVersion(of: received, receivedDate: now)
+                _ = try ledger.insertVersion(received.version(receivedAt: now))
                 return StoreResult(
                     transaction: try requireLockedTransaction(id: received.id, in: ledger),
                     storage: .inserted,
@@ -223,7 +223,7 @@ extension Ledger {
         _ received: StoredTransaction, of existing: StoredTransaction, at now: Int64, in ledger: any LedgerWriting
     ) throws -> StoreResult {
         try checkUnchangeableFields(of: existing, against: received)
-        guard try ledger.insertVersion(of: received, receivedDate: now) else {
+        guard try ledger.insertVersion(received.version(receivedAt: now)) else {
             return StoreResult(transaction: existing, storage: .unchanged, revocation: nil)
         }
         guard received.signedDate > existing.signedDate else {
@@ -308,5 +308,14 @@ extension Ledger {
             throw LedgerError.unknownCustomer(transactionID: transactionID, originalTransactionID: originalID)
         }
         return owner
+    }
+}
+
+extension StoredTransaction {
+    /// This transaction's signed form as a version of its history, received at `now`.
+    func version(receivedAt now: Int64) -> TransactionVersion {
+        TransactionVersion(
+            transactionID: id, jwsRepresentation: jwsRepresentation, signedDate: signedDate, revocationDate: revocationDate,
+            receivedDate: Date(millisecondsSince1970: now))
     }
 }

@@ -28,6 +28,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// could not commit. Nothing of the failed call is kept; ``LedgerStorageFailure/isTransient``
     /// says whether trying again later may succeed.
     case storage(LedgerStorageFailure)
+    /// A copy's target ledger already holds this many customers and notifications.
+    case copyTargetNotEmpty(Int)
 
     /// One line describing the refusal.
     public var description: String {
@@ -54,6 +56,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the notification's payloads do not match: \(detail)"
         case .storage(let failure):
             "the ledger's storage failed: \(failure.message)"
+        case .copyTargetNotEmpty(let count):
+            "the target ledger is not empty (it holds \(count) customers and processed notifications)"
         }
     }
 }

@@ -31,6 +31,31 @@ public enum LedgerTransactionQuery: Sendable, Hashable {
     case original(String)
     /// The unfinished transactions of a customer, or of all when nil.
     case unfinished(customerID: String?)
+    /// Every stored transaction.
+    case all
+}
+
+/// A notification recorded as processed.
+public struct ProcessedNotification: Hashable, Sendable, Codable {
+    /// Its `notificationUUID`.
+    public var uuid: String
+    /// Its `notificationType`.
+    public var type: String?
+    /// Its `subtype`.
+    public var subtype: String?
+    /// Its `signedDate`, in epoch milliseconds.
+    public var signedDate: Int64?
+    /// When the ledger processed it, in epoch milliseconds.
+    public var processedDate: Int64
+
+    /// Describes a processed notification.
+    public init(uuid: String, type: String?, subtype: String?, signedDate: Int64?, processedDate: Int64) {
+        self.uuid = uuid
+        self.type = type
+        self.subtype = subtype
+        self.signedDate = signedDate
+        self.processedDate = processedDate
+    }
 }
 
 /// The reads of one ledger transaction.
@@ -63,6 +88,10 @@ public protocol LedgerReading {
     func renewalInfo(originalTransactionID: String) throws -> StoredRenewalInfo?
     /// Whether a notification with this UUID was recorded as processed.
     func isNotificationProcessed(_ notificationUUID: String) throws -> Bool
+    /// Every renewal info stored, by original transaction id.
+    func renewalInfos() throws -> [StoredRenewalInfo]
+    /// Every notification recorded as processed, by UUID.
+    func processedNotifications() throws -> [ProcessedNotification]
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -79,7 +108,7 @@ public protocol LedgerWriting: LedgerReading {
     func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?) throws -> Bool
     /// Records a signed version of a transaction unless the same JWS was recorded; returns
     /// whether it was new.
-    func insertVersion(of transaction: StoredTransaction, receivedDate: Int64) throws -> Bool
+    func insertVersion(_ version: TransactionVersion) throws -> Bool
     /// Replaces the fields a newer signed version may change: subscription group, dates,
     /// revocation, upgrade, ownership, offer, token, signed date and JWS.
     func updateChangeableFields(of transaction: StoredTransaction) throws
@@ -97,7 +126,5 @@ public protocol LedgerWriting: LedgerReading {
     /// Stores renewal info, replacing the one stored for the same subscription.
     func upsertRenewalInfo(_ renewalInfo: StoredRenewalInfo, storedDate: Int64) throws
     /// Records a notification as processed unless its UUID is; returns whether it was new.
-    func insertProcessedNotification(
-        uuid: String, type: String?, subtype: String?, signedDate: Int64?, processedDate: Int64
-    ) throws -> Bool
+    func insertProcessedNotification(_ notification: ProcessedNotification) throws -> Bool
 }

@@ -33,6 +33,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         case .customerProduct(let customerID, let productID): ("customer_id = ? AND product_id = ?", [customerID, productID])
         case .original(let originalID): ("original_transaction_id = ?", [originalID])
         case .unfinished(let customerID): ("grant_state = 'unfinished' AND (?1 IS NULL OR customer_id = ?1)", [customerID])
+        case .all: ("1 = 1", [])
         }
         return try connection.fetchAll(
             "SELECT \(SQLiteLedgerRows.transactionColumns) FROM store_transaction WHERE \(clause) ORDER BY purchase_date, transaction_id",
@@ -118,6 +119,23 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         try connection.fetchOne("SELECT 1 FROM processed_notification WHERE notification_uuid = ?", [notificationUUID]) != nil
     }
 
+    func renewalInfos() throws -> [StoredRenewalInfo] {
+        try connection.fetchAll(
+            "SELECT \(SQLiteLedgerRows.renewalInfoColumns) FROM renewal_info ORDER BY original_transaction_id"
+        ).map(SQLiteLedgerRows.renewalInfo(from:))
+    }
+
+    func processedNotifications() throws -> [ProcessedNotification] {
+        try connection.fetchAll(
+            "SELECT notification_uuid, notification_type, subtype, signed_date, processed_date FROM processed_notification ORDER BY notification_uuid"
+        ).map { row in
+            ProcessedNotification(
+                uuid: try row.decode(column: "notification_uuid"), type: try row.decode(column: "notification_type"),
+                subtype: try row.decode(column: "subtype"), signedDate: try row.decode(column: "signed_date"),
+                processedDate: try row.decode(column: "processed_date"))
+        }
+    }
+
     // MARK: - Writes
 
     func lockTransaction(id: String) throws -> StoredTransaction? {
@@ -162,14 +180,14 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         return connection.changes == 1
     }
 
-    func insertVersion(of transaction: StoredTransaction, receivedDate: Int64) throws -> Bool {
+    func insertVersion(_ version: TransactionVersion) throws -> Bool {
         try connection.execute(
             """
             INSERT INTO transaction_version (transaction_id, jws, signed_date, revocation_date, received_date)
             VALUES (?, ?, ?, ?, ?) ON CONFLICT (transaction_id, jws) DO NOTHING
             """,
-            [transaction.id, transaction.jwsRepresentation, transaction.signedDate.millisecondsSince1970,
-             transaction.revocationDate?.millisecondsSince1970, receivedDate])
+            [version.transactionID, version.jwsRepresentation, version.signedDate.millisecondsSince1970,
+             version.revocationDate?.millisecondsSince1970, version.receivedDate.millisecondsSince1970])
         return connection.changes == 1
     }
 
@@ -261,15 +279,13 @@ struct SQLiteLedgerTransaction: LedgerWriting {
             ])
     }
 
-    func insertProcessedNotification(
-        uuid: String, type: String?, subtype: String?, signedDate: Int64?, processedDate: Int64
-    ) throws -> Bool {
+    func insertProcessedNotification(_ notification: ProcessedNotification) throws -> Bool {
         try connection.execute(
             """
             INSERT INTO processed_notification (notification_uuid, notification_type, subtype, signed_date, processed_date)
             VALUES (?, ?, ?, ?, ?) ON CONFLICT (notification_uuid) DO NOTHING
             """,
-            [uuid, type, subtype, signedDate, processedDate])
+            [notification.uuid, notification.type, notification.subtype, notification.signedDate, notification.processedDate])
         return connection.changes == 1
     }
 }

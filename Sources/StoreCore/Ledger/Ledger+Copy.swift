@@ -1,0 +1,77 @@
+import Foundation
+
+extension Ledger {
+    /// What ``copy(to:)`` copied.
+    public struct CopySummary: Hashable, Sendable, Codable {
+        /// Customers copied.
+        public var customers = 0
+        /// Transactions copied, each with its whole history of signed versions.
+        public var transactions = 0
+        /// Signed versions copied.
+        public var versions = 0
+        /// Renewal infos copied.
+        public var renewalInfos = 0
+        /// Grants copied (reversed ones included).
+        public var grants = 0
+        /// Processed notification UUIDs copied.
+        public var processedNotifications = 0
+    }
+
+    /// Copies everything this ledger holds into `target`, which must be empty: customers,
+    /// transactions with their verbatim JWS and every version, renewal infos, grants and their
+    /// reversals, balances and processed notifications — the way an app moves from the
+    /// embedded SQLite ledger to a shared PostgreSQL one, or back. The source is read from one
+    /// snapshot and the target written in one transaction, so a failed copy leaves the target
+    /// empty. Grants and reversals are dated at the copy.
+    ///
+    /// - Throws: ``LedgerError/copyTargetNotEmpty(_:)`` when the target holds a customer or a
+    ///   notification; ``LedgerError/storage(_:)`` when either storage fails.
+    @discardableResult
+    public func copy(to target: Ledger) throws -> CopySummary {
+        let source = try reading { ledger in
+            var transactions: [(StoredTransaction, [TransactionVersion], [Grant], Int)] = []
+            for transaction in try ledger.transactions(.all) {
+                transactions.append((
+                    transaction, try ledger.versions(ofTransaction: transaction.id), try ledger.grants(ofTransaction: transaction.id),
+                    try ledger.reversedGrants(ofTransaction: transaction.id).count))
+            }
+            let customers = try ledger.customers()
+            let balances = try customers.map { ($0.id, try ledger.balances(customerID: $0.id)) }
+            return (customers, transactions, balances, try ledger.renewalInfos(), try ledger.processedNotifications())
+        }
+        let now = Self.nowInMilliseconds()
+        return try target.writing { ledger in
+            let occupied = try ledger.customers().count + ledger.processedNotifications().count
+            guard occupied == 0 else { throw LedgerError.copyTargetNotEmpty(occupied) }
+            var summary = CopySummary()
+            for customer in source.0 {
+                try ledger.insertCustomer(id: customer.id, appAccountToken: customer.appAccountToken,
+                                          createdDate: customer.createdDate.millisecondsSince1970)
+                summary.customers += 1
+            }
+            for (transaction, versions, grants, reversedCount) in source.1 {
+                _ = try ledger.insertTransaction(transaction, storedDate: now, finishedDate: transaction.grantState.isFinished ? now : nil)
+                for version in versions where try ledger.insertVersion(version) {
+                    summary.versions += 1
+                }
+                try ledger.insertGrants(grants, transactionID: transaction.id, grantedDate: now)
+                try ledger.insertReversals(positions: Array(0..<reversedCount), transactionID: transaction.id, reversedDate: now)
+                summary.transactions += 1
+                summary.grants += grants.count
+            }
+            for (customerID, balances) in source.2 {
+                for (item, amount) in balances.sorted(by: { $0.key < $1.key }) {
+                    try ledger.adjustBalance(customerID: customerID, item: item, by: amount)
+                }
+            }
+            for renewalInfo in source.3 {
+                try ledger.upsertRenewalInfo(renewalInfo, storedDate: now)
+                summary.renewalInfos += 1
+            }
+            for notification in source.4 where try ledger.insertProcessedNotification(notification) {
+                summary.processedNotifications += 1
+            }
+            return summary
+        }
+    }
+}
