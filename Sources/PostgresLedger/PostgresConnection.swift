@@ -7,6 +7,7 @@ import CLibPQ
 /// values as parameters (`$1`, `$2`, …) and never spliced into the SQL; results arrive in
 /// text format and are read into typed ``PostgresValue``s.
 public final class PostgresConnection {
+    /// libpq's `PGconn`, finished by `deinit`.
     let handle: OpaquePointer
 
     /// Connects to the server named by `url`, a `postgres://` or `postgresql://` URL such as

@@ -14,11 +14,13 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     /// How long ``checkout()`` waits for a connection to come back before it fails.
     public let checkoutTimeout: Duration
 
+    /// The URL every connection opens with.
     private let url: String
-    // Guards `idle` and `openCount`, and signals when a connection comes back or a place frees.
+    /// Guards `idle` and `openCount`, and signals when a connection comes back or a place frees.
     private let condition = NSCondition()
+    /// The connections waiting to be checked out.
     private var idle: [PostgresConnection]
-    // Connections open or being opened: the idle ones and those checked out.
+    /// Connections open or being opened: the idle ones and those checked out.
     private var openCount: Int
 
     /// Creates a pool of up to `size` connections to `url`, opening the first.

@@ -104,6 +104,7 @@ public struct PostgresMigrator: Sendable {
         }
     }
 
+    /// The names in `storerules_migrations`, in order; the table must exist.
     private static func recordedNames(_ connection: PostgresConnection) throws -> [String] {
         try connection.execute("SELECT name FROM storerules_migrations ORDER BY position").map {
             try $0.decode(String.self, column: "name")

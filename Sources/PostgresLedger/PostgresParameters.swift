@@ -7,11 +7,16 @@ import Foundation
 /// Integers are typed `int8` and booleans `bool`; text and `NULL` are left untyped (OID 0) so
 /// the server gives them the type their place in the statement needs.
 struct PostgresParameters: ~Copyable {
+    /// Each parameter's type OID.
     private let types: [Oid]
+    /// Each parameter's text, allocated with `strdup` and freed by `deinit`; `nil` for `NULL`.
     private let texts: [UnsafeMutablePointer<CChar>?]
 
+    /// The type OID of `bigint`.
     private static let int8: Oid = 20
+    /// The type OID of `boolean`.
     private static let bool: Oid = 16
+    /// No type: the server infers it from the parameter's place in the statement.
     private static let untyped: Oid = 0
 
     /// Encodes `parameters`.

@@ -1,9 +1,13 @@
 import CLibPQ
 
 extension PostgresRow {
+    /// The type OID of `smallint`.
     private static let int2: Oid = 21
+    /// The type OID of `integer`.
     private static let int4: Oid = 23
+    /// The type OID of `bigint`.
     private static let int8: Oid = 20
+    /// The type OID of `boolean`.
     private static let bool: Oid = 16
 
     /// Copies every row of a `PGRES_TUPLES_OK` result, reading each column by its type OID:

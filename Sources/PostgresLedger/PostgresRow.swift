@@ -38,6 +38,7 @@ public struct PostgresRow: Hashable, Sendable {
         return try convert(values[index], column: column)
     }
 
+    /// `value` as a `T`, or a client error naming the column.
     private func convert<T: PostgresValueConvertible>(_ value: PostgresValue?, column: String) throws(PostgresError) -> T {
         guard let converted = T.fromPostgresValue(value) else {
             throw PostgresError(

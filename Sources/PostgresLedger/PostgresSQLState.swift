@@ -31,6 +31,7 @@ public struct PostgresSQLState: RawRepresentable, Hashable, Sendable, CustomStri
         rawValue
     }
 
+    /// The codes outside class `08` that ``isTransient`` accepts.
     private static let transientCodes: Set<PostgresSQLState> = [
         .serializationFailure, .deadlockDetected, .adminShutdown, .crashShutdown, .cannotConnectNow,
     ]

@@ -3,6 +3,7 @@ import Synchronization
 
 /// Why a concurrent test gave up instead of hanging.
 struct ConcurrencyTimeout: Error, CustomStringConvertible {
+    /// What did not happen in time.
     let description: String
 }
 
@@ -33,11 +34,14 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void
 /// A meeting point for a fixed number of threads: each waits in ``arriveAndWait()`` until all
 /// have arrived. Used once.
 final class ThreadBarrier: @unchecked Sendable {
+    /// How many threads meet.
     private let parties: Int
-    // Guards `arrived`.
+    /// Guards `arrived`, and wakes the waiting threads when another arrives.
     private let condition = NSCondition()
+    /// How many threads have arrived so far.
     private var arrived = 0
 
+    /// A barrier for `parties` threads.
     init(parties: Int) {
         self.parties = parties
     }

@@ -11,6 +11,7 @@ struct PostgresConflictRetryTests {
         try database.connect().execute("INSERT INTO doctor VALUES (1, true), (2, true)")
     }
 
+    /// Doctor `doctor` goes off call when both are on call, as seen after meeting `barrier`.
     private static func goOffCall(_ doctor: Int, _ connection: PostgresConnection, meeting barrier: ThreadBarrier?) throws {
         let onCall = try connection.execute("SELECT count(*) AS on_call FROM doctor WHERE on_call").first?
             .decode(Int.self, column: "on_call") ?? 0
@@ -20,6 +21,7 @@ struct PostgresConflictRetryTests {
         }
     }
 
+    /// How many doctors are on call.
     private static func onCallCount(_ database: PostgresTestDatabase) throws -> Int {
         try database.connect().execute("SELECT count(*) AS n FROM doctor WHERE on_call").first?.decode(Int.self, column: "n") ?? -1
     }

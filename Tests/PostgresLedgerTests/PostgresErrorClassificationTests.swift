@@ -2,6 +2,7 @@ import PostgresLedger
 import Testing
 
 @Suite struct PostgresErrorClassificationTests {
+    /// A server error with SQLSTATE `code`.
     private static func serverError(_ code: String) -> PostgresError {
         PostgresError(kind: .server, sqlState: PostgresSQLState(rawValue: code), message: "m", sql: "SELECT 1")
     }

@@ -3,6 +3,7 @@ import Testing
 
 @Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
 struct PostgresMigratorTests {
+    /// The error a broken migration throws.
     private struct Broken: Error {}
 
     /// Up to three steps; none of them could run twice (`CREATE TABLE` and `ADD COLUMN` without
@@ -29,6 +30,7 @@ struct PostgresMigratorTests {
         return migrator
     }
 
+    /// The steps logged in `step_run`, sorted by name.
     private static func stepRuns(_ connection: PostgresConnection) throws -> [String] {
         try connection.execute("SELECT step FROM step_run ORDER BY step").map { try $0.decode(String.self, at: 0) }
     }

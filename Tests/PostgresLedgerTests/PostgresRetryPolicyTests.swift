@@ -2,7 +2,9 @@ import PostgresLedger
 import Testing
 
 @Suite struct PostgresRetryPolicyTests {
+    /// An error the policy retries.
     private static let transient = PostgresError(kind: .server, sqlState: .serializationFailure, message: "conflict", sql: nil)
+    /// An error the policy does not retry.
     private static let permanent = PostgresError(kind: .server, sqlState: .uniqueViolation, message: "duplicate", sql: nil)
 
     @Test("the longest pause doubles from the initial delay and stops at the cap")

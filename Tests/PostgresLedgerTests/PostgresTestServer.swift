@@ -25,6 +25,7 @@ final class PostgresTestDatabase: Sendable {
     /// A URL naming the database on the test server.
     let url: String
 
+    /// Creates the database on the test server.
     init() throws {
         guard let server = PostgresTestServer.url, var components = URLComponents(string: server) else {
             throw PostgresError(kind: .client, sqlState: nil, message: "no test server is configured", sql: nil)

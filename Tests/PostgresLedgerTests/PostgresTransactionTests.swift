@@ -3,8 +3,10 @@ import Testing
 
 @Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
 struct PostgresTransactionTests {
+    /// The error a test's transaction body throws to abandon it.
     private struct Abandon: Error {}
 
+    /// How many rows `entry` holds.
     private static func count(_ connection: PostgresConnection) throws -> Int {
         try connection.execute("SELECT count(*) AS rows FROM entry").first?.decode(Int.self, column: "rows") ?? -1
     }
