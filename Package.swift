@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StorePolicy", targets: ["StorePolicy"]),
         .library(name: "StoreService", targets: ["StoreService"]),
         .library(name: "StoreFuzzing", targets: ["StoreFuzzing"]),
+        .library(name: "PostgresLedger", targets: ["PostgresLedger"]),
         .executable(name: "storerules", targets: ["storerules"]),
     ],
     targets: [
@@ -18,12 +19,16 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The libraries: Lua through its C API; the purchase pipeline; the policy engine joining them.
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore"]),
+
+        // The ledger on a PostgreSQL server, through libpq, for a fleet of processes sharing one.
+        .target(name: "PostgresLedger", dependencies: ["StoreCore", "CLibPQ"]),
 
         // The command line, its option parser (shared with the service example), and the
         // benchmark's floor: the same policy call written in C.
@@ -48,6 +53,7 @@ let package = Package(
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "AppleLibraryCrossCheck"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
+        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck"]),
     ],

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what StoreRules needs to build on a Debian machine, and with --test what its tests
-# need too (headless Chromium for the storefront page, tmux for the interactive REPL test).
+# need too (headless Chromium for the storefront page, tmux for the interactive REPL test, a
+# PostgreSQL server for the PostgreSQL ledger's tests).
 # Idempotent: it does nothing when everything is present, and runs `apt-get update` at most once.
 set -euo pipefail
 
-packages=(liblua5.4-dev libssl-dev libsqlite3-dev libedit-dev pkg-config python3-venv)
+packages=(liblua5.4-dev libssl-dev libsqlite3-dev libedit-dev libpq-dev pkg-config python3-venv)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(chromium tmux)
+    packages+=(chromium tmux postgresql)
 fi
 
 missing=()

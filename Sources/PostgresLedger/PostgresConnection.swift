@@ -1,0 +1,143 @@
+import CLibPQ
+
+/// One libpq connection to a PostgreSQL server.
+///
+/// It is not `Sendable`: one thread uses it at a time. A ``PostgresConnectionPool`` hands
+/// connections to many threads, one each. Every statement is sent with `PQexecParams`, its
+/// values as parameters (`$1`, `$2`, …) and never spliced into the SQL; results arrive in
+/// text format and are read into typed ``PostgresValue``s.
+public final class PostgresConnection {
+    /// libpq's `PGconn`, finished by `deinit`.
+    let handle: OpaquePointer
+
+    /// Connects to the server named by `url`, a `postgres://` or `postgresql://` URL such as
+    /// `postgresql://ledger@db.example.com:5432/storerules?connect_timeout=5`.
+    ///
+    /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/client`` when `url` is not such
+    ///   a URL or does not parse, or of kind ``PostgresError/Kind/connection`` when the server
+    ///   cannot be reached or refuses the connection.
+    public init(url: String) throws(PostgresError) {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+            throw PostgresError(client: "a connection URL starts with postgres:// or postgresql://", sql: nil)
+        }
+        var parseError: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &parseError) else {
+            let message = parseError.map { String(cString: $0) } ?? "the connection URL does not parse"
+            PQfreemem(parseError)
+            throw PostgresError(client: message.trimmingTrailingNewlines, sql: nil)
+        }
+        PQconninfoFree(options)
+        guard let handle = PQconnectdb(url) else {
+            throw PostgresError(kind: .connection, sqlState: nil, message: "libpq could not allocate a connection", sql: nil)
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let error = PostgresError(connection: handle, sql: nil)
+            PQfinish(handle)
+            throw error
+        }
+        // libpq prints notices ("relation already exists, skipping") to standard error by default.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        self.handle = handle
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Runs one SQL command with its parameters (`$1` is `parameters[0]`; `nil` is `NULL`) and
+    /// returns the rows it produced (none for a command that returns no rows).
+    ///
+    /// - Throws: ``PostgresError``: of kind ``PostgresError/Kind/server`` when the server
+    ///   refuses the command (the connection stays usable), ``PostgresError/Kind/connection``
+    ///   when the connection breaks, or ``PostgresError/Kind/client`` when a text parameter
+    ///   holds a NUL character.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws(PostgresError) -> [PostgresRow] {
+        let encoded = try PostgresParameters(parameters, sql: sql)
+        let result = encoded.withUnsafeArguments { types, values in
+            PQexecParams(handle, sql, Int32(parameters.count), types, values, nil, nil, 0)
+        }
+        guard let result else {
+            throw PostgresError(connection: handle, sql: sql)
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return []
+        case PGRES_TUPLES_OK:
+            return PostgresRow.rows(of: result, sql: sql)
+        default:
+            throw PostgresError(result: result, connection: handle, sql: sql)
+        }
+    }
+
+    /// Runs `body` inside `BEGIN ISOLATION LEVEL … COMMIT`: every change in it is committed
+    /// together, or — when `body` or the commit throws — none of them is.
+    ///
+    /// At ``PostgresIsolationLevel/serializable`` the server may fail the transaction with
+    /// ``PostgresSQLState/serializationFailure`` at any statement or at the commit; run it
+    /// again through a ``PostgresRetryPolicy`` (or ``PostgresConnectionPool/transaction(_:retry:_:)``).
+    ///
+    /// - Throws: whatever `body` throws, after rolling back; ``PostgresError`` of kind
+    ///   ``PostgresError/Kind/client`` when a transaction is already open on the connection, or
+    ///   when `body` caught a failed statement's error and returned (the server has already
+    ///   abandoned the transaction, so it is rolled back rather than committed).
+    public func transaction<T>(
+        _ isolation: PostgresIsolationLevel = .readCommitted, _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
+        guard !isInsideTransaction else {
+            throw PostgresError(client: "a transaction is already open on this connection", sql: nil)
+        }
+        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
+        do {
+            let result = try body(self)
+            guard PQtransactionStatus(handle) != PQTRANS_INERROR else {
+                throw PostgresError(
+                    client: "a statement failed inside the transaction, which was rolled back instead of committed",
+                    sql: "COMMIT")
+            }
+            try execute("COMMIT")
+            return result
+        } catch {
+            rollBack()
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if there is one; a connection that breaks meanwhile is
+    /// left broken, for ``isBroken`` to report.
+    func rollBack() {
+        guard isInsideTransaction else { return }
+        _ = try? execute("ROLLBACK")
+    }
+
+    /// Whether the connection is lost: a statement found the server gone, or the session was
+    /// terminated. A broken connection stays broken; open a new one.
+    public var isBroken: Bool {
+        PQstatus(handle) != CONNECTION_OK
+    }
+
+    /// Whether a transaction is open on this connection, healthy or failed.
+    public var isInsideTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// The process id of the server process serving this connection, as
+    /// `pg_stat_activity.pid` and `pg_terminate_backend` name it.
+    public var backendProcessID: Int32 {
+        PQbackendPID(handle)
+    }
+}
+
+extension String {
+    /// The string without the newlines libpq ends its messages with.
+    var trimmingTrailingNewlines: String {
+        var text = self
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
+    }
+}
+
+@available(*, unavailable, message: "a connection is used by one thread at a time; share a PostgresConnectionPool instead")
+extension PostgresConnection: Sendable {}
