@@ -87,6 +87,15 @@ enum PostgresLedgerRows {
             jwsRepresentation: try row.decode(column: "jws"))
     }
 
+    static func pendingNotification(from row: PostgresRow) throws -> PendingNotification {
+        PendingNotification(
+            uuid: try row.decode(column: "notification_uuid"), type: try row.decode(column: "notification_type"),
+            subtype: try row.decode(column: "subtype"), signedDate: try row.decode(column: "signed_date"),
+            transactionJWS: try row.decode(column: "transaction_jws"), transactionID: try row.decode(column: "transaction_id"),
+            originalTransactionID: try row.decode(column: "original_transaction_id"),
+            appAccountToken: try row.decode(column: "app_account_token"), receivedDate: try row.decode(column: "received_date"))
+    }
+
     /// An optional text parameter.
     static func text(_ value: String?) -> PostgresValue? { value.map(PostgresValue.text) }
 

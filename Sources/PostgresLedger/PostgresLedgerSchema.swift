@@ -10,6 +10,11 @@ enum PostgresLedgerSchema {
                 try connection.execute(statement)
             }
         }
+        migrator.registerMigration("create pending notification table") { connection in
+            for statement in createPendingNotificationTable {
+                try connection.execute(statement)
+            }
+        }
         return migrator
     }()
 
@@ -122,5 +127,23 @@ enum PostgresLedgerSchema {
             processed_date bigint NOT NULL
         )
         """,
+    ]
+
+    private static let createPendingNotificationTable = [
+        """
+        CREATE TABLE pending_notification (
+            notification_uuid text PRIMARY KEY,
+            notification_type text,
+            subtype text,
+            signed_date bigint,
+            transaction_jws text NOT NULL,
+            transaction_id text NOT NULL,
+            original_transaction_id text NOT NULL,
+            app_account_token text,
+            received_date bigint NOT NULL
+        )
+        """,
+        "CREATE INDEX pending_notification_by_original ON pending_notification (original_transaction_id)",
+        "CREATE INDEX pending_notification_by_token ON pending_notification (app_account_token)",
     ]
 }

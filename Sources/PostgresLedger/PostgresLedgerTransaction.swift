@@ -149,6 +149,12 @@ struct PostgresLedgerTransaction: LedgerWriting {
         }
     }
 
+    func pendingNotifications() throws -> [PendingNotification] {
+        try connection.execute(
+            "SELECT notification_uuid, notification_type, subtype, signed_date, transaction_jws, transaction_id, original_transaction_id, app_account_token, received_date FROM pending_notification ORDER BY received_date, notification_uuid COLLATE \"C\""
+        ).map(PostgresLedgerRows.pendingNotification(from:))
+    }
+
     // MARK: - Writes
 
     func lockTransaction(id: String) throws -> StoredTransaction? {
@@ -324,5 +330,22 @@ struct PostgresLedgerTransaction: LedgerWriting {
             [.text(notification.uuid), PostgresLedgerRows.text(notification.type), PostgresLedgerRows.text(notification.subtype),
              notification.signedDate.map(PostgresValue.integer), .integer(notification.processedDate)]
         ).isEmpty)
+    }
+
+    func insertPendingNotification(_ notification: PendingNotification) throws -> Bool {
+        !(try connection.execute(
+            """
+            INSERT INTO pending_notification (notification_uuid, notification_type, subtype, signed_date, transaction_jws, transaction_id, original_transaction_id, app_account_token, received_date)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1 AS inserted
+            """,
+            [.text(notification.uuid), PostgresLedgerRows.text(notification.type), PostgresLedgerRows.text(notification.subtype),
+             notification.signedDate.map(PostgresValue.integer), .text(notification.transactionJWS),
+             .text(notification.transactionID), .text(notification.originalTransactionID),
+             PostgresLedgerRows.text(notification.appAccountToken), .integer(notification.receivedDate)]
+        ).isEmpty)
+    }
+
+    func deletePendingNotification(uuid: String) throws {
+        try connection.execute("DELETE FROM pending_notification WHERE notification_uuid = $1", [.text(uuid)])
     }
 }

@@ -83,15 +83,19 @@ public struct NotificationAnswer: Encodable, Sendable {
     public var notificationUUID: String?
     public var notificationType: String?
     public var subtype: String?
-    /// `processed`, or `already_processed` when its UUID was seen before (nothing changed).
+    /// `processed`; `already_processed` when its UUID was seen before (nothing changed); or
+    /// `pending` when its customer is not known yet: it is kept, and processed once the
+    /// customer is registered.
     public var status: String
+    /// Why the notification is pending.
+    public var reason: String?
     /// The notification's transaction, when it carries one and was processed now.
     public var transaction: TransactionAnswer?
     /// What happened to its renewal info: `inserted`, `replaced` or `kept`.
     public var renewalInfo: String?
 
     private enum CodingKeys: String, CodingKey {
-        case notificationUUID = "notification_uuid", notificationType = "notification_type", subtype, status
+        case notificationUUID = "notification_uuid", notificationType = "notification_type", subtype, status, reason
         case transaction, renewalInfo = "renewal_info"
     }
 }

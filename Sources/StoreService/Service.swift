@@ -142,6 +142,11 @@ public final class Service: Sendable {
         do {
             let result = try ledger.ingest(notification: notification, transaction: transaction, renewalInfo: renewalInfo,
                                            customerID: customerID, decide: grantDecision)
+            if case .pending(let reason) = result {
+                answer.status = "pending"
+                answer.reason = reason
+                return answer
+            }
             guard case .processed(let transactionResult, let renewalResult) = result else { return answer }
             answer.status = "processed"
             if let transactionResult {

@@ -87,6 +87,29 @@ import Testing
         #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
     }
 
+    @Test("a notification for a customer not known yet is kept and processed once, when the customer registers",
+          arguments: LedgerBackend.available)
+    func pendingNotificationsAreKept(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let token = "3b0e2a71-0000-4000-8000-000000007000"
+        let box = Payloads.transaction(id: "7000", appAccountToken: token)
+        let delivery = Payloads.Delivery(uuid: "n-7000", customerID: "unused", transaction: box, renewalInfo: nil)
+        for _ in 0..<2 {
+            guard case .pending = try ledger.ingest(notification: delivery.notification, transaction: box, renewalInfo: nil,
+                                                     decide: Payloads.grants) else {
+                Issue.record("expected the notification kept")
+                return
+            }
+        }
+        #expect(try ledger.pendingNotifications().map(\.uuid) == ["n-7000"])
+        try ledger.registerCustomer(id: "ana", appAccountToken: token)
+        let resolved = try ledger.resolvePendingNotifications(decide: Payloads.grants)
+        #expect(resolved.count == 1)
+        #expect(try ledger.resolvePendingNotifications(decide: Payloads.grants).isEmpty)
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
+        #expect(try ledger.isNotificationProcessed("n-7000"))
+    }
+
     @Test("eight writers on separate connections delivering the same transactions grant each exactly once",
           arguments: LedgerBackend.available)
     func racingWritersGrantOnce(on backend: LedgerBackend) throws {

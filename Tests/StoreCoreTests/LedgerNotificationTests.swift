@@ -79,17 +79,35 @@ import Testing
         #expect(try ledger.balance(of: "pellet", customerID: "bob") == 5)
     }
 
-    @Test func aNotificationForAnUnknownCustomerIsRefusedAndStaysUnprocessed() throws {
-        let purchase = LedgerFixtures.transaction(id: "6200")
+    @Test("a notification for an unknown customer is kept, not refused, and processed once the customer is known")
+    func aNotificationForAnUnknownCustomerIsKeptUntilTheCustomerIsKnown() throws {
+        let purchase = LedgerFixtures.transaction(id: "6200", appAccountToken: "0f0e0d0c-0000-4000-8000-000000006200")
         let body = notification(uuid: "n-6200", type: .oneTimeCharge, transaction: purchase)
-        #expect(throws: LedgerError.unknownCustomer(transactionID: "6200", originalTransactionID: "6200")) {
-            try ledger.ingest(notification: body, transaction: purchase, renewalInfo: nil, decide: LedgerFixtures.pelletsPolicy)
+        let kept = try ledger.ingest(notification: body, transaction: purchase, renewalInfo: nil, decide: LedgerFixtures.pelletsPolicy)
+        guard case .pending(let reason) = kept else {
+            Issue.record("expected the notification kept, got \(kept)")
+            return
         }
+        #expect(reason.contains("6200"))
         #expect(try !ledger.isNotificationProcessed("n-6200"))
         #expect(try ledger.transaction(id: "6200") == nil)
-        let accepted = try ledger.ingest(notification: body, transaction: purchase, renewalInfo: nil, customerID: "cy", decide: LedgerFixtures.pelletsPolicy)
-        #expect(accepted != .alreadyProcessed)
-        #expect(try ledger.transaction(id: "6200")?.customerID == "cy")
+        #expect(try ledger.pendingNotifications().map(\.uuid) == ["n-6200"])
+        #expect(try ledger.resolvePendingNotifications(decide: LedgerFixtures.pelletsPolicy).isEmpty)
+        _ = try ledger.ingest(notification: body, transaction: purchase, renewalInfo: nil, decide: LedgerFixtures.pelletsPolicy)
+        #expect(try ledger.pendingNotifications().count == 1)
+
+        try ledger.registerCustomer(id: "cy", appAccountToken: "0f0e0d0c-0000-4000-8000-000000006200")
+        let resolved = try ledger.resolvePendingNotifications(decide: LedgerFixtures.pelletsPolicy)
+        guard case .processed(let transaction?, nil)? = resolved.first, resolved.count == 1 else {
+            Issue.record("expected one notification processed, got \(resolved)")
+            return
+        }
+        #expect(transaction.transaction.customerID == "cy")
+        #expect(try ledger.balance(of: "pellet", customerID: "cy") == 5)
+        #expect(try ledger.isNotificationProcessed("n-6200"))
+        #expect(try ledger.pendingNotifications().isEmpty)
+        #expect(try ledger.ingest(notification: body, transaction: purchase, renewalInfo: nil, decide: LedgerFixtures.pelletsPolicy)
+                == .alreadyProcessed)
     }
 
     @Test func mismatchedOrIncompleteNotificationsAreRefused() throws {

@@ -82,7 +82,9 @@ extension Ledger {
     /// A notification whose UUID was processed before returns ``NotificationIngestResult/alreadyProcessed``
     /// and changes nothing. The transaction's customer is `customerID` when given; otherwise
     /// the customer of a stored transaction with the same original transaction id, or else the
-    /// customer registered with the transaction's app account token. A transaction left
+    /// customer registered with the transaction's app account token. When none is known, the
+    /// notification is **kept, not refused** (``NotificationIngestResult/pending(reason:)``):
+    /// Apple stops retrying at some point, so refusing would lose it. A transaction left
     /// unfinished by `decide` still marks the notification processed: the transaction is
     /// stored, and ``retryUnfinished(customerID:decide:)`` grants it.
     ///
@@ -94,8 +96,7 @@ extension Ledger {
     ///   - decide: the grants for the transaction.
     /// - Throws: ``LedgerError/missingNotificationUUID``; ``LedgerError/notificationPayloadMismatch(_:)``
     ///   when a decoded payload is given without its signed data in the notification or the
-    ///   reverse; ``LedgerError/unknownCustomer(transactionID:originalTransactionID:)``; and
-    ///   what the transaction and renewal info ingests throw. The UUID is recorded only when
+    ///   reverse; and what the transaction and renewal info ingests throw. The UUID is recorded only when
     ///   everything succeeded, so a failed notification can be delivered again.
     @discardableResult
     public func ingest(
@@ -120,7 +121,9 @@ extension Ledger {
         }
         var transactionResult: TransactionIngestResult?
         if let signedTransaction {
-            let owner = try customerID ?? resolveCustomer(of: signedTransaction.payload)
+            guard let owner = try customerID ?? resolveCustomer(of: signedTransaction.payload) else {
+                return try keepPending(notification, uuid: uuid, transaction: signedTransaction, renewalInfo: signedRenewalInfo)
+            }
             transactionResult = try ingest(
                 transaction: signedTransaction.payload, jwsRepresentation: signedTransaction.jws,
                 customerID: owner, decide: decide)
@@ -293,21 +296,18 @@ extension Ledger {
     }
 
     /// The customer of a notification's transaction: the owner of a stored transaction with
-    /// its id or original id, else the customer registered with its app account token.
-    private func resolveCustomer(of payload: JWSTransactionDecodedPayload) throws -> String {
+    /// its id or original id, else the customer registered with its app account token; nil
+    /// when the ledger knows neither.
+    func resolveCustomer(of payload: JWSTransactionDecodedPayload) throws -> String? {
         let transactionID = try Self.requiredText(payload.transactionId, "transaction", "transactionId")
         let originalID = try Self.requiredText(payload.originalTransactionId, "transaction", "originalTransactionId")
-        let owner = try reading { ledger -> String? in
+        return try reading { ledger -> String? in
             if let owner = try ledger.ownerOfTransaction(id: transactionID, originalID: originalID) {
                 return owner
             }
             guard let token = payload.appAccountToken else { return nil }
             return try ledger.customerID(appAccountToken: token)
         }
-        guard let owner else {
-            throw LedgerError.unknownCustomer(transactionID: transactionID, originalTransactionID: originalID)
-        }
-        return owner
     }
 }
 

@@ -13,10 +13,6 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     case appAccountTokenInUse(token: String, customerID: String)
     /// The customer already has a different app account token.
     case conflictingAppAccountToken(customerID: String, stored: String, received: String)
-    /// A notification's transaction belongs to no known customer: no customer id was given, no
-    /// stored transaction shares its original transaction id, and no customer has its app
-    /// account token.
-    case unknownCustomer(transactionID: String, originalTransactionID: String)
     /// No transaction with this id is stored.
     case unknownTransaction(String)
     /// A notification lacks its `notificationUUID`.
@@ -46,8 +42,6 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the app account token \(token) already belongs to customer \(customerID)"
         case .conflictingAppAccountToken(let customerID, let stored, let received):
             "customer \(customerID) has app account token \(stored), not \(received)"
-        case .unknownCustomer(let transactionID, let originalTransactionID):
-            "no customer is known for transaction \(transactionID) (original transaction \(originalTransactionID))"
         case .unknownTransaction(let transactionID):
             "no transaction \(transactionID) is stored"
         case .missingNotificationUUID:

@@ -92,6 +92,8 @@ public protocol LedgerReading {
     func renewalInfos() throws -> [StoredRenewalInfo]
     /// Every notification recorded as processed, by UUID.
     func processedNotifications() throws -> [ProcessedNotification]
+    /// Every notification kept for a customer not known yet, oldest first.
+    func pendingNotifications() throws -> [PendingNotification]
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -127,4 +129,9 @@ public protocol LedgerWriting: LedgerReading {
     func upsertRenewalInfo(_ renewalInfo: StoredRenewalInfo, storedDate: Int64) throws
     /// Records a notification as processed unless its UUID is; returns whether it was new.
     func insertProcessedNotification(_ notification: ProcessedNotification) throws -> Bool
+    /// Keeps a notification for a customer not known yet, unless its UUID is kept; returns
+    /// whether it was new.
+    func insertPendingNotification(_ notification: PendingNotification) throws -> Bool
+    /// Forgets a kept notification, once it is processed.
+    func deletePendingNotification(uuid: String) throws
 }

@@ -118,6 +118,23 @@ enum LedgerSchema {
         // in a database of its own. The step stays, creating nothing, so those files keep their
         // schema version and the next migration keeps its number.
         migrator.registerMigration("create local store tables") { _ in }
+        migrator.registerMigration("create pending notification table") { connection in
+            try connection.execute(script: """
+                CREATE TABLE pending_notification (
+                    notification_uuid TEXT PRIMARY KEY NOT NULL,
+                    notification_type TEXT,
+                    subtype TEXT,
+                    signed_date INTEGER,
+                    transaction_jws TEXT NOT NULL,
+                    transaction_id TEXT NOT NULL,
+                    original_transaction_id TEXT NOT NULL,
+                    app_account_token TEXT,
+                    received_date INTEGER NOT NULL
+                ) STRICT;
+                CREATE INDEX pending_notification_by_original ON pending_notification (original_transaction_id);
+                CREATE INDEX pending_notification_by_token ON pending_notification (app_account_token);
+                """)
+        }
         return migrator
     }()
 }

@@ -86,6 +86,15 @@ enum SQLiteLedgerRows {
             jwsRepresentation: try row.decode(column: "jws"))
     }
 
+    static func pendingNotification(from row: Row) throws -> PendingNotification {
+        PendingNotification(
+            uuid: try row.decode(column: "notification_uuid"), type: try row.decode(column: "notification_type"),
+            subtype: try row.decode(column: "subtype"), signedDate: try row.decode(column: "signed_date"),
+            transactionJWS: try row.decode(column: "transaction_jws"), transactionID: try row.decode(column: "transaction_id"),
+            originalTransactionID: try row.decode(column: "original_transaction_id"),
+            appAccountToken: try row.decode(column: "app_account_token"), receivedDate: try row.decode(column: "received_date"))
+    }
+
     /// A grant state as its three columns: `grant_state`, `unfinished_reason`, `unfinished_detail`.
     static func columns(of state: GrantState) -> (state: String, reason: String?, detail: String?) {
         let columns = state.columns

@@ -136,6 +136,12 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         }
     }
 
+    func pendingNotifications() throws -> [PendingNotification] {
+        try connection.fetchAll(
+            "SELECT notification_uuid, notification_type, subtype, signed_date, transaction_jws, transaction_id, original_transaction_id, app_account_token, received_date FROM pending_notification ORDER BY received_date, notification_uuid"
+        ).map(SQLiteLedgerRows.pendingNotification(from:))
+    }
+
     // MARK: - Writes
 
     func lockTransaction(id: String) throws -> StoredTransaction? {
@@ -287,5 +293,21 @@ struct SQLiteLedgerTransaction: LedgerWriting {
             """,
             [notification.uuid, notification.type, notification.subtype, notification.signedDate, notification.processedDate])
         return connection.changes == 1
+    }
+
+    func insertPendingNotification(_ notification: PendingNotification) throws -> Bool {
+        try connection.execute(
+            """
+            INSERT INTO pending_notification (notification_uuid, notification_type, subtype, signed_date, transaction_jws, transaction_id, original_transaction_id, app_account_token, received_date)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (notification_uuid) DO NOTHING
+            """,
+            [notification.uuid, notification.type, notification.subtype, notification.signedDate, notification.transactionJWS,
+             notification.transactionID, notification.originalTransactionID, notification.appAccountToken,
+             notification.receivedDate])
+        return connection.changes == 1
+    }
+
+    func deletePendingNotification(uuid: String) throws {
+        try connection.execute("DELETE FROM pending_notification WHERE notification_uuid = ?", [uuid])
     }
 }

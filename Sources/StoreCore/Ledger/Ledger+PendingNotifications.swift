@@ -1,0 +1,67 @@
+import Foundation
+
+extension Ledger {
+    /// Keeps a notification whose customer is not known yet: its renewal info is stored now
+    /// (it needs no customer), its transaction kept verbatim with the ids and token that will
+    /// find its customer. A notification kept before stays kept.
+    func keepPending(
+        _ notification: ResponseBodyV2DecodedPayload, uuid: String,
+        transaction: Signed<JWSTransactionDecodedPayload>, renewalInfo: Signed<JWSRenewalInfoDecodedPayload>?
+    ) throws -> NotificationIngestResult {
+        if let renewalInfo {
+            _ = try ingest(renewalInfo: renewalInfo.payload, jwsRepresentation: renewalInfo.jws)
+        }
+        let transactionID = try Self.requiredText(transaction.payload.transactionId, "transaction", "transactionId")
+        let originalID = try Self.requiredText(transaction.payload.originalTransactionId, "transaction", "originalTransactionId")
+        let now = Self.nowInMilliseconds()
+        try writing { ledger in
+            try ledger.insertPendingNotification(PendingNotification(
+                uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
+                signedDate: notification.signedDate?.millisecondsSince1970, transactionJWS: transaction.jws,
+                transactionID: transactionID, originalTransactionID: originalID,
+                appAccountToken: transaction.payload.appAccountToken, receivedDate: now))
+        }
+        let token = transaction.payload.appAccountToken.map { " or app account token \($0)" } ?? ""
+        return .pending(reason: "no customer is known for transaction \(transactionID) (original transaction \(originalID)\(token))")
+    }
+
+    /// The notifications kept for customers not known yet, oldest first.
+    public func pendingNotifications() throws -> [PendingNotification] {
+        try reading { try $0.pendingNotifications() }
+    }
+
+    /// Processes every kept notification whose customer is known now — registered with its
+    /// transaction's app account token, or owning a transaction with its original id — with
+    /// `decide` for the grants, and forgets it. Notifications still without a customer stay
+    /// kept. Safe to run from several processes at once: a notification is processed once by
+    /// its UUID.
+    ///
+    /// - Returns: what processing each resolved notification did, oldest first.
+    @discardableResult
+    public func resolvePendingNotifications(decide: (StoredTransaction) throws -> [Grant]) throws -> [NotificationIngestResult] {
+        var results: [NotificationIngestResult] = []
+        for pending in try pendingNotifications() {
+            let transaction = try Self.decodeStoredTransaction(pending.transactionJWS)
+            guard let owner = try resolveCustomer(of: transaction) else { continue }
+            let notification = ResponseBodyV2DecodedPayload(
+                notificationType: pending.type.map(NotificationTypeV2.init(rawValue:)),
+                subtype: pending.subtype.map(NotificationSubtype.init(rawValue:)), notificationUUID: pending.uuid,
+                data: NotificationData(signedTransactionInfo: pending.transactionJWS),
+                signedDate: pending.signedDate.map(Date.init(millisecondsSince1970:)))
+            results.append(try ingest(notification: notification, transaction: transaction, renewalInfo: nil,
+                                      customerID: owner, decide: decide))
+            try writing { try $0.deletePendingNotification(uuid: pending.uuid) }
+        }
+        return results
+    }
+
+    /// The payload of a transaction JWS the ledger verified before it kept it.
+    private static func decodeStoredTransaction(_ jws: String) throws -> JWSTransactionDecodedPayload {
+        do {
+            return try SignedPayloadJSON.decode(JWSTransactionDecodedPayload.self, from: try JWSSegments(jws).decoded().payload)
+        } catch {
+            throw LedgerError.storage(LedgerStorageFailure(message: "a kept notification's transaction does not decode: \(error)",
+                                                           isTransient: false))
+        }
+    }
+}
