@@ -22,6 +22,14 @@ public enum LedgerLocation: Sendable, Hashable {
         }
     }
 
+    /// The location as `--ledger` takes it: the path or the URL.
+    public var text: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let url): url
+        }
+    }
+
     /// The location as people wrote it, without a password a URL carries.
     public var displayName: String {
         switch self {

@@ -1,15 +1,16 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import StoreCore
+import PostgresLedger
+import StoreCore
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A child process ingests a stream of purchases and refunds into a ledger file and is killed
-/// with SIGKILL at random points; after every kill the file must be consistent and hold every
-/// acknowledged ingest.
+/// A child process ingests a stream of purchases and refunds into a ledger — a SQLite file, or
+/// a PostgreSQL database when the test server is there — and is killed with SIGKILL at random
+/// points; after every kill the ledger must be consistent and hold every acknowledged ingest.
 ///
 /// The child is this test binary run again, with ``childEnvironmentKey`` set so that
 /// ``ingestStreamAsCrashChild()`` — skipped in ordinary runs — does the child's work. It prints
@@ -45,20 +46,20 @@ import Glibc
         if index % 10 == 9 {
             let purchase = purchaseStep(index - 6)
             var refunded = purchase.payload
-            refunded.signedDate = LedgerFixtures.date(1_000_000 + Int64(index))
-            refunded.revocationDate = LedgerFixtures.date(999_000 + Int64(index))
+            refunded.signedDate = LedgerPayloads.date(1_000_000 + Int64(index))
+            refunded.revocationDate = LedgerPayloads.date(999_000 + Int64(index))
             refunded.revocationReason = .refundedForOtherReason
-            return Step(payload: refunded, customerID: purchase.customerID, jws: LedgerFixtures.jws(refunded), refundedStep: index - 6)
+            return Step(payload: refunded, customerID: purchase.customerID, jws: LedgerPayloads.jws(refunded), refundedStep: index - 6)
         }
         return purchaseStep(index)
     }
 
     private static func purchaseStep(_ index: Int) -> Step {
         let product = products[index % products.count]
-        let payload = LedgerFixtures.transaction(
+        let payload = LedgerPayloads.transaction(
             id: "k\(index)", productID: product, type: product == "recipe" ? .nonConsumable : .consumable,
             quantity: Int32(index % 3 + 1), purchasedAt: Int64(index), signedAt: Int64(index))
-        return Step(payload: payload, customerID: "c\(index % 4)", jws: LedgerFixtures.jws(payload), refundedStep: nil)
+        return Step(payload: payload, customerID: "c\(index % 4)", jws: LedgerPayloads.jws(payload), refundedStep: nil)
     }
 
     struct BrokenFeeder: Error, CustomStringConvertible {
@@ -84,9 +85,9 @@ import Glibc
     @Test(.enabled(if: isChild, "runs only as the child process of the crash-consistency test"))
     func ingestStreamAsCrashChild() throws {
         let environment = ProcessInfo.processInfo.environment
-        let path = try #require(environment[Self.childEnvironmentKey])
+        let location = LedgerLocation(try #require(environment[Self.childEnvironmentKey]))
         let start = Int(environment[Self.childStartKey] ?? "0") ?? 0
-        let ledger = try Ledger(path: path)
+        let ledger = try location.open()
         try ledger.retryUnfinished(decide: Self.decide)
         for index in Self.stream.indices.dropFirst(start) {
             let step = Self.stream[index]
@@ -98,11 +99,12 @@ import Glibc
 
     // MARK: - The parent
 
-    @Test(.enabled(if: !isChild && canRunChildren, "needs /proc/self/exe to run itself as the child"))
-    func killedIngestsLeaveEveryAcknowledgedTransactionGrantedOnceOrUnfinished() async throws {
+    @Test(.enabled(if: !isChild && canRunChildren, "needs /proc/self/exe to run itself as the child"),
+          arguments: LedgerBackend.available)
+    func killedIngestsLeaveEveryAcknowledgedTransactionGrantedOnceOrUnfinished(on backend: LedgerBackend) async throws {
         let kills = Int(ProcessInfo.processInfo.environment[Self.killsKey] ?? "") ?? 20
-        let directory = try SQLiteTemporaryDirectory()
-        let path = directory.path("ledger.sqlite")
+        let location = try backend.freshLocation()
+        let path = location.text
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var generator = SeededGenerator(seed: UInt64(UInt32.random(in: 0...UInt32.max)))
         var acknowledged = Set<Int>()
@@ -118,7 +120,7 @@ import Glibc
             #expect(!run.timedOut, "the child did not finish within its deadline")
             if run.wasKilled { killedMidStream += 1 }
             acknowledged.formUnion(run.acknowledged)
-            let ledger = try Ledger(path: path)
+            let ledger = try location.open()
             let problems = try Self.consistencyProblems(in: ledger, acknowledged: acknowledged)
             #expect(problems.isEmpty, "after a kill at step \(run.acknowledged.max() ?? start): \(problems)")
             if !problems.isEmpty { return }
@@ -129,7 +131,7 @@ import Glibc
             executable: executable, path: path, start: 0, killAfterAcknowledgements: nil, extraDelayMicroseconds: 0)
         #expect(final.exitStatus == 0 && !final.wasKilled)
         #expect(final.acknowledged == Set(Self.stream.indices))
-        let ledger = try Ledger(path: path)
+        let ledger = try location.open()
         #expect(try Self.consistencyProblems(in: ledger, acknowledged: Set(Self.stream.indices)).isEmpty)
         try Self.expectFinalState(of: ledger)
     }
@@ -206,7 +208,7 @@ import Glibc
 
     /// Every way the ledger file can disagree with the stream and the acknowledgements.
     private static func consistencyProblems(in ledger: Ledger, acknowledged: Set<Int>) throws -> [String] {
-        var problems = try LedgerFixtures.invariantViolations(in: ledger)
+        var problems = try ledger.checkInvariants()
         let purchases = Dictionary(uniqueKeysWithValues: stream.enumerated().compactMap { index, step in
             step.refundedStep == nil ? (step.payload.transactionId!, index) : nil
         })
