@@ -24,13 +24,11 @@ public final class SQLiteLedgerStorage: LedgerStorage {
     }
 
     /// Uses `database` for writes, bringing its schema up to date, with `readerCount` reader
-    /// connections on the same file (none for an in-memory database, whose reads then go
-    /// through the writer).
+    /// connections on the same file (with none, reads go through the writer).
     public init(database: Database, readerCount: Int = defaultReaderCount) throws {
         try LedgerSchema.migrator.migrate(database)
         self.database = database
-        let onDisk = !database.path.isEmpty && database.path != ":memory:" && !database.path.hasPrefix("file::memory:")
-        readers = try DatabaseReaderPool(path: database.path, size: onDisk ? readerCount : 0)
+        readers = try DatabaseReaderPool(path: database.path, size: max(0, readerCount))
     }
 
     deinit {
