@@ -1,6 +1,8 @@
 /// The ledger's PostgreSQL schema, as an ordered list of migrations: the same tables, columns
 /// and constraints as the SQLite ledger's, in PostgreSQL's types (`bigint` for integers and
-/// epoch milliseconds, `boolean` for flags).
+/// epoch milliseconds, `boolean` for flags). A transaction's versions are keyed by the SHA-256
+/// of their JWS (`jws_digest`), since a signed JWS with its certificate chain is longer than a
+/// btree index entry may be.
 enum PostgresLedgerSchema {
     /// The migrations that build the schema; append new ones at the end.
     static let migrator: PostgresMigrator = {
@@ -63,11 +65,12 @@ enum PostgresLedgerSchema {
         """
         CREATE TABLE transaction_version (
             transaction_id text NOT NULL REFERENCES store_transaction (transaction_id),
+            jws_digest text NOT NULL,
             jws text NOT NULL,
             signed_date bigint NOT NULL,
             revocation_date bigint,
             received_date bigint NOT NULL,
-            PRIMARY KEY (transaction_id, jws)
+            PRIMARY KEY (transaction_id, jws_digest)
         )
         """,
         """

@@ -214,8 +214,9 @@ struct PostgresLedgerTransaction: LedgerWriting {
     func insertVersion(_ version: TransactionVersion) throws -> Bool {
         !(try connection.execute(
             """
-            INSERT INTO transaction_version (transaction_id, jws, signed_date, revocation_date, received_date)
-            VALUES ($1, $2, $3, $4, $5) ON CONFLICT (transaction_id, jws) DO NOTHING RETURNING 1 AS inserted
+            INSERT INTO transaction_version (transaction_id, jws_digest, jws, signed_date, revocation_date, received_date)
+            VALUES ($1, encode(sha256(convert_to($2, 'UTF8')), 'hex'), $2, $3, $4, $5)
+            ON CONFLICT (transaction_id, jws_digest) DO NOTHING RETURNING 1 AS inserted
             """,
             [.text(version.transactionID), .text(version.jwsRepresentation), .integer(version.signedDate.millisecondsSince1970),
              PostgresLedgerRows.milliseconds(version.revocationDate), .integer(version.receivedDate.millisecondsSince1970)]

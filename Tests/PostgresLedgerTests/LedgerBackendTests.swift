@@ -28,6 +28,21 @@ import Testing
         #expect(try ledger.checkInvariants().isEmpty)
     }
 
+    @Test("signed data as long as an App Store JWS with its chain is stored, versioned and deduplicated",
+          arguments: LedgerBackend.available)
+    func longSignedDataIsStored(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let box = Payloads.transaction(id: "1100")
+        let chain = String(repeating: "MIIBzDCCAXGgAwIBAgIBATAKBggqhkjOPQQDAjBI", count: 200)
+        let jws = Payloads.jws(box) + chain
+        for _ in 0..<2 {
+            _ = try ledger.ingest(transaction: box, jwsRepresentation: jws, customerID: "ana", decide: Payloads.grants)
+        }
+        #expect(try ledger.versions(ofTransaction: "1100").map(\.jwsRepresentation) == [jws])
+        #expect(try ledger.transaction(id: "1100")?.jwsRepresentation == jws)
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
+    }
+
     @Test("a failing decision leaves the transaction unfinished, and a retry grants it once", arguments: LedgerBackend.available)
     func failedDecisionIsRetried(on backend: LedgerBackend) throws {
         struct PolicyDown: Error {}
