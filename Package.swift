@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL", "CommandLineOptions"]
+            dependencies: ["StorePolicy", "StoreCore", "PostgresLedger", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL",
+                           "CommandLineOptions"]
         ),
 
         // The fuzz targets' bodies, shared by the fuzz executables (Fuzz/) and the regression tests.

@@ -7,16 +7,12 @@ extension BenchCommand {
     /// verification after the first finds the chain validated already.
     static let signedTransactionCount = 500
 
-    /// Transactions stored per round in a new ledger file: each costs two durable commits.
-    static let ledgerIngestCount = 100
-
     /// The bundle identifier of the benchmark's signed transactions.
     static let benchBundleId = "com.example.bench"
 
     /// Measures, in interleaved rounds, signed transactions verified per second through
     /// `SignedDataVerifier` with its chain cache warm, OpenSSL's own ECDSA P-256 verify rate
-    /// for the same signatures over the same messages, and durable ledger ingests per second,
-    /// and records the best of each in `figures`.
+    /// for the same signatures over the same messages, and records the best of each in `figures`.
     static func measureSignedData(into figures: inout Figures) throws {
         let authority: SigningAuthority
         let verifier: SignedDataVerifier
@@ -29,41 +25,28 @@ extension BenchCommand {
         } catch {
             throw CommandFailure("preparing signed transactions: \(error)")
         }
-        let transactions = try signed.map { jws in
+        for jws in signed {
             do {
-                return try verifier.verifyAndDecodeTransaction(jws)
+                _ = try verifier.verifyAndDecodeTransaction(jws)
             } catch {
                 throw CommandFailure("a benchmark transaction does not verify: \(error)")
             }
         }
         let openSSL = try OpenSSLVerification(leaf: authority.leafCertificate, signedData: signed)
-        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: workspace) }
 
         var verifications = 0.0
         var openSSLVerifies = 0.0
-        var ingests = 0.0
-        for round in 0..<rounds {
+        for _ in 0..<rounds {
             verifications = max(verifications, try operationsPerSecond(count: signed.count) {
                 for jws in signed {
                     keep(try verifier.verifyAndDecodeTransaction(jws))
                 }
             })
             openSSLVerifies = max(openSSLVerifies, try operationsPerSecond(count: openSSL.count) { try openSSL.verifyAll() })
-            let ledger = try Ledger(path: workspace.appendingPathComponent("ledger-\(round).sqlite").path)
-            ingests = max(ingests, try operationsPerSecond(count: ledgerIngestCount) {
-                for (jws, transaction) in zip(signed, transactions).prefix(ledgerIngestCount) {
-                    try ledger.ingest(transaction: transaction, jwsRepresentation: jws, customerID: "bench-customer") { _ in
-                        [Grant(item: "pellet", amount: 1)]
-                    }
-                }
-            })
         }
         figures.verificationsPerSecond = verifications
         figures.openSSLVerifiesPerSecond = openSSLVerifies
         figures.verificationToOpenSSLRatio = verifications / openSSLVerifies
-        figures.ledgerIngestsPerSecond = ingests
     }
 
     /// A distinct auto-renewable subscription purchase, signed in 2025.
@@ -97,7 +80,6 @@ extension BenchCommand {
           verifications, chain cached      \(rate(figures.verificationsPerSecond)) (\(signedTransactionCount) transactions)
           OpenSSL ECDSA P-256 verify       \(rate(figures.openSSLVerifiesPerSecond))
           verifier / OpenSSL               \(String(format: "%8.2f×", figures.verificationToOpenSSLRatio))
-          durable ledger ingests           \(rate(figures.ledgerIngestsPerSecond)) (\(ledgerIngestCount) transactions)
         """
     }
 }

@@ -6,12 +6,12 @@ import LuaBridge
 import StorePolicy
 import Synchronization
 
-/// `storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N]`.
+/// `storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N] [--postgres URL]`.
 enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "Measure decision cost through the engine against Swift and raw C"
     static var help: String { """
-    Usage: storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N]
+    Usage: storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N] [--postgres URL]
 
     Measures, in one run, the cost of one policy decision for the benchmark rule:
       input   subscribed?, group level (1 best … 3 lowest, 0 none), country, days since
@@ -22,7 +22,16 @@ enum BenchCommand: Command {
     as the same table-in/table-out call written directly against the Lua C API in C, bare and
     with the same kind of limits armed (a count hook every 1,000 instructions and a deadline); and
     decisions per second through the engine with 1 and 2 threads. Also signed transactions
-    verified per second against OpenSSL's own ECDSA P-256 verify rate, and durable ledger ingests.
+    verified per second against OpenSSL's own ECDSA P-256 verify rate.
+
+    The ledger: durable ingests per second into a SQLite ledger against raw inserts of the
+    same rows (a table shaped like the ledger's transaction row, JWS included) at the same
+    durability, one transaction each; customer-state reads per second on \(readerThreads) threads while
+    one thread ingests, against the same reads alone; and, with --postgres URL (or
+    \(postgresEnvironmentVariable)), ingests on PostgreSQL with \(PostgresLedgerBenchFigures.writerCounts.map(String.init).joined(separator: ", ")) concurrent writers
+    against raw INSERTs of the same rows at the same synchronous_commit, in a database created
+    for the run and dropped after it. When that section fails, the other figures are printed
+    with the failure (postgres_failed in JSON) and the exit status is 1.
 
     Then it load-tests the PolicyService example (Examples/PolicyService), started from beside
     the storerules binary with \(ServiceLoadTest.workers) workers over a temporary ledger, the Backyard Birds example
@@ -124,7 +133,7 @@ enum BenchCommand: Command {
         var serviceFailedRequests: Int?
         var serviceFirstFailure: String?
         var serviceSkipped: String?
-        var verificationsPerSecond = 0.0, openSSLVerifiesPerSecond = 0.0, verificationToOpenSSLRatio = 0.0, ledgerIngestsPerSecond = 0.0
+        var verificationsPerSecond = 0.0, openSSLVerifiesPerSecond = 0.0, verificationToOpenSSLRatio = 0.0
 
         enum CodingKeys: String, CodingKey {
             case iterations
@@ -147,7 +156,7 @@ enum BenchCommand: Command {
             case serviceFirstFailure = "service_first_failure"
             case serviceSkipped = "service_skipped"
             case verificationsPerSecond = "verifications_per_second", openSSLVerifiesPerSecond = "openssl_verifies_per_second"
-            case verificationToOpenSSLRatio = "verification_to_openssl_ratio", ledgerIngestsPerSecond = "ledger_ingests_per_second"
+            case verificationToOpenSSLRatio = "verification_to_openssl_ratio"
         }
     }
 
@@ -196,6 +205,8 @@ enum BenchCommand: Command {
         .value("service-folder", "DIR", help: "The policy folder the service serves (default: the package's "
                + "Examples/BackyardBirds). It needs a .storekit catalog with consumables or subscriptions."),
         .value("service-requests", "N", help: "Requests in the load test's stream (default 4000), plus the reload."),
+        .value("postgres", "URL", help: "A PostgreSQL server (postgresql://…) whose role may CREATE DATABASE, for the "
+               + "ledger's PostgreSQL figures (default: $\(postgresEnvironmentVariable); without either, skipped)."),
     ])
 
     /// What a debug build says before its figures.
@@ -219,15 +230,18 @@ enum BenchCommand: Command {
         #if DEBUG
         if parsed.flag("json") { Output.error(debugBuildNote) } else { Output.line(debugBuildNote) }
         #endif
+        let postgresURL = parsed.value("postgres")
+            ?? ProcessInfo.processInfo.environment[postgresEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         var figures = try measure(iterations: iterations)
         try measureSignedData(into: &figures)
+        let ledger = try measureLedger(postgresURL: postgresURL)
         try loadTestService(folder: serviceFolder, requests: serviceRequests, into: &figures)
         if parsed.flag("json") {
-            Output.line(try Output.json(figures))
+            Output.line(try Output.json(BenchReport(figures: figures, ledger: ledger)))
         } else {
-            Output.line(table(figures))
+            Output.line(engineTable(figures) + "\n" + ledgerTable(ledger) + "\n" + serviceTable(figures))
         }
-        return 0
+        return ledger.postgresFailed == nil ? 0 : 1
     }
 
     /// Runs the service load test and adds its figures, or says why it was skipped.
@@ -399,10 +413,6 @@ enum BenchCommand: Command {
         guard failures.count == 0 else { throw CommandFailure("\(failures.count) decisions failed under load") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Double(iterations * threads) / seconds
-    }
-
-    static func table(_ figures: Figures) -> String {
-        engineTable(figures) + "\n" + serviceTable(figures)
     }
 
     static func engineTable(_ figures: Figures) -> String {

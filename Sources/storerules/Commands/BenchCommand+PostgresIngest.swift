@@ -1,0 +1,55 @@
+import Foundation
+import PostgresLedger
+import StoreCore
+
+extension BenchCommand {
+    /// Transactions ingested, and reference rows inserted, per round and number of writers,
+    /// shared among the writers.
+    static let postgresIngestCount = 240
+
+    /// The supply's size the PostgreSQL rounds need.
+    static var postgresSupplyCount: Int { rounds * PostgresLedgerBenchFigures.writerCounts.count * postgresIngestCount }
+
+    /// Measures, in interleaved rounds in a new database on the server at `serverURL`, durable
+    /// ingests per second through ``PostgresLedgerStorage`` with 1, 2 and 8 writer threads (as
+    /// many connections) against the same transactions inserted as reference rows by as many
+    /// threads, each over a connection of its own, one statement per commit, at the same
+    /// `synchronous_commit`; records the best of each. The database is dropped afterwards.
+    static func measurePostgresIngest(_ supply: BenchTransactionSupply, serverURL: String) throws -> PostgresLedgerBenchFigures {
+        let database = try BenchPostgresDatabase(serverURL: serverURL)
+        defer { try? database.drop() }
+        var figures = PostgresLedgerBenchFigures()
+        figures.synchronousCommit = try database.setting("synchronous_commit")
+        figures.fsync = try database.setting("fsync")
+        _ = try PostgresConnection(url: database.url).execute(ReferenceTransactionRow.postgresTable)
+        let counts = PostgresLedgerBenchFigures.writerCounts
+        let ledgers = try counts.map { Ledger(storage: try PostgresLedgerStorage(url: database.url, connections: $0)) }
+        var ingests = [Double](repeating: 0, count: counts.count)
+        var inserts = [Double](repeating: 0, count: counts.count)
+        for round in 0..<rounds {
+            for (position, writers) in counts.enumerated() {
+                let items = Array(supply.slice(from: (round * counts.count + position) * postgresIngestCount, count: postgresIngestCount))
+                let ledger = ledgers[position]
+                let ingestSeconds = try BenchThreads.run(count: writers, prepare: { $0 }) { writer in
+                    for item in stride(from: writer, to: items.count, by: writers).map({ items[$0] }) {
+                        try BenchTransactionSupply.ingest(item, into: ledger)
+                    }
+                }
+                let storedDate = Date().millisecondsSince1970
+                let insertSeconds = try BenchThreads.run(count: writers, prepare: { (try PostgresConnection(url: database.url), $0) }) { connection, writer in
+                    for item in stride(from: writer, to: items.count, by: writers).map({ items[$0] }) {
+                        try ReferenceTransactionRow(item: item, storedDate: storedDate).insert(into: connection)
+                    }
+                }
+                ingests[position] = max(ingests[position], Double(items.count) / ingestSeconds)
+                inserts[position] = max(inserts[position], Double(items.count) / insertSeconds)
+            }
+        }
+        for (position, writers) in counts.enumerated() {
+            figures.ingestsPerSecond[String(writers)] = ingests[position]
+            figures.insertsPerSecond[String(writers)] = inserts[position]
+            figures.ingestToInsertRatio[String(writers)] = ingests[position] / inserts[position]
+        }
+        return figures
+    }
+}

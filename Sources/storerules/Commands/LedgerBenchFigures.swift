@@ -1,0 +1,54 @@
+/// The ledger section of `storerules bench`, each figure against a reference measured in the
+/// same run.
+struct LedgerBenchFigures: Encodable {
+    /// Durable ingests per second into a SQLite ledger: store, ask, grant.
+    var ingestsPerSecond = 0.0
+    /// Reference rows inserted per second into SQLite at the ledger's durability.
+    var sqliteInsertsPerSecond = 0.0
+    /// `ingestsPerSecond / sqliteInsertsPerSecond`.
+    var ingestToSQLiteInsertRatio = 0.0
+    /// Customer-state reads per second on two reader threads, nothing else running.
+    var readsPerSecondAlone = 0.0
+    /// The same reads per second while one thread ingests.
+    var readsPerSecondBesideWrites = 0.0
+    /// Ingests per second of that thread, beside the readers.
+    var ingestsPerSecondBesideReads = 0.0
+    /// `readsPerSecondBesideWrites / readsPerSecondAlone`.
+    var readsBesideWritesRatio = 0.0
+    /// The PostgreSQL section, when a server was given.
+    var postgres: PostgresLedgerBenchFigures?
+    /// Why the PostgreSQL section did not run.
+    var postgresSkipped: String?
+    /// How the PostgreSQL section failed.
+    var postgresFailed: String?
+
+    /// The goal of ``ingestToSQLiteInsertRatio``.
+    static let ingestToSQLiteInsertGoal = 0.8
+
+    enum CodingKeys: String, CodingKey {
+        case ingestsPerSecond = "ledger_ingests_per_second"
+        case sqliteInsertsPerSecond = "sqlite_inserts_per_second"
+        case ingestToSQLiteInsertRatio = "ledger_ingest_to_sqlite_insert_ratio"
+        case readsPerSecondAlone = "sqlite_reads_per_second_alone"
+        case readsPerSecondBesideWrites = "sqlite_reads_per_second_beside_writes"
+        case ingestsPerSecondBesideReads = "sqlite_ingests_per_second_beside_reads"
+        case readsBesideWritesRatio = "sqlite_reads_beside_writes_ratio"
+        case postgresSkipped = "postgres_skipped"
+        case postgresFailed = "postgres_failed"
+    }
+
+    /// Encodes the figures, and PostgreSQL's beside them under their own names.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ingestsPerSecond, forKey: .ingestsPerSecond)
+        try container.encode(sqliteInsertsPerSecond, forKey: .sqliteInsertsPerSecond)
+        try container.encode(ingestToSQLiteInsertRatio, forKey: .ingestToSQLiteInsertRatio)
+        try container.encode(readsPerSecondAlone, forKey: .readsPerSecondAlone)
+        try container.encode(readsPerSecondBesideWrites, forKey: .readsPerSecondBesideWrites)
+        try container.encode(ingestsPerSecondBesideReads, forKey: .ingestsPerSecondBesideReads)
+        try container.encode(readsBesideWritesRatio, forKey: .readsBesideWritesRatio)
+        try container.encodeIfPresent(postgresSkipped, forKey: .postgresSkipped)
+        try container.encodeIfPresent(postgresFailed, forKey: .postgresFailed)
+        try postgres?.encode(to: encoder)
+    }
+}

@@ -1,0 +1,26 @@
+/// The PostgreSQL part of the ledger section: ingests through ``PostgresLedgerStorage`` against
+/// plain inserts of the same rows, for each number of concurrent writers. Keyed by the number
+/// of writers, as text (`"1"`, `"2"`, `"8"`).
+struct PostgresLedgerBenchFigures: Encodable {
+    /// The numbers of concurrent writers measured.
+    static let writerCounts = [1, 2, 8]
+
+    /// Durable ledger ingests per second, all writers together.
+    var ingestsPerSecond: [String: Double] = [:]
+    /// Reference rows inserted per second, one statement per commit, all writers together.
+    var insertsPerSecond: [String: Double] = [:]
+    /// `ingestsPerSecond / insertsPerSecond`, per number of writers.
+    var ingestToInsertRatio: [String: Double] = [:]
+    /// The server's `synchronous_commit`, which both sides ran at.
+    var synchronousCommit = ""
+    /// The server's `fsync`: `off` on a test server, where a commit never waits for the disk.
+    var fsync = ""
+
+    enum CodingKeys: String, CodingKey {
+        case ingestsPerSecond = "postgres_ingests_per_second"
+        case insertsPerSecond = "postgres_inserts_per_second"
+        case ingestToInsertRatio = "postgres_ingest_to_insert_ratio"
+        case synchronousCommit = "postgres_synchronous_commit"
+        case fsync = "postgres_fsync"
+    }
+}
