@@ -125,28 +125,40 @@ public final class Service: Sendable {
         } catch {
             throw .verificationFailed(part: "signedRenewalInfo", error)
         }
-        var answer = NotificationAnswer(
+        let answer = NotificationAnswer(
             notificationUUID: notification.notificationUUID, notificationType: notification.notificationType?.rawValue,
             subtype: notification.subtype?.rawValue, status: "already_processed")
         do {
             let result = try ledger.ingest(notification: notification, transaction: transaction, renewalInfo: renewalInfo,
                                            customerID: customerID, decide: grantDecision)
-            guard case .processed(let transactionResult, let renewalResult) = result else { return answer }
-            answer.status = "processed"
-            if let transactionResult {
-                answer.transaction = TransactionAnswer(
-                    transactionResult, balances: try ledger.balances(customerID: transactionResult.transaction.customerID))
+            // Every ledger outcome is answered here, so a new one is a compile error in this switch.
+            switch result {
+            case .alreadyProcessed:
+                return answer
+            case .processed(let transactionResult, let renewalResult):
+                return try processed(answer, transaction: transactionResult, renewalInfo: renewalResult)
             }
-            switch renewalResult {
-            case .inserted: answer.renewalInfo = "inserted"
-            case .replaced: answer.renewalInfo = "replaced"
-            case .kept: answer.renewalInfo = "kept"
-            case nil: break
-            }
-            return answer
         } catch {
             throw .ledger(error)
         }
+    }
+
+    /// `answer` for a notification processed now, with what its transaction and renewal info did.
+    private func processed(_ answer: NotificationAnswer, transaction transactionResult: TransactionIngestResult?,
+                           renewalInfo renewalResult: RenewalInfoIngestResult?) throws -> NotificationAnswer {
+        var answer = answer
+        answer.status = "processed"
+        if let transactionResult {
+            answer.transaction = TransactionAnswer(
+                transactionResult, balances: try ledger.balances(customerID: transactionResult.transaction.customerID))
+        }
+        switch renewalResult {
+        case .inserted: answer.renewalInfo = "inserted"
+        case .replaced: answer.renewalInfo = "replaced"
+        case .kept: answer.renewalInfo = "kept"
+        case nil: break
+        }
+        return answer
     }
 
     // MARK: - Reload
