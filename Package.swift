@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
-        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore"]),
+        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "PostgresLedger"]),
 
         // The ledger on a PostgreSQL server, through libpq, for a fleet of processes sharing one.
         .target(name: "PostgresLedger", dependencies: ["StoreCore", "CLibPQ"]),
@@ -36,15 +36,16 @@ let package = Package(
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreCore", "PostgresLedger", "LuaBridge", "CLuaBaseline", "CEditLine", "COpenSSL",
-                           "CommandLineOptions"]
+            dependencies: ["StorePolicy", "StoreService", "StoreCore", "PostgresLedger", "LuaBridge", "CLuaBaseline", "CEditLine",
+                           "COpenSSL", "CommandLineOptions"]
         ),
 
         // The fuzz targets' bodies, shared by the fuzz executables (Fuzz/) and the regression tests.
         .target(name: "StoreFuzzing", dependencies: ["StoreService", "StorePolicy", "StoreCore", "LuaBridge"]),
 
         // A service embedding the library, as an example.
-        .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "CommandLineOptions"],
+        .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "PostgresLedger",
+                                                                   "CommandLineOptions"],
                          path: "Examples/PolicyService"),
 
         // Apple's Python library as a second verifier, for the tests that cross-check signed data.
@@ -56,7 +57,7 @@ let package = Package(
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
         .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
-        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck"]),
+        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger"]),
     ],
     swiftLanguageModes: [.v6]
 )

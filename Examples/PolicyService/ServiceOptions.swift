@@ -1,15 +1,16 @@
 import CommandLineOptions
 import Foundation
+import PostgresLedger
 import StoreCore
 import StoreService
 
-/// How the service was started: `PolicyService FOLDER --ledger FILE --root PEM ... --bundle-id ID
+/// How the service was started: `PolicyService FOLDER --ledger FILE|URL --root PEM ... --bundle-id ID
 /// --environment E [--app-apple-id N] [--workers N]`.
 struct ServiceOptions {
     /// The policy folder: `policy.lua` and its `.storekit` catalog.
     var folder: String
-    /// The ledger file, created when missing.
-    var ledgerPath: String
+    /// The ledger: a SQLite file, created when missing, or a PostgreSQL database's URL.
+    var ledger: LedgerLocation
     /// PEM files of the roots signed data must chain to.
     var rootPaths: [String]
     /// The contents of each of ``rootPaths``, read once here so a pipe (`--root <(…)`) or
@@ -26,7 +27,8 @@ struct ServiceOptions {
 
     /// The options, declared once for the parser and the usage text.
     static let syntax = CommandSyntax("PolicyService", options: [
-        .value("ledger", "FILE", help: "The ledger (SQLite), created when missing. Required."),
+        .value("ledger", "FILE|URL", help: "The ledger: a SQLite file, created when missing, or a PostgreSQL "
+               + "database as a postgres:// or postgresql:// URL, its schema brought up to date. Required."),
         .repeatable("root", "PEM", help: "A PEM file of trusted root certificates (Apple Root CA - G3, or a local "
                     + "signing authority's root): a file, a pipe such as <(…), or /dev/stdin. Repeat for several. "
                     + "Required."),
@@ -37,7 +39,7 @@ struct ServiceOptions {
     ])
 
     static var usage: String { """
-    Usage: PolicyService FOLDER --ledger FILE --root PEM [--root PEM]... --bundle-id ID
+    Usage: PolicyService FOLDER --ledger FILE|URL --root PEM [--root PEM]... --bundle-id ID
                          --environment E [--app-apple-id N] [--workers N]
 
     Serves StoreRules over standard input and output: one JSON request per line in, one JSON
@@ -67,7 +69,7 @@ struct ServiceOptions {
             guard let value = parsed.value(name) else { throw UsageError("missing --\(name) \(what)") }
             return value
         }
-        ledgerPath = try required("ledger", "FILE")
+        ledger = LedgerLocation(try required("ledger", "FILE|URL"))
         rootPaths = parsed.values("root")
         guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: the service accepts only verified data") }
         bundleId = try required("bundle-id", "ID")
@@ -102,7 +104,7 @@ extension ServiceOptions {
                 throw StartupError("the root \(path): \(error)")
             }
         }
-        return ServiceConfiguration(folder: folder, ledgerPath: ledgerPath, rootCertificates: roots, bundleId: bundleId,
+        return ServiceConfiguration(folder: folder, ledger: ledger, rootCertificates: roots, bundleId: bundleId,
                                     environment: environment, appAppleId: appAppleId)
     }
 }

@@ -14,7 +14,7 @@ final class ServiceRequestFuzzer {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let configuration = ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
-            ledgerPath: folder.appending(path: "ledger.sqlite").path, rootCertificates: [signedData.rootCertificate],
+            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [signedData.rootCertificate],
             bundleId: SignedDataFuzzer.bundleId, environment: .sandbox, appAppleId: 1)
         do {
             lines = JSONLineProtocol(service: try Service(configuration: configuration))

@@ -100,30 +100,6 @@ public struct NotificationAnswer: Encodable, Sendable {
     }
 }
 
-/// What a customer owns and may use now, from one snapshot of the ledger.
-public struct EntitlementsAnswer: Encodable, Sendable {
-    public var customerID: String
-    /// The product ids the customer is entitled to, sorted.
-    public var entitlements: [String]
-    /// The subscription speaking for each group the customer ever subscribed in, as the
-    /// policy sees it (`ctx.customer.subscriptions`).
-    public var subscriptions: [String: SubscriptionSnapshot]
-    public var balances: [String: Int]
-    /// The features the policy's `features` hook unlocks.
-    public var features: [String]
-    /// Why `features` is the default (the entitled product ids), when the hook failed.
-    public var featuresFallback: String?
-    /// Transactions stored but not granted yet, by id.
-    public var unfinishedTransactions: [String]
-    public var policyVersion: String
-
-    private enum CodingKeys: String, CodingKey {
-        case customerID = "customer", entitlements, subscriptions, balances, features
-        case featuresFallback = "features_fallback", unfinishedTransactions = "unfinished_transactions"
-        case policyVersion = "policy_version"
-    }
-}
-
 /// A reload that swapped the new policy in.
 public struct ReloadAnswer: Encodable, Sendable {
     public var version: String

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresLedger
 import StoreCore
 import StorePolicy
 
@@ -39,9 +40,9 @@ public final class Service: Sendable {
         }
         // Opened last, so a mistake in the options above leaves no ledger file behind.
         do {
-            ledger = try Ledger(path: options.ledgerPath)
+            ledger = try options.ledger.open()
         } catch {
-            throw StartupError("the ledger \(options.ledgerPath): \(error)")
+            throw StartupError("the ledger \(options.ledger.displayName): \(error)")
         }
         grantDecision = engine.grantDecision(for: ledger, catalog: catalog)
     }
@@ -68,30 +69,18 @@ public final class Service: Sendable {
     ///
     /// Both come from one snapshot of the ledger, so a response never mixes two moments.
     private func context(of customerID: String) throws(ServiceError) -> (state: CustomerState, context: PolicyContext) {
-        let now = Date()
         let state: CustomerState
         do {
-            state = try ledger.customerState(customerID: customerID, catalog: catalog, at: now)
+            state = try ledger.customerState(customerID: customerID, catalog: catalog, at: Date())
         } catch {
             throw .ledger(error)
         }
-        var customer = CustomerContext(state)
-        customer.fillMissingGroupLevels(from: engine.catalog)
-        let context = PolicyContext(
-            now: now, storefront: catalog?.storefront.countryCode ?? "USA", locale: catalog?.localeIdentifier ?? "en_US",
-            environment: PolicyContext.Environment(verifier.environment), customer: customer)
-        return (state, context)
+        return (state, PolicyContext(state: state, catalog: catalog, engine: engine, environment: verifier.environment))
     }
 
     private func entitlements(of customerID: String) throws(ServiceError) -> EntitlementsAnswer {
         let (state, context) = try context(of: customerID)
-        // A failing `features` hook does not fail the request: the decision falls back to the
-        // entitled product ids, and says why.
-        let features = engine.features(context)
-        return EntitlementsAnswer(
-            customerID: customerID, entitlements: state.entitledProductIDs, subscriptions: context.customer.subscriptions,
-            balances: state.balances, features: features.value, featuresFallback: features.failure?.description,
-            unfinishedTransactions: state.unfinishedTransactions.map(\.id), policyVersion: engine.version)
+        return EntitlementsAnswer(state: state, context: context, engine: engine)
     }
 
     // MARK: - Signed data
@@ -136,33 +125,45 @@ public final class Service: Sendable {
         } catch {
             throw .verificationFailed(part: "signedRenewalInfo", error)
         }
-        var answer = NotificationAnswer(
+        let answer = NotificationAnswer(
             notificationUUID: notification.notificationUUID, notificationType: notification.notificationType?.rawValue,
             subtype: notification.subtype?.rawValue, status: "already_processed")
         do {
             let result = try ledger.ingest(notification: notification, transaction: transaction, renewalInfo: renewalInfo,
                                            customerID: customerID, decide: grantDecision)
-            if case .pending(let reason) = result {
-                answer.status = "pending"
-                answer.reason = reason
+            // Every ledger outcome is answered here, so a new one is a compile error in this switch.
+            switch result {
+            case .alreadyProcessed:
                 return answer
+            case .pending(let reason):
+                var pending = answer
+                pending.status = "pending"
+                pending.reason = reason
+                return pending
+            case .processed(let transactionResult, let renewalResult):
+                return try processed(answer, transaction: transactionResult, renewalInfo: renewalResult)
             }
-            guard case .processed(let transactionResult, let renewalResult) = result else { return answer }
-            answer.status = "processed"
-            if let transactionResult {
-                answer.transaction = TransactionAnswer(
-                    transactionResult, balances: try ledger.balances(customerID: transactionResult.transaction.customerID))
-            }
-            switch renewalResult {
-            case .inserted: answer.renewalInfo = "inserted"
-            case .replaced: answer.renewalInfo = "replaced"
-            case .kept: answer.renewalInfo = "kept"
-            case nil: break
-            }
-            return answer
         } catch {
             throw .ledger(error)
         }
+    }
+
+    /// `answer` for a notification processed now, with what its transaction and renewal info did.
+    private func processed(_ answer: NotificationAnswer, transaction transactionResult: TransactionIngestResult?,
+                           renewalInfo renewalResult: RenewalInfoIngestResult?) throws -> NotificationAnswer {
+        var answer = answer
+        answer.status = "processed"
+        if let transactionResult {
+            answer.transaction = TransactionAnswer(
+                transactionResult, balances: try ledger.balances(customerID: transactionResult.transaction.customerID))
+        }
+        switch renewalResult {
+        case .inserted: answer.renewalInfo = "inserted"
+        case .replaced: answer.renewalInfo = "replaced"
+        case .kept: answer.renewalInfo = "kept"
+        case nil: break
+        }
+        return answer
     }
 
     // MARK: - Reload

@@ -1,3 +1,4 @@
+import PostgresLedger
 import StoreCore
 
 /// What a ``Service`` serves and trusts: its policy folder, its ledger and how signed data is
@@ -5,8 +6,8 @@ import StoreCore
 public struct ServiceConfiguration: Sendable {
     /// The policy folder: `policy.lua` and its `.storekit` catalog.
     public var folder: String
-    /// The ledger file, created when missing.
-    public var ledgerPath: String
+    /// The ledger: a SQLite file, created when missing, or a PostgreSQL database.
+    public var ledger: LedgerLocation
     /// The roots signed data must chain to.
     public var rootCertificates: [X509Certificate]
     /// The app's bundle identifier.
@@ -17,10 +18,10 @@ public struct ServiceConfiguration: Sendable {
     public var appAppleId: Int64?
 
     /// Creates a configuration.
-    public init(folder: String, ledgerPath: String, rootCertificates: [X509Certificate], bundleId: String,
+    public init(folder: String, ledger: LedgerLocation, rootCertificates: [X509Certificate], bundleId: String,
                 environment: AppStoreEnvironment, appAppleId: Int64? = nil) {
         self.folder = folder
-        self.ledgerPath = ledgerPath
+        self.ledger = ledger
         self.rootCertificates = rootCertificates
         self.bundleId = bundleId
         self.environment = environment

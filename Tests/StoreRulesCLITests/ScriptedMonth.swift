@@ -40,6 +40,8 @@ struct ScriptedMonth: Sendable {
     let rootCertificate: String
     /// The root certificate of another store (another ledger's), as PEM.
     let anotherStoresRootCertificate: String
+    /// The ledger file the month was played on; read it, do not change it.
+    let ledger: String
 
     /// The month, played on first use.
     static let played: Result<ScriptedMonth, any Error> = Result { try play() }
@@ -72,7 +74,8 @@ struct ScriptedMonth: Sendable {
             moments: moments, transactions: try shop.jsonData(["transactions"]),
             notifications: try shop.jsonData(["notifications"]), status: try shop.jsonData(["status"]),
             rootCertificate: try shop.run("certificate").standardOutput,
-            anotherStoresRootCertificate: try StoreCommandTests.Shop().run("certificate").standardOutput)
+            anotherStoresRootCertificate: try StoreCommandTests.Shop().run("certificate").standardOutput,
+            ledger: shop.ledger)
     }
 
     // MARK: - Reading it

@@ -137,7 +137,8 @@ extension Ledger {
                 uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
                 signedDate: notification.signedDate?.millisecondsSince1970, processedDate: now))
         }
-        guard recorded else { return .alreadyProcessed }
+        // Another writer recorded the UUID meanwhile: what this call changed is still reported.
+        guard recorded || transactionResult?.changedTheLedger == true else { return .alreadyProcessed }
         return .processed(transaction: transactionResult, renewalInfo: renewalResult)
     }
 
@@ -317,5 +318,15 @@ extension StoredTransaction {
         TransactionVersion(
             transactionID: id, jwsRepresentation: jwsRepresentation, signedDate: signedDate, revocationDate: revocationDate,
             receivedDate: Date(millisecondsSince1970: now))
+    }
+}
+
+extension TransactionIngestResult {
+    /// Whether this ingest stored something new or granted, revoked or restored grants.
+    var changedTheLedger: Bool {
+        switch (storage, outcome) {
+        case (.inserted, _), (.updated, _), (_, .granted), (_, .revoked), (_, .revocationWithdrawn): true
+        default: false
+        }
     }
 }

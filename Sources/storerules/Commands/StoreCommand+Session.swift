@@ -1,11 +1,12 @@
 import CommandLineOptions
 import Foundation
+import PostgresLedger
 import StoreCore
 import StorePolicy
 
 /// The local store one `storerules store` invocation works with: the policy folder's catalog
-/// and policy, the ledger file, the store's own state (`--store-state`, by default
-/// `FILE.store.sqlite` beside the ledger) and the signing authority in `FILE.certificates/`.
+/// and policy, the ledger (a SQLite file or a PostgreSQL database), and the store's own state
+/// and signing authority where ``StoreFiles`` puts them.
 ///
 /// A ledger file of an earlier version keeps the store's tables itself; when the store state
 /// is new, they move out of it into the store state.
@@ -19,7 +20,8 @@ struct StoreSession {
     let engine: PolicyEngine
     private let storeTime: StoreTime
 
-    init(folderPath: String, ledgerPath: String, parsed: ParsedArguments) throws {
+    init(folderPath: String, ledger location: LedgerLocation, parsed: ParsedArguments) throws {
+        let files = try StoreFiles(ledger: location, storeState: parsed.value("store-state"))
         let (folder, loadedCatalog) = try PolicyLoader.open(folderPath)
         guard let catalog = loadedCatalog else {
             throw CommandFailure("\(folderPath) has no .storekit catalog for the store to sell")
@@ -37,20 +39,14 @@ struct StoreSession {
         } catch let error as PolicyError {
             throw CommandFailure(error.description)
         }
-        let ledger: Ledger
-        do {
-            ledger = try Ledger(path: ledgerPath)
-        } catch {
-            throw CommandFailure("cannot open the ledger \(ledgerPath): \(error)")
-        }
-        let statePath = parsed.value("store-state") ?? StoreCommand.defaultStatePath(beside: ledgerPath)
-        guard URL(fileURLWithPath: statePath).standardizedFileURL != URL(fileURLWithPath: ledgerPath).standardizedFileURL else {
-            throw UsageError("--store-state must name another file than the ledger")
-        }
+        let ledger = try location.openForCommand()
+        let statePath = files.statePath
         let state: Database
         do {
             state = try Database(path: statePath)
-            try LocalStore.moveState(fromLedgerAt: ledgerPath, into: state)
+            if case .sqlite(let ledgerPath) = location {
+                try LocalStore.moveState(fromLedgerAt: ledgerPath, into: state)
+            }
         } catch {
             throw CommandFailure("cannot open the store state \(statePath): \(error)")
         }
@@ -61,7 +57,7 @@ struct StoreSession {
         }
         let authority: SigningAuthority
         do {
-            authority = try SigningAuthority.loadOrCreate(in: URL(fileURLWithPath: ledgerPath + ".certificates"))
+            authority = try SigningAuthority.loadOrCreate(in: URL(fileURLWithPath: files.certificatesPath))
         } catch {
             throw CommandFailure(error.description)
         }

@@ -3,9 +3,10 @@ import CommandLineOptions
 extension StoreCommand {
     /// The options every store command takes.
     static let storeOptions: [CommandOption] = [
-        .value("ledger", "FILE", help: "The ledger (created when missing). Required."),
-        .value("store-state", "FILE", help: "The store's own state (created when missing; default: the ledger's "
-               + "FILE.store.sqlite)."),
+        .value("ledger", "FILE|URL", help: "The ledger: a SQLite file (created when missing) or a postgres:// or "
+               + "postgresql:// URL. Required."),
+        .value("store-state", "STATE", help: "The store's own state, a SQLite file (created when missing; default: "
+               + "the ledger's FILE.store.sqlite; required with a PostgreSQL ledger)."),
         .value("bundle-id", "ID", help: "The app's bundle identifier (default: \(defaultBundleID)). The store "
                + "state remembers the one it was created with; a different one is refused."),
         .value("environment", "E", help: "Xcode, Sandbox or Production, in any letter case (default: Xcode). The "

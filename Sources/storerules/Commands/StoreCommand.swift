@@ -1,24 +1,30 @@
 import CommandLineOptions
 import Foundation
+import PostgresLedger
 import StoreCore
 import StorePolicy
 
-/// `storerules store DIR --ledger FILE <command> ...`: drives the local test store.
+/// `storerules store DIR --ledger FILE|URL <command> ...`: drives the local test store.
 enum StoreCommand: Command {
     static let name = "store"
     static let summary = "Drive the local test store: purchases, renewals, refunds, notifications"
     static var help: String { """
-    Usage: storerules store DIR --ledger FILE [--store-state FILE] [--bundle-id ID] [--environment E]
+    Usage: storerules store DIR --ledger FILE|URL [--store-state STATE] [--bundle-id ID] [--environment E]
                             [--app-apple-id N] <command> [arguments] [--json]
 
     Runs the local App Store for the products of DIR's .storekit catalog, for any number of
     customers. Every transaction, renewal info and App Store Server Notification V2 it makes is
-    signed, verified and ingested into the ledger FILE, and DIR/policy.lua's grant hook decides
+    signed, verified and ingested into the ledger, and DIR/policy.lua's grant hook decides
     what each transaction grants, seeing the customer as the ledger knows them at the store's
-    time. The store keeps its own state apart from the ledger, in FILE.store.sqlite unless
-    --store-state says where, so each command carries on where the last one stopped; the
-    signing certificates live in FILE.certificates/. A ledger made by an earlier version, which
-    kept the store's state inside, hands it over to a new store state file.
+    time. The ledger is a SQLite FILE or a PostgreSQL database's postgres:// or postgresql://
+    URL. The store keeps its own state apart from the ledger, in a SQLite file, so each command
+    carries on where the last one stopped, and signs with certificates kept in a folder:
+      - beside a ledger FILE: the state in FILE.store.sqlite (or --store-state STATE), the
+        certificates in FILE.certificates/;
+      - with a PostgreSQL URL: --store-state STATE is required, and the certificates are in
+        STATE.certificates/.
+    A ledger file made by an earlier version, which kept the store's state inside, hands it over
+    to a new store state file.
 
     The store's clock is the system clock moved forward by every 'advance'. Before each command
     the store processes what its clock passed: renewals, failed renewals, grace periods and
@@ -46,9 +52,9 @@ enum StoreCommand: Command {
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let folderPath = try parsed.positional(0, "the policy folder DIR")
-        guard let ledgerPath = parsed.value("ledger") else { throw UsageError("missing --ledger FILE") }
+        guard let ledger = parsed.value("ledger") else { throw UsageError("missing --ledger FILE|URL") }
         let command = try parsed.positional(1, "a store command (see --help)")
-        let session = try StoreSession(folderPath: folderPath, ledgerPath: ledgerPath, parsed: parsed)
+        let session = try StoreSession(folderPath: folderPath, ledger: LedgerLocation(ledger), parsed: parsed)
         let output = StoreOutput(json: parsed.flag("json"))
         do {
             try perform(command, parsed: parsed, session: session, output: output)

@@ -1,15 +1,17 @@
 import CommandLineOptions
 import Foundation
+import PostgresLedger
 import StoreCore
 import StorePolicy
 
-/// `storerules storefront DIR --customer FILE|--ledger FILE --customer-id ID [--placement P] [--json | --html OUT]`.
+/// `storerules storefront DIR --customer FILE|--ledger FILE|URL --customer-id ID [--placement P] [--json | --html OUT]`.
 enum StorefrontCommand: Command {
     static let name = "storefront"
     static let summary = "Show what the storefront offers a customer, and why"
     static var help: String { """
     Usage: storerules storefront DIR --customer FILE|- [--placement P] [--json | --html OUT]
-           storerules storefront DIR --ledger FILE --customer-id ID [--placement P] [--json | --html OUT]
+           storerules storefront DIR --ledger FILE|URL --customer-id ID [--store-state STATE] [--placement P]
+                                 [--json | --html OUT]
 
     Builds the storefront plan for one customer at one placement: whether merchandising shows,
     the store's products (order, style, icon), each subscription group's plans visible for the
@@ -24,11 +26,12 @@ enum StorefrontCommand: Command {
     static let syntax = CommandSyntax(name, options: [
         .value("customer", "FILE|-", help: "The context JSON, as `storerules eval` reads it: a file, a pipe such as <(…), "
                + "or - for stdin."),
-        .value("ledger", "FILE", help: "Build the customer's context from a ledger: entitlements, subscription statuses, "
-               + "balances; at the local store's time for a ledger kept by `storerules store`."),
+        .value("ledger", "FILE|URL", help: "Build the customer's context from a ledger, a SQLite file or a postgres:// "
+               + "or postgresql:// URL: entitlements, subscription statuses, balances; at the local store's time for "
+               + "a ledger kept by `storerules store`."),
         .value("customer-id", "ID", help: "The customer whose context --ledger builds."),
-        .value("store-state", "FILE", help: "The state of the local store that keeps the ledger (default: the "
-               + "ledger's FILE.store.sqlite)."),
+        .value("store-state", "STATE", help: "The state of the local store that keeps the ledger (default: the "
+               + "ledger's FILE.store.sqlite; a PostgreSQL ledger is read as the store's only with it)."),
         .value("placement", "P", help: "Where the storefront shows (default: store)."),
         .flag("json", help: "Print the plan as JSON."),
         .value("html", "OUT", help: "Write one self-contained HTML page: the storefront as a customer would see it "
@@ -44,8 +47,8 @@ enum StorefrontCommand: Command {
         switch (parsed.value("customer"), parsed.value("ledger"), parsed.value("customer-id")) {
         case (let customerPath?, nil, nil):
             context = try EvalCommand.decodeContext(try Output.read(customerPath))
-        case (nil, let ledgerPath?, let customerID?):
-            context = try ledgerContext(folder: path, ledgerPath: ledgerPath, customerID: customerID, parsed: parsed)
+        case (nil, let ledger?, let customerID?):
+            context = try ledgerContext(folder: path, ledger: ledger, customerID: customerID, parsed: parsed)
         default:
             throw UsageError("give either --customer FILE, or --ledger FILE and --customer-id ID")
         }
@@ -87,24 +90,33 @@ enum StorefrontCommand: Command {
     }
 }
 
-/// The context of `customerID` as the ledger at `ledgerPath` knows it: for a ledger the local
-/// store keeps (`storerules store`: its state or its certificates are there), at the store's
-/// time, after it caught up; else now.
-private func ledgerContext(folder: String, ledgerPath: String, customerID: String, parsed: ParsedArguments) throws -> PolicyContext {
-    guard FileManager.default.fileExists(atPath: ledgerPath) else { throw CommandFailure("no ledger at \(ledgerPath)") }
+/// The context of `customerID` as the ledger at `text` knows it: for a ledger the local store
+/// keeps (`storerules store`: its state or its certificates are where ``StoreFiles`` puts
+/// them), at the store's time, after it caught up; else now.
+private func ledgerContext(folder: String, ledger text: String, customerID: String, parsed: ParsedArguments) throws -> PolicyContext {
+    let location = LedgerLocation(text)
+    if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+        throw CommandFailure("no ledger at \(path)")
+    }
     let (_, catalog) = try PolicyLoader.open(folder)
     do {
         let now: Date
         let ledger: Ledger
-        let statePath = parsed.value("store-state") ?? StoreCommand.defaultStatePath(beside: ledgerPath)
-        let files = FileManager.default
-        if files.fileExists(atPath: statePath) || files.fileExists(atPath: ledgerPath + ".certificates") {
-            let store = try StoreSession(folderPath: folder, ledgerPath: ledgerPath, parsed: parsed).store
+        let storeState = parsed.value("store-state")
+        // A PostgreSQL ledger is the store's only when --store-state says where the store is.
+        let keptByStore: Bool
+        if case .postgres = location, storeState == nil {
+            keptByStore = false
+        } else {
+            keptByStore = try StoreFiles(ledger: location, storeState: storeState).exist
+        }
+        if keptByStore {
+            let store = try StoreSession(folderPath: folder, ledger: location, parsed: parsed).store
             now = try store.now()
             ledger = store.ledger
         } else {
             now = Date()
-            ledger = try Ledger(path: ledgerPath)
+            ledger = try location.openForCommand()
         }
         return PolicyContext(now: now, storefront: catalog?.storefront.countryCode ?? "USA",
                              locale: catalog?.localeIdentifier ?? "en_US",
@@ -114,6 +126,6 @@ private func ledgerContext(folder: String, ledgerPath: String, customerID: Strin
     } catch let error as UsageError {
         throw error
     } catch {
-        throw CommandFailure("\(ledgerPath): \(error)")
+        throw CommandFailure("\(location.displayName): \(error)")
     }
 }

@@ -1,0 +1,91 @@
+import CommandLineOptions
+import Foundation
+import StoreCore
+import StoreService
+
+extension LedgerCommand {
+    /// `ledger ingest DIR --ledger URL --root PEM... [FILE|-]`: each line verified, stored and
+    /// granted by the service, as the service's own requests are; exit status 1 when a line failed.
+    static func ingest(_ parsed: ParsedArguments) throws -> Int32 {
+        let folder = try parsed.positional(1, "the policy folder DIR")
+        let input = parsed.positionals.count > 2 ? parsed.positionals[2] : "-"
+        try parsed.expectPositionals(atMost: 3)
+        let ledger = try location(parsed)
+        let rootPaths = parsed.values("root")
+        guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: only verified data is ingested") }
+        let environment = try parsed.value("environment").map(EnvironmentOption.parse) ?? .xcode
+        let appAppleId = try parsed.value("app-apple-id").map { text throws(UsageError) -> Int64 in
+            guard let number = Int64(text) else { throw UsageError("--app-apple-id must be an integer, not '\(text)'") }
+            return number
+        }
+        let customer = parsed.value("customer")
+        let configuration = ServiceConfiguration(
+            folder: folder, ledger: ledger, rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
+            bundleId: parsed.value("bundle-id") ?? StoreCommand.defaultBundleID, environment: environment,
+            appAppleId: appAppleId)
+        let text: String
+        do {
+            text = try InputFile.readText(input)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let service: Service
+        do {
+            service = try Service(configuration: configuration)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        var failed = false
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            let result = ingestLine(trimmed, number: index + 1, customer: customer, service: service)
+            failed = failed || result.error != nil
+            Output.line(try Output.json(result))
+        }
+        return failed ? 1 : 0
+    }
+
+    /// What ingesting one input line did.
+    private static func ingestLine(_ text: String, number: Int, customer: String?, service: Service) -> LedgerIngestLine {
+        do throws(ServiceError) {
+            let operation = try ingestOperation(text, customer: customer)
+            guard let line = LedgerIngestLine(line: number, answer: try service.answer(operation), customer: customer) else {
+                throw ServiceError.unencodable("the service gave no ingest answer")
+            }
+            return line
+        } catch {
+            return LedgerIngestLine(line: number, error: error)
+        }
+    }
+
+    /// The service operation an input line asks for: `{"signedPayload": …}` or a compact JWS
+    /// whose payload is a notification ingests a notification; one whose payload is a
+    /// transaction ingests it for `customer`.
+    static func ingestOperation(_ text: String, customer: String?) throws(ServiceError) -> StoreService.Operation {
+        if text.hasPrefix("{") {
+            guard let body = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                  let signedPayload = body["signedPayload"] as? String
+            else { throw .badRequest(#"a JSON line must be a notification's request body {"signedPayload": "…"}"#) }
+            return .ingestNotification(jws: signedPayload, customerID: customer)
+        }
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(parsing: text)
+        } catch {
+            throw .badRequest("neither a compact JWS nor {\"signedPayload\": …}: \(error)")
+        }
+        let object = (try? JSONSerialization.jsonObject(with: jws.payload)) as? [String: Any]
+        switch object.flatMap(VerifyCommand.kind(shownBy:)) {
+        case .notification:
+            return .ingestNotification(jws: text, customerID: customer)
+        case .transaction:
+            guard let customer else { throw .badRequest("a signed transaction needs --customer") }
+            return .ingestTransaction(customerID: customer, jws: text)
+        case .renewal:
+            throw .badRequest("renewal info is ingested with the notification that carries it")
+        case nil:
+            throw .badRequest("the payload is neither a transaction nor a notification")
+        }
+    }
+}

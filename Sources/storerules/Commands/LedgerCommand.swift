@@ -1,0 +1,108 @@
+import CommandLineOptions
+import Foundation
+import PostgresLedger
+import StoreCore
+
+/// `storerules ledger <command> ...`: feeds, reads, checks, copies and migrates a ledger, on
+/// SQLite or PostgreSQL.
+enum LedgerCommand: Command {
+    static let name = "ledger"
+    static let summary = "Ingest signed data into a ledger, read a customer, retry, check, copy or migrate it"
+    static var help: String { """
+    Usage: storerules ledger ingest DIR --ledger URL --root PEM... [--bundle-id ID] [--environment E]
+                                    [--app-apple-id N] [--customer ID] [FILE|-]
+           storerules ledger customer ID --ledger URL [DIR] [--json]
+           storerules ledger retry DIR --ledger URL
+           storerules ledger check --ledger URL
+           storerules ledger copy --from URL --to URL
+           storerules ledger migrate --ledger URL
+
+    Works on the ledger itself, the one a service, 'storerules store' or an app embedding the
+    library keeps. A ledger URL is a SQLite file's path (created when missing) or a PostgreSQL
+    database as a postgres:// or postgresql:// URL; opening a ledger brings its schema up to
+    date. Any number of processes may ingest into one ledger at once: each transaction is
+    stored before it is granted, and granted once.
+
+    Commands, each with the options only it takes:
+    \(subcommandHelp)
+
+    'ingest' prints one JSON line per input line: "line", "transaction_id" or
+    "notification_uuid", "outcome" (granted, already_finished, unfinished with "reason",
+    revoked, revocation_withdrawn, processed, already_processed), "grants" and "customer"; a
+    line that fails prints {"line": N, "error": {"kind", "message"}}, stores nothing, and
+    makes the exit status 1 once every line is done. Blank lines are skipped.
+
+    Options of several commands:
+    \(HelpText.options([ledgerOption, jsonFlag]))
+    """ }
+
+    /// `--ledger` of every command but `copy`.
+    static let ledgerOption = CommandOption.value(
+        "ledger", "URL", help: "The ledger: a SQLite file's path, or a postgres:// or postgresql:// URL. Required.")
+
+    /// `--json` of `customer`.
+    static let jsonFlag = CommandOption.flag("json", help: "Print JSON, the service's entitlements answer.")
+
+    /// The ledger commands, each with its options.
+    static let ledgerSubcommands: [Subcommand] = [
+        Subcommand("ingest", arguments: "DIR [FILE|-]", summary: "Verify, store and grant one signed payload per "
+                   + "line of FILE (standard input without it, or for -): a signed transaction, a notification's "
+                   + #"signedPayload, or Apple's request body {"signedPayload": "…"}. DIR's policy grants."#, options: [
+            ledgerOption,
+            .repeatable("root", "PEM", help: "A PEM file of trusted root certificates (Apple Root CA - G3, or a local "
+                        + "store's root). Repeat for several. Required."),
+            .value("bundle-id", "ID", help: "The bundle identifier signed data must name (default: "
+                   + "\(StoreCommand.defaultBundleID))."),
+            .value("environment", "E", help: "\(AppStoreEnvironment.knownSpellings), in any letter case: the "
+                   + "environment signed data must come from (default: Xcode)."),
+            .value("app-apple-id", "N", help: "The app's Apple ID; required for Production."),
+            .value("customer", "ID", help: "The customer of every payload. Required for a signed transaction; a "
+                   + "notification without it goes to the customer the ledger finds by original transaction id "
+                   + "or app account token."),
+        ]),
+        Subcommand("customer", arguments: "ID [DIR]", summary: "What the customer owns now: entitlements, "
+                   + "subscriptions by group, balances and unfinished transactions; with DIR, the features its "
+                   + "policy unlocks.", options: [ledgerOption, jsonFlag]),
+        Subcommand("retry", arguments: "DIR", summary: "Ask DIR's policy again for every unfinished transaction; "
+                   + "one JSON line per transaction retried.", options: [ledgerOption]),
+        Subcommand("check", summary: "Check the ledger's invariants: balances are grants minus reversals, only "
+                   + "granted transactions have grants, every stored JWS matches its fields. One line per "
+                   + "violation, exit status 1 when there is one.", options: [ledgerOption]),
+        Subcommand("copy", summary: "Copy every record of one ledger into another, empty one, in one "
+                   + "transaction: how a ledger moves from SQLite to PostgreSQL, or back.", options: [
+            .value("from", "URL", help: "The ledger to copy. Required."),
+            .value("to", "URL", help: "The empty ledger to copy into (a SQLite file is created). Required."),
+        ]),
+        Subcommand("migrate", summary: "Bring the ledger's schema up to date and say so.", options: [ledgerOption]),
+    ]
+
+    static let syntax = CommandSyntax(name, options: [], subcommands: ledgerSubcommands)
+
+    /// Each command's line and its options, `--ledger` and `--json` explained once below.
+    static var subcommandHelp: String {
+        let explainedOnce: Set<String> = ["ledger", "json"]
+        return ledgerSubcommands.map { subcommand in
+            let own = subcommand.options.filter { !explainedOnce.contains($0.name) }
+            return HelpText.subcommands([subcommand]) + (own.isEmpty ? "" : "\n" + HelpText.options(own, indent: 6))
+        }.joined(separator: "\n")
+    }
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let command = try parsed.positional(0, "a ledger command (see --help)")
+        switch command {
+        case "ingest": return try ingest(parsed)
+        case "customer": return try customer(parsed)
+        case "retry": return try retry(parsed)
+        case "check": return try check(parsed)
+        case "copy": return try copy(parsed)
+        case "migrate": return try migrate(parsed)
+        default: throw UsageError("unknown ledger command '\(command)'")
+        }
+    }
+
+    /// The location `--name` gives; a usage error when it is missing.
+    static func location(_ parsed: ParsedArguments, _ name: String = "ledger") throws(UsageError) -> LedgerLocation {
+        guard let text = parsed.value(name) else { throw UsageError("missing --\(name) URL") }
+        return LedgerLocation(text)
+    }
+}
