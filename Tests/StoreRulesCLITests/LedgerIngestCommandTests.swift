@@ -74,6 +74,28 @@ struct LedgerIngestCommandTests {
         #expect(answers[1]["customer"] as? String == "ada")
     }
 
+    @Test("A notification for a customer not known yet is kept, and ledger retry processes it once the customer is known")
+    func pendingNotificationIsResolvedByRetry() throws {
+        let ledger = workspace.sqliteLedger()
+        let purchase = try SignedFixtures.sign(SignedFixtures.consumable(id: "ingest-7"))
+        let early = try SignedFixtures.sign(SignedFixtures.notification(type: .oneTimeCharge, uuid: "early-7", signedTransaction: purchase))
+        let kept = try workspace.ingest(try workspace.file([early]), ledger: ledger)
+        #expect(kept.status == 0, "\(kept.standardOutput)")
+        #expect(try LedgerWorkspace.objects(kept.standardOutput).first?["outcome"] as? String == "pending")
+        #expect(try Ledger(path: ledger).transaction(id: "ingest-7") == nil)
+
+        var later = SignedFixtures.consumable(id: "ingest-8")
+        later.originalTransactionId = "ingest-7"
+        _ = try workspace.ingest(try workspace.file([try SignedFixtures.sign(later)]), ledger: ledger, customer: "ada")
+        let retried = try LedgerWorkspace.ledger("retry", LedgerWorkspace.folder, "--ledger", ledger)
+        #expect(retried.status == 0, "\(retried.standardError)")
+        let answers = try LedgerWorkspace.objects(retried.standardOutput)
+        #expect(answers.map { $0["transaction_id"] as? String } == ["ingest-7"])
+        #expect(answers.first?["outcome"] as? String == "granted")
+        #expect(try Ledger(path: ledger).isNotificationProcessed("early-7"))
+        #expect(try LedgerWorkspace.balances(of: "ada", ledger: ledger) == ["pellet": 10])
+    }
+
     @Test("Lines come from standard input without FILE")
     func standardInput() throws {
         let result = try CommandRunner.run(
