@@ -13,8 +13,8 @@ struct PostgresLedgerTransaction: LedgerWriting {
     // MARK: - Reads
 
     func customer(id: String) throws -> Customer? {
-        try connection.execute("SELECT \(PostgresLedgerRows.customerColumns) FROM customer WHERE id = $1", [.text(id)])
-            .first.map(PostgresLedgerRows.customer(from:))
+        try connection.execute("SELECT \(LedgerRecords.customerColumns) FROM customer WHERE id = $1", [.text(id)])
+            .first.map(LedgerRecords.customer(from:))
     }
 
     func customerID(appAccountToken: String) throws -> String? {
@@ -23,14 +23,14 @@ struct PostgresLedgerTransaction: LedgerWriting {
     }
 
     func customers() throws -> [Customer] {
-        try connection.execute("SELECT \(PostgresLedgerRows.customerColumns) FROM customer ORDER BY created_date, id COLLATE \"C\"")
-            .map(PostgresLedgerRows.customer(from:))
+        try connection.execute("SELECT \(LedgerRecords.customerColumns) FROM customer ORDER BY created_date, id COLLATE \"C\"")
+            .map(LedgerRecords.customer(from:))
     }
 
     func transaction(id: String) throws -> StoredTransaction? {
         try connection.execute(
-            "SELECT \(PostgresLedgerRows.transactionColumns) FROM store_transaction WHERE transaction_id = $1", [.text(id)]
-        ).first.map(PostgresLedgerRows.transaction(from:))
+            "SELECT \(LedgerRecords.transactionColumns) FROM store_transaction WHERE transaction_id = $1", [.text(id)]
+        ).first.map(LedgerRecords.transaction(from:))
     }
 
     func transactions(_ query: LedgerTransactionQuery) throws -> [StoredTransaction] {
@@ -44,15 +44,15 @@ struct PostgresLedgerTransaction: LedgerWriting {
         case .all: ("TRUE", [])
         }
         return try connection.execute(
-            "SELECT \(PostgresLedgerRows.transactionColumns) FROM store_transaction WHERE \(clause) ORDER BY purchase_date, transaction_id COLLATE \"C\"",
+            "SELECT \(LedgerRecords.transactionColumns) FROM store_transaction WHERE \(clause) ORDER BY purchase_date, transaction_id COLLATE \"C\"",
             parameters
-        ).map(PostgresLedgerRows.transaction(from:))
+        ).map(LedgerRecords.transaction(from:))
     }
 
     func latestTransactions(customerID: String) throws -> [StoredTransaction] {
         try connection.execute(
             """
-            SELECT \(PostgresLedgerRows.transactionColumns) FROM (
+            SELECT \(LedgerRecords.transactionColumns) FROM (
                 SELECT *, row_number() OVER (
                     PARTITION BY product_id ORDER BY purchase_date DESC, transaction_id COLLATE "C" DESC
                 ) AS recency
@@ -60,7 +60,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
             ) AS ranked WHERE recency = 1 ORDER BY product_id COLLATE "C"
             """,
             [.text(customerID)]
-        ).map(PostgresLedgerRows.transaction(from:))
+        ).map(LedgerRecords.transaction(from:))
     }
 
     func ownerOfTransaction(id: String, originalID: String) throws -> String? {
@@ -73,17 +73,17 @@ struct PostgresLedgerTransaction: LedgerWriting {
     func versions(ofTransaction transactionID: String) throws -> [TransactionVersion] {
         try connection.execute(
             """
-            SELECT transaction_id, jws, signed_date, revocation_date, received_date FROM transaction_version
+            SELECT \(LedgerRecords.versionColumns) FROM transaction_version
             WHERE transaction_id = $1 ORDER BY signed_date, received_date, jws COLLATE "C"
             """,
             [.text(transactionID)]
-        ).map(PostgresLedgerRows.version(from:))
+        ).map(LedgerRecords.version(from:))
     }
 
     func grants(ofTransaction transactionID: String) throws -> [Grant] {
         try connection.execute(
             "SELECT item, amount FROM transaction_grant WHERE transaction_id = $1 ORDER BY position", [.text(transactionID)]
-        ).map(PostgresLedgerRows.grant(from:))
+        ).map(LedgerRecords.grant(from:))
     }
 
     func reversedGrants(ofTransaction transactionID: String) throws -> [Grant] {
@@ -94,7 +94,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
             WHERE r.transaction_id = $1 ORDER BY r.position
             """,
             [.text(transactionID)]
-        ).map(PostgresLedgerRows.grant(from:))
+        ).map(LedgerRecords.grant(from:))
     }
 
     func unreversedGrants(ofTransaction transactionID: String) throws -> [(position: Int, grant: Grant)] {
@@ -106,7 +106,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
             ORDER BY g.position
             """,
             [.text(transactionID)]
-        ).map { row in (try row.decode(Int.self, column: "position"), try PostgresLedgerRows.grant(from: row)) }
+        ).map { row in (try row.decode(Int.self, column: "position"), try LedgerRecords.grant(from: row)) }
     }
 
     func balances(customerID: String) throws -> [String: Int] {
@@ -118,9 +118,9 @@ struct PostgresLedgerTransaction: LedgerWriting {
 
     func renewalInfo(originalTransactionID: String) throws -> StoredRenewalInfo? {
         try connection.execute(
-            "SELECT \(PostgresLedgerRows.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id = $1",
+            "SELECT \(LedgerRecords.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id = $1",
             [.text(originalTransactionID)]
-        ).first.map(PostgresLedgerRows.renewalInfo(from:))
+        ).first.map(LedgerRecords.renewalInfo(from:))
     }
 
     func isNotificationProcessed(_ notificationUUID: String) throws -> Bool {
@@ -131,37 +131,29 @@ struct PostgresLedgerTransaction: LedgerWriting {
 
     func renewalInfos() throws -> [StoredRenewalInfo] {
         try connection.execute(
-            "SELECT \(PostgresLedgerRows.renewalInfoColumns) FROM renewal_info ORDER BY original_transaction_id COLLATE \"C\""
-        ).map(PostgresLedgerRows.renewalInfo(from:))
+            "SELECT \(LedgerRecords.renewalInfoColumns) FROM renewal_info ORDER BY original_transaction_id COLLATE \"C\""
+        ).map(LedgerRecords.renewalInfo(from:))
     }
 
     func processedNotifications() throws -> [ProcessedNotification] {
         try connection.execute(
-            """
-            SELECT notification_uuid, notification_type, subtype, signed_date, processed_date FROM processed_notification
-            ORDER BY notification_uuid COLLATE "C"
-            """
-        ).map { row in
-            ProcessedNotification(
-                uuid: try row.decode(column: "notification_uuid"), type: try row.decode(column: "notification_type"),
-                subtype: try row.decode(column: "subtype"), signedDate: try row.decode(column: "signed_date"),
-                processedDate: try row.decode(column: "processed_date"))
-        }
+            "SELECT \(LedgerRecords.processedNotificationColumns) FROM processed_notification ORDER BY notification_uuid COLLATE \"C\""
+        ).map(LedgerRecords.processedNotification(from:))
     }
 
     func pendingNotifications() throws -> [PendingNotification] {
         try connection.execute(
-            "SELECT notification_uuid, notification_type, subtype, signed_date, transaction_jws, transaction_id, original_transaction_id, app_account_token, received_date FROM pending_notification ORDER BY received_date, notification_uuid COLLATE \"C\""
-        ).map(PostgresLedgerRows.pendingNotification(from:))
+            "SELECT \(LedgerRecords.pendingNotificationColumns) FROM pending_notification ORDER BY received_date, notification_uuid COLLATE \"C\""
+        ).map(LedgerRecords.pendingNotification(from:))
     }
 
     // MARK: - Writes
 
     func lockTransaction(id: String) throws -> StoredTransaction? {
         try connection.execute(
-            "SELECT \(PostgresLedgerRows.transactionColumns) FROM store_transaction WHERE transaction_id = $1 FOR UPDATE",
+            "SELECT \(LedgerRecords.transactionColumns) FROM store_transaction WHERE transaction_id = $1 FOR UPDATE",
             [.text(id)]
-        ).first.map(PostgresLedgerRows.transaction(from:))
+        ).first.map(LedgerRecords.transaction(from:))
     }
 
     func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws -> Bool {
@@ -195,17 +187,17 @@ struct PostgresLedgerTransaction: LedgerWriting {
             [
                 .text(transaction.id), .text(transaction.originalID), .text(transaction.customerID),
                 .text(transaction.productID), .text(transaction.productType.rawValue),
-                PostgresLedgerRows.text(transaction.subscriptionGroupID),
+                PostgresLedgerParameters.text(transaction.subscriptionGroupID),
                 .integer(transaction.purchaseDate.millisecondsSince1970),
-                PostgresLedgerRows.milliseconds(transaction.originalPurchaseDate),
-                PostgresLedgerRows.milliseconds(transaction.expirationDate), .integer(Int64(transaction.purchasedQuantity)),
-                PostgresLedgerRows.milliseconds(transaction.revocationDate),
-                PostgresLedgerRows.integer(transaction.revocationReason?.rawValue), .boolean(transaction.isUpgraded),
-                PostgresLedgerRows.text(transaction.ownershipType?.rawValue),
-                PostgresLedgerRows.integer(transaction.offerType?.rawValue), PostgresLedgerRows.text(transaction.offerID),
-                PostgresLedgerRows.text(transaction.appAccountToken), .text(transaction.environment.rawValue),
+                PostgresLedgerParameters.milliseconds(transaction.originalPurchaseDate),
+                PostgresLedgerParameters.milliseconds(transaction.expirationDate), .integer(Int64(transaction.purchasedQuantity)),
+                PostgresLedgerParameters.milliseconds(transaction.revocationDate),
+                PostgresLedgerParameters.integer(transaction.revocationReason?.rawValue), .boolean(transaction.isUpgraded),
+                PostgresLedgerParameters.text(transaction.ownershipType?.rawValue),
+                PostgresLedgerParameters.integer(transaction.offerType?.rawValue), PostgresLedgerParameters.text(transaction.offerID),
+                PostgresLedgerParameters.text(transaction.appAccountToken), .text(transaction.environment.rawValue),
                 .integer(transaction.signedDate.millisecondsSince1970), .text(transaction.jwsRepresentation),
-                .text(state), PostgresLedgerRows.text(reason), PostgresLedgerRows.text(detail), .integer(storedDate),
+                .text(state), PostgresLedgerParameters.text(reason), PostgresLedgerParameters.text(detail), .integer(storedDate),
                 finishedDate.map(PostgresValue.integer),
             ]
         ).isEmpty)
@@ -219,7 +211,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
             ON CONFLICT (transaction_id, jws_digest) DO NOTHING RETURNING 1 AS inserted
             """,
             [.text(version.transactionID), .text(version.jwsRepresentation), .integer(version.signedDate.millisecondsSince1970),
-             PostgresLedgerRows.milliseconds(version.revocationDate), .integer(version.receivedDate.millisecondsSince1970)]
+             PostgresLedgerParameters.milliseconds(version.revocationDate), .integer(version.receivedDate.millisecondsSince1970)]
         ).isEmpty)
     }
 
@@ -232,14 +224,14 @@ struct PostgresLedgerTransaction: LedgerWriting {
             WHERE transaction_id = $13
             """,
             [
-                PostgresLedgerRows.text(transaction.subscriptionGroupID),
-                PostgresLedgerRows.milliseconds(transaction.originalPurchaseDate),
-                PostgresLedgerRows.milliseconds(transaction.expirationDate),
-                PostgresLedgerRows.milliseconds(transaction.revocationDate),
-                PostgresLedgerRows.integer(transaction.revocationReason?.rawValue), .boolean(transaction.isUpgraded),
-                PostgresLedgerRows.text(transaction.ownershipType?.rawValue),
-                PostgresLedgerRows.integer(transaction.offerType?.rawValue), PostgresLedgerRows.text(transaction.offerID),
-                PostgresLedgerRows.text(transaction.appAccountToken), .integer(transaction.signedDate.millisecondsSince1970),
+                PostgresLedgerParameters.text(transaction.subscriptionGroupID),
+                PostgresLedgerParameters.milliseconds(transaction.originalPurchaseDate),
+                PostgresLedgerParameters.milliseconds(transaction.expirationDate),
+                PostgresLedgerParameters.milliseconds(transaction.revocationDate),
+                PostgresLedgerParameters.integer(transaction.revocationReason?.rawValue), .boolean(transaction.isUpgraded),
+                PostgresLedgerParameters.text(transaction.ownershipType?.rawValue),
+                PostgresLedgerParameters.integer(transaction.offerType?.rawValue), PostgresLedgerParameters.text(transaction.offerID),
+                PostgresLedgerParameters.text(transaction.appAccountToken), .integer(transaction.signedDate.millisecondsSince1970),
                 .text(transaction.jwsRepresentation), .text(transaction.id),
             ])
     }
@@ -252,7 +244,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
                 finished_date = $4, grant_attempts = grant_attempts + $5
             WHERE transaction_id = $6
             """,
-            [.text(stateColumn), PostgresLedgerRows.text(reason), PostgresLedgerRows.text(detail),
+            [.text(stateColumn), PostgresLedgerParameters.text(reason), PostgresLedgerParameters.text(detail),
              finishedDate.map(PostgresValue.integer), .integer(countsAttempt ? 1 : 0), .text(transactionID)])
     }
 
@@ -307,17 +299,17 @@ struct PostgresLedgerTransaction: LedgerWriting {
                 signed_date = EXCLUDED.signed_date, jws = EXCLUDED.jws, stored_date = EXCLUDED.stored_date
             """,
             [
-                .text(received.originalTransactionID), PostgresLedgerRows.text(received.currentProductID),
-                PostgresLedgerRows.text(received.autoRenewPreference),
-                PostgresLedgerRows.integer(received.autoRenewStatus?.rawValue),
-                PostgresLedgerRows.integer(received.expirationReason?.rawValue),
+                .text(received.originalTransactionID), PostgresLedgerParameters.text(received.currentProductID),
+                PostgresLedgerParameters.text(received.autoRenewPreference),
+                PostgresLedgerParameters.integer(received.autoRenewStatus?.rawValue),
+                PostgresLedgerParameters.integer(received.expirationReason?.rawValue),
                 received.isInBillingRetry.map(PostgresValue.boolean),
-                PostgresLedgerRows.integer(received.priceIncreaseStatus?.rawValue),
-                PostgresLedgerRows.milliseconds(received.gracePeriodExpirationDate),
-                PostgresLedgerRows.integer(received.offerType?.rawValue), PostgresLedgerRows.text(received.offerID),
-                PostgresLedgerRows.text(received.environment?.rawValue),
-                PostgresLedgerRows.milliseconds(received.recentSubscriptionStartDate),
-                PostgresLedgerRows.milliseconds(received.renewalDate), PostgresLedgerRows.text(received.appAccountToken),
+                PostgresLedgerParameters.integer(received.priceIncreaseStatus?.rawValue),
+                PostgresLedgerParameters.milliseconds(received.gracePeriodExpirationDate),
+                PostgresLedgerParameters.integer(received.offerType?.rawValue), PostgresLedgerParameters.text(received.offerID),
+                PostgresLedgerParameters.text(received.environment?.rawValue),
+                PostgresLedgerParameters.milliseconds(received.recentSubscriptionStartDate),
+                PostgresLedgerParameters.milliseconds(received.renewalDate), PostgresLedgerParameters.text(received.appAccountToken),
                 .integer(received.signedDate.millisecondsSince1970), .text(received.jwsRepresentation), .integer(storedDate),
             ])
     }
@@ -328,7 +320,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
             INSERT INTO processed_notification (notification_uuid, notification_type, subtype, signed_date, processed_date)
             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1 AS inserted
             """,
-            [.text(notification.uuid), PostgresLedgerRows.text(notification.type), PostgresLedgerRows.text(notification.subtype),
+            [.text(notification.uuid), PostgresLedgerParameters.text(notification.type), PostgresLedgerParameters.text(notification.subtype),
              notification.signedDate.map(PostgresValue.integer), .integer(notification.processedDate)]
         ).isEmpty)
     }
@@ -339,10 +331,10 @@ struct PostgresLedgerTransaction: LedgerWriting {
             INSERT INTO pending_notification (notification_uuid, notification_type, subtype, signed_date, transaction_jws, transaction_id, original_transaction_id, app_account_token, received_date)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1 AS inserted
             """,
-            [.text(notification.uuid), PostgresLedgerRows.text(notification.type), PostgresLedgerRows.text(notification.subtype),
+            [.text(notification.uuid), PostgresLedgerParameters.text(notification.type), PostgresLedgerParameters.text(notification.subtype),
              notification.signedDate.map(PostgresValue.integer), .text(notification.transactionJWS),
              .text(notification.transactionID), .text(notification.originalTransactionID),
-             PostgresLedgerRows.text(notification.appAccountToken), .integer(notification.receivedDate)]
+             PostgresLedgerParameters.text(notification.appAccountToken), .integer(notification.receivedDate)]
         ).isEmpty)
     }
 

@@ -8,8 +8,8 @@ struct SQLiteLedgerTransaction: LedgerWriting {
     // MARK: - Reads
 
     func customer(id: String) throws -> Customer? {
-        try connection.fetchOne("SELECT \(SQLiteLedgerRows.customerColumns) FROM customer WHERE id = ?", [id])
-            .map(SQLiteLedgerRows.customer(from:))
+        try connection.fetchOne("SELECT \(LedgerRecords.customerColumns) FROM customer WHERE id = ?", [id])
+            .map(LedgerRecords.customer(from:))
     }
 
     func customerID(appAccountToken: String) throws -> String? {
@@ -17,14 +17,14 @@ struct SQLiteLedgerTransaction: LedgerWriting {
     }
 
     func customers() throws -> [Customer] {
-        try connection.fetchAll("SELECT \(SQLiteLedgerRows.customerColumns) FROM customer ORDER BY created_date, id")
-            .map(SQLiteLedgerRows.customer(from:))
+        try connection.fetchAll("SELECT \(LedgerRecords.customerColumns) FROM customer ORDER BY created_date, id")
+            .map(LedgerRecords.customer(from:))
     }
 
     func transaction(id: String) throws -> StoredTransaction? {
         try connection.fetchOne(
-            "SELECT \(SQLiteLedgerRows.transactionColumns) FROM store_transaction WHERE transaction_id = ?", [id]
-        ).map(SQLiteLedgerRows.transaction(from:))
+            "SELECT \(LedgerRecords.transactionColumns) FROM store_transaction WHERE transaction_id = ?", [id]
+        ).map(LedgerRecords.transaction(from:))
     }
 
     func transactions(_ query: LedgerTransactionQuery) throws -> [StoredTransaction] {
@@ -36,15 +36,15 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         case .all: ("1 = 1", [])
         }
         return try connection.fetchAll(
-            "SELECT \(SQLiteLedgerRows.transactionColumns) FROM store_transaction WHERE \(clause) ORDER BY purchase_date, transaction_id",
+            "SELECT \(LedgerRecords.transactionColumns) FROM store_transaction WHERE \(clause) ORDER BY purchase_date, transaction_id",
             arguments
-        ).map(SQLiteLedgerRows.transaction(from:))
+        ).map(LedgerRecords.transaction(from:))
     }
 
     func latestTransactions(customerID: String) throws -> [StoredTransaction] {
         try connection.fetchAll(
             """
-            SELECT \(SQLiteLedgerRows.transactionColumns) FROM (
+            SELECT \(LedgerRecords.transactionColumns) FROM (
                 SELECT *, row_number() OVER (
                     PARTITION BY product_id ORDER BY purchase_date DESC, transaction_id DESC
                 ) AS recency
@@ -52,7 +52,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
             ) WHERE recency = 1 ORDER BY product_id
             """,
             [customerID]
-        ).map(SQLiteLedgerRows.transaction(from:))
+        ).map(LedgerRecords.transaction(from:))
     }
 
     func ownerOfTransaction(id: String, originalID: String) throws -> String? {
@@ -65,17 +65,17 @@ struct SQLiteLedgerTransaction: LedgerWriting {
     func versions(ofTransaction transactionID: String) throws -> [TransactionVersion] {
         try connection.fetchAll(
             """
-            SELECT transaction_id, jws, signed_date, revocation_date, received_date FROM transaction_version
+            SELECT \(LedgerRecords.versionColumns) FROM transaction_version
             WHERE transaction_id = ? ORDER BY signed_date, received_date, jws
             """,
             [transactionID]
-        ).map(SQLiteLedgerRows.version(from:))
+        ).map(LedgerRecords.version(from:))
     }
 
     func grants(ofTransaction transactionID: String) throws -> [Grant] {
         try connection.fetchAll(
             "SELECT item, amount FROM transaction_grant WHERE transaction_id = ? ORDER BY position", [transactionID]
-        ).map(SQLiteLedgerRows.grant(from:))
+        ).map(LedgerRecords.grant(from:))
     }
 
     func reversedGrants(ofTransaction transactionID: String) throws -> [Grant] {
@@ -86,7 +86,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
             WHERE r.transaction_id = ? ORDER BY r.position
             """,
             [transactionID]
-        ).map(SQLiteLedgerRows.grant(from:))
+        ).map(LedgerRecords.grant(from:))
     }
 
     func unreversedGrants(ofTransaction transactionID: String) throws -> [(position: Int, grant: Grant)] {
@@ -98,7 +98,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
             ORDER BY g.position
             """,
             [transactionID]
-        ).map { row in (try row.decode(Int.self, column: "position"), try SQLiteLedgerRows.grant(from: row)) }
+        ).map { row in (try row.decode(Int.self, column: "position"), try LedgerRecords.grant(from: row)) }
     }
 
     func balances(customerID: String) throws -> [String: Int] {
@@ -110,9 +110,9 @@ struct SQLiteLedgerTransaction: LedgerWriting {
 
     func renewalInfo(originalTransactionID: String) throws -> StoredRenewalInfo? {
         try connection.fetchOne(
-            "SELECT \(SQLiteLedgerRows.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id = ?",
+            "SELECT \(LedgerRecords.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id = ?",
             [originalTransactionID]
-        ).map(SQLiteLedgerRows.renewalInfo(from:))
+        ).map(LedgerRecords.renewalInfo(from:))
     }
 
     func isNotificationProcessed(_ notificationUUID: String) throws -> Bool {
@@ -121,25 +121,20 @@ struct SQLiteLedgerTransaction: LedgerWriting {
 
     func renewalInfos() throws -> [StoredRenewalInfo] {
         try connection.fetchAll(
-            "SELECT \(SQLiteLedgerRows.renewalInfoColumns) FROM renewal_info ORDER BY original_transaction_id"
-        ).map(SQLiteLedgerRows.renewalInfo(from:))
+            "SELECT \(LedgerRecords.renewalInfoColumns) FROM renewal_info ORDER BY original_transaction_id"
+        ).map(LedgerRecords.renewalInfo(from:))
     }
 
     func processedNotifications() throws -> [ProcessedNotification] {
         try connection.fetchAll(
-            "SELECT notification_uuid, notification_type, subtype, signed_date, processed_date FROM processed_notification ORDER BY notification_uuid"
-        ).map { row in
-            ProcessedNotification(
-                uuid: try row.decode(column: "notification_uuid"), type: try row.decode(column: "notification_type"),
-                subtype: try row.decode(column: "subtype"), signedDate: try row.decode(column: "signed_date"),
-                processedDate: try row.decode(column: "processed_date"))
-        }
+            "SELECT \(LedgerRecords.processedNotificationColumns) FROM processed_notification ORDER BY notification_uuid"
+        ).map(LedgerRecords.processedNotification(from:))
     }
 
     func pendingNotifications() throws -> [PendingNotification] {
         try connection.fetchAll(
-            "SELECT notification_uuid, notification_type, subtype, signed_date, transaction_jws, transaction_id, original_transaction_id, app_account_token, received_date FROM pending_notification ORDER BY received_date, notification_uuid"
-        ).map(SQLiteLedgerRows.pendingNotification(from:))
+            "SELECT \(LedgerRecords.pendingNotificationColumns) FROM pending_notification ORDER BY received_date, notification_uuid"
+        ).map(LedgerRecords.pendingNotification(from:))
     }
 
     // MARK: - Writes
@@ -160,7 +155,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
     }
 
     func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?) throws -> Bool {
-        let (state, reason, detail) = SQLiteLedgerRows.columns(of: transaction.grantState)
+        let (state, reason, detail) = transaction.grantState.columns
         try connection.execute(
             """
             INSERT INTO store_transaction (
@@ -215,7 +210,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
     }
 
     func setGrantState(_ state: GrantState, transactionID: String, finishedDate: Int64?, countsAttempt: Bool) throws {
-        let (stateColumn, reason, detail) = SQLiteLedgerRows.columns(of: state)
+        let (stateColumn, reason, detail) = state.columns
         try connection.execute(
             """
             UPDATE store_transaction SET grant_state = ?, unfinished_reason = ?, unfinished_detail = ?,

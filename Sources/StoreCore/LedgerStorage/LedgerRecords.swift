@@ -1,0 +1,134 @@
+import Foundation
+
+/// The ledger's records as rows of any storage: which columns are read, and how a row becomes
+/// a record. Both storages keep the same columns under the same names, dates as epoch
+/// milliseconds.
+public enum LedgerRecords {
+    /// The columns of a customer.
+    public static let customerColumns = "id, app_account_token, created_date"
+
+    /// The columns of a stored transaction.
+    public static let transactionColumns = """
+        transaction_id, original_transaction_id, customer_id, product_id, product_type, subscription_group_id,
+        purchase_date, original_purchase_date, expires_date, quantity, revocation_date, revocation_reason,
+        is_upgraded, ownership_type, offer_type, offer_id, app_account_token, environment, signed_date, jws,
+        grant_state, unfinished_reason, unfinished_detail
+        """
+
+    /// The columns of a renewal info.
+    public static let renewalInfoColumns = """
+        original_transaction_id, product_id, auto_renew_product_id, auto_renew_status, expiration_intent,
+        is_in_billing_retry_period, price_increase_status, grace_period_expires_date, offer_type, offer_id,
+        environment, recent_subscription_start_date, renewal_date, app_account_token, signed_date, jws
+        """
+
+    /// The columns of a transaction version.
+    public static let versionColumns = "transaction_id, jws, signed_date, revocation_date, received_date"
+
+    /// The columns of a processed notification.
+    public static let processedNotificationColumns = "notification_uuid, notification_type, subtype, signed_date, processed_date"
+
+    /// The columns of a pending notification.
+    public static let pendingNotificationColumns = """
+        notification_uuid, notification_type, subtype, signed_date, transaction_jws, transaction_id, \
+        original_transaction_id, app_account_token, received_date
+        """
+
+    /// A customer, from its row.
+    public static func customer(from row: some LedgerRecordRow) throws -> Customer {
+        Customer(id: try row.text("id"), appAccountToken: try row.optionalText("app_account_token"),
+                 createdDate: try date(row, "created_date"))
+    }
+
+    /// A stored transaction, from its row.
+    public static func transaction(from row: some LedgerRecordRow) throws -> StoredTransaction {
+        StoredTransaction(
+            id: try row.text("transaction_id"),
+            originalID: try row.text("original_transaction_id"),
+            customerID: try row.text("customer_id"),
+            productID: try row.text("product_id"),
+            productType: TransactionProductType(rawValue: try row.text("product_type")),
+            subscriptionGroupID: try row.optionalText("subscription_group_id"),
+            purchaseDate: try date(row, "purchase_date"),
+            originalPurchaseDate: try optionalDate(row, "original_purchase_date"),
+            expirationDate: try optionalDate(row, "expires_date"),
+            purchasedQuantity: Int(try row.integer("quantity")),
+            revocationDate: try optionalDate(row, "revocation_date"),
+            revocationReason: try optionalInt(row, "revocation_reason").map(RevocationReason.init(rawValue:)),
+            isUpgraded: try row.flag("is_upgraded"),
+            ownershipType: try row.optionalText("ownership_type").map(InAppOwnershipType.init(rawValue:)),
+            offerType: try optionalInt(row, "offer_type").map(OfferType.init(rawValue:)),
+            offerID: try row.optionalText("offer_id"),
+            appAccountToken: try row.optionalText("app_account_token"),
+            environment: AppStoreEnvironment(rawValue: try row.text("environment")),
+            signedDate: try date(row, "signed_date"),
+            jwsRepresentation: try row.text("jws"),
+            grantState: GrantState(
+                column: try row.text("grant_state"), reason: try row.optionalText("unfinished_reason"),
+                detail: try row.optionalText("unfinished_detail")))
+    }
+
+    /// A transaction version, from its row.
+    public static func version(from row: some LedgerRecordRow) throws -> TransactionVersion {
+        TransactionVersion(
+            transactionID: try row.text("transaction_id"), jwsRepresentation: try row.text("jws"),
+            signedDate: try date(row, "signed_date"), revocationDate: try optionalDate(row, "revocation_date"),
+            receivedDate: try date(row, "received_date"))
+    }
+
+    /// A grant, from its row (`item`, `amount`).
+    public static func grant(from row: some LedgerRecordRow) throws -> Grant {
+        Grant(item: try row.text("item"), amount: Int(try row.integer("amount")))
+    }
+
+    /// A renewal info, from its row.
+    public static func renewalInfo(from row: some LedgerRecordRow) throws -> StoredRenewalInfo {
+        StoredRenewalInfo(
+            originalTransactionID: try row.text("original_transaction_id"),
+            currentProductID: try row.optionalText("product_id"),
+            autoRenewPreference: try row.optionalText("auto_renew_product_id"),
+            autoRenewStatus: try optionalInt(row, "auto_renew_status").map(AutoRenewStatus.init(rawValue:)),
+            expirationReason: try optionalInt(row, "expiration_intent").map(ExpirationIntent.init(rawValue:)),
+            isInBillingRetry: try row.optionalFlag("is_in_billing_retry_period"),
+            priceIncreaseStatus: try optionalInt(row, "price_increase_status").map(PriceIncreaseStatus.init(rawValue:)),
+            gracePeriodExpirationDate: try optionalDate(row, "grace_period_expires_date"),
+            offerType: try optionalInt(row, "offer_type").map(OfferType.init(rawValue:)),
+            offerID: try row.optionalText("offer_id"),
+            environment: try row.optionalText("environment").map(AppStoreEnvironment.init(rawValue:)),
+            recentSubscriptionStartDate: try optionalDate(row, "recent_subscription_start_date"),
+            renewalDate: try optionalDate(row, "renewal_date"),
+            appAccountToken: try row.optionalText("app_account_token"),
+            signedDate: try date(row, "signed_date"),
+            jwsRepresentation: try row.text("jws"))
+    }
+
+    /// A processed notification, from its row.
+    public static func processedNotification(from row: some LedgerRecordRow) throws -> ProcessedNotification {
+        ProcessedNotification(
+            uuid: try row.text("notification_uuid"), type: try row.optionalText("notification_type"),
+            subtype: try row.optionalText("subtype"), signedDate: try row.optionalInteger("signed_date"),
+            processedDate: try row.integer("processed_date"))
+    }
+
+    /// A pending notification, from its row.
+    public static func pendingNotification(from row: some LedgerRecordRow) throws -> PendingNotification {
+        PendingNotification(
+            uuid: try row.text("notification_uuid"), type: try row.optionalText("notification_type"),
+            subtype: try row.optionalText("subtype"), signedDate: try row.optionalInteger("signed_date"),
+            transactionJWS: try row.text("transaction_jws"), transactionID: try row.text("transaction_id"),
+            originalTransactionID: try row.text("original_transaction_id"),
+            appAccountToken: try row.optionalText("app_account_token"), receivedDate: try row.integer("received_date"))
+    }
+
+    private static func date(_ row: some LedgerRecordRow, _ column: String) throws -> Date {
+        Date(millisecondsSince1970: try row.integer(column))
+    }
+
+    private static func optionalDate(_ row: some LedgerRecordRow, _ column: String) throws -> Date? {
+        try row.optionalInteger(column).map(Date.init(millisecondsSince1970:))
+    }
+
+    private static func optionalInt(_ row: some LedgerRecordRow, _ column: String) throws -> Int? {
+        try row.optionalInteger(column).map { Int(truncatingIfNeeded: $0) }
+    }
+}
