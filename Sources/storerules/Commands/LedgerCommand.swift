@@ -28,7 +28,9 @@ enum LedgerCommand: Command {
 
     'ingest' prints one JSON line per input line: "line", "transaction_id" or
     "notification_uuid", "outcome" (granted, already_finished, unfinished with "reason",
-    revoked, revocation_withdrawn, processed, already_processed), "grants" and "customer"; a
+    revoked, revocation_withdrawn, processed, already_processed, or pending with "reason" when
+    the customer is not known yet: kept, and processed by 'retry' once it is), "grants" and
+    "customer"; a
     line that fails prints {"line": N, "error": {"kind", "message"}}, stores nothing, and
     makes the exit status 1 once every line is done. Blank lines are skipped.
 
@@ -63,8 +65,9 @@ enum LedgerCommand: Command {
         Subcommand("customer", arguments: "ID [DIR]", summary: "What the customer owns now: entitlements, "
                    + "subscriptions by group, balances and unfinished transactions; with DIR, the features its "
                    + "policy unlocks.", options: [ledgerOption, jsonFlag]),
-        Subcommand("retry", arguments: "DIR", summary: "Ask DIR's policy again for every unfinished transaction; "
-                   + "one JSON line per transaction retried.", options: [ledgerOption]),
+        Subcommand("retry", arguments: "DIR", summary: "Process the kept notifications whose customer is known now, "
+                   + "then ask DIR's policy again for every unfinished transaction; one JSON line per transaction "
+                   + "ingested or retried.", options: [ledgerOption]),
         Subcommand("check", summary: "Check the ledger's invariants: balances are grants minus reversals, only "
                    + "granted transactions have grants, every stored JWS matches its fields. One line per "
                    + "violation, exit status 1 when there is one.", options: [ledgerOption]),
