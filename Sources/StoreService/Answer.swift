@@ -27,8 +27,11 @@ public enum Answer: Encodable, Sendable {
 
 /// What ingesting one transaction did, and the customer's balances afterwards.
 public struct TransactionAnswer: Encodable, Sendable {
+    /// The transaction's id.
     public var transactionID: String
+    /// The customer who owns it.
     public var customerID: String
+    /// Its product.
     public var productID: String
     /// How the JWS changed what is stored: `inserted`, `unchanged`, `updated` or `superseded`.
     public var storage: String
@@ -42,6 +45,7 @@ public struct TransactionAnswer: Encodable, Sendable {
     /// The customer's balances after the call.
     public var balances: [String: Int]
 
+    /// The answer for one ingest result and the customer's balances after it.
     public init(_ result: TransactionIngestResult, balances: [String: Int]) {
         transactionID = result.transaction.id
         customerID = result.transaction.customerID
@@ -80,8 +84,11 @@ public struct TransactionAnswer: Encodable, Sendable {
 
 /// What ingesting one App Store Server Notification did.
 public struct NotificationAnswer: Encodable, Sendable {
+    /// The notification's `notificationUUID`.
     public var notificationUUID: String?
+    /// Its `notificationType`.
     public var notificationType: String?
+    /// Its `subtype`.
     public var subtype: String?
     /// `processed`; `already_processed` when its UUID was seen before (nothing changed); or
     /// `pending` when its customer is not known yet: it is kept, and processed once the
@@ -102,7 +109,9 @@ public struct NotificationAnswer: Encodable, Sendable {
 
 /// A reload that swapped the new policy in.
 public struct ReloadAnswer: Encodable, Sendable {
+    /// The version now serving (a content hash).
     public var version: String
+    /// The version that served before.
     public var previousVersion: String
 
     private enum CodingKeys: String, CodingKey {

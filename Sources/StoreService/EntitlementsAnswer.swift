@@ -3,12 +3,14 @@ import StorePolicy
 
 /// What a customer owns and may use now, from one snapshot of the ledger.
 public struct EntitlementsAnswer: Encodable, Sendable {
+    /// The customer.
     public var customerID: String
     /// The product ids the customer is entitled to, sorted.
     public var entitlements: [String]
     /// The subscription speaking for each group the customer ever subscribed in, as the
     /// policy sees it (`ctx.customer.subscriptions`).
     public var subscriptions: [String: SubscriptionSnapshot]
+    /// The customer's balance of every item ever granted.
     public var balances: [String: Int]
     /// The features the policy's `features` hook unlocks; absent when no policy was asked.
     public var features: [String]?

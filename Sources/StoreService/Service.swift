@@ -11,10 +11,15 @@ import StorePolicy
 /// it; the verifier caches validated certificate chains behind a lock. So the service needs
 /// no lock of its own.
 public final class Service: Sendable {
+    /// The policy folder served.
     public let folder: PolicyFolder
+    /// Its catalog, when it has one.
     public let catalog: Catalog?
+    /// The policy engine every request decides with.
     public let engine: PolicyEngine
+    /// The ledger every ingest goes to.
     public let ledger: Ledger
+    /// The verifier of every signed payload.
     public let verifier: SignedDataVerifier
     /// The policy's `grant` hook as the ledger's decision closure, made once.
     private let grantDecision: @Sendable (StoredTransaction) throws -> [Grant]
