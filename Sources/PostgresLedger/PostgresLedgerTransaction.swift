@@ -166,8 +166,11 @@ struct PostgresLedgerTransaction: LedgerWriting {
         ).isEmpty)
     }
 
-    func setAppAccountToken(_ token: String, customerID: String) throws {
-        try connection.execute("UPDATE customer SET app_account_token = $1 WHERE id = $2", [.text(token), .text(customerID)])
+    func setAppAccountToken(_ token: String, customerID: String) throws -> Bool {
+        !(try connection.execute(
+            "UPDATE customer SET app_account_token = $1 WHERE id = $2 AND app_account_token IS NULL RETURNING 1 AS updated",
+            [.text(token), .text(customerID)]
+        ).isEmpty)
     }
 
     func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?) throws -> Bool {
@@ -278,8 +281,8 @@ struct PostgresLedgerTransaction: LedgerWriting {
             [.text(customerID), .text(item), .integer(Int64(amount))])
     }
 
-    func upsertRenewalInfo(_ received: StoredRenewalInfo, storedDate: Int64) throws {
-        try connection.execute(
+    func upsertRenewalInfo(_ received: StoredRenewalInfo, storedDate: Int64) throws -> Bool {
+        !(try connection.execute(
             """
             INSERT INTO renewal_info (
                 original_transaction_id, product_id, auto_renew_product_id, auto_renew_status, expiration_intent,
@@ -297,6 +300,8 @@ struct PostgresLedgerTransaction: LedgerWriting {
                 recent_subscription_start_date = EXCLUDED.recent_subscription_start_date,
                 renewal_date = EXCLUDED.renewal_date, app_account_token = EXCLUDED.app_account_token,
                 signed_date = EXCLUDED.signed_date, jws = EXCLUDED.jws, stored_date = EXCLUDED.stored_date
+            WHERE renewal_info.signed_date < EXCLUDED.signed_date
+            RETURNING 1 AS stored
             """,
             [
                 .text(received.originalTransactionID), PostgresLedgerParameters.text(received.currentProductID),
@@ -311,7 +316,8 @@ struct PostgresLedgerTransaction: LedgerWriting {
                 PostgresLedgerParameters.milliseconds(received.recentSubscriptionStartDate),
                 PostgresLedgerParameters.milliseconds(received.renewalDate), PostgresLedgerParameters.text(received.appAccountToken),
                 .integer(received.signedDate.millisecondsSince1970), .text(received.jwsRepresentation), .integer(storedDate),
-            ])
+            ]
+        ).isEmpty)
     }
 
     func insertProcessedNotification(_ notification: ProcessedNotification) throws -> Bool {

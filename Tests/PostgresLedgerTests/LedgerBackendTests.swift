@@ -125,6 +125,58 @@ import Testing
         #expect(try ledger.isNotificationProcessed("n-7000"))
     }
 
+    @Test("an older renewal info never replaces a newer one, even written straight through the storage",
+          arguments: LedgerBackend.available)
+    func olderRenewalInfoNeverWins(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let newer = Payloads.renewalInfo(originalID: "8000", productID: "pass.individual", signedAt: 20, autoRenew: .off)
+        let older = Payloads.renewalInfo(originalID: "8000", productID: "pass.individual", signedAt: 10, autoRenew: .on)
+        _ = try ledger.ingest(renewalInfo: newer, jwsRepresentation: Payloads.jws(newer))
+        guard case .kept = try ledger.ingest(renewalInfo: older, jwsRepresentation: Payloads.jws(older)) else {
+            Issue.record("expected the older renewal info kept out")
+            return
+        }
+        let stale = try #require(try ledger.renewalInfo(originalTransactionID: "8000"))
+        var olderRecord = stale
+        olderRecord.signedDate = Payloads.date(10)
+        olderRecord.autoRenewStatus = .on
+        #expect(try ledger.storage.write { try $0.upsertRenewalInfo(olderRecord, storedDate: 0) } == false)
+        #expect(try ledger.renewalInfo(originalTransactionID: "8000")?.autoRenewStatus == .off)
+    }
+
+    @Test("a kept notification that cannot be processed stays kept without holding up the others",
+          arguments: LedgerBackend.available)
+    func poisonedPendingNotificationDoesNotBlock(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let early = Payloads.transaction(id: "9100", quantity: 1)
+        let poisoned = Payloads.Delivery(uuid: "n-9100", customerID: "unused", transaction: early, renewalInfo: nil)
+        let token = "5d6e7f80-0000-4000-8000-000000009200"
+        let good = Payloads.transaction(id: "9200", appAccountToken: token)
+        let fine = Payloads.Delivery(uuid: "n-9200", customerID: "unused", transaction: good, renewalInfo: nil)
+        for delivery in [poisoned, fine] {
+            _ = try ledger.ingest(notification: delivery.notification, transaction: delivery.transaction, renewalInfo: nil,
+                                  decide: Payloads.grants)
+        }
+        _ = try ingest(Payloads.transaction(id: "9100", quantity: 2), into: ledger, customer: "bo")
+        try ledger.registerCustomer(id: "ana", appAccountToken: token)
+        let resolved = try ledger.resolvePendingNotifications(decide: Payloads.grants)
+        #expect(resolved.count == 1)
+        #expect(try ledger.pendingNotifications().map(\.uuid) == ["n-9100"])
+        #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
+    }
+
+    @Test("a notification whose transaction lacks what the ledger needs is refused, not kept", arguments: LedgerBackend.available)
+    func incompleteNotificationIsNotKept(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        var incomplete = Payloads.transaction(id: "9300")
+        incomplete.quantity = nil
+        let delivery = Payloads.Delivery(uuid: "n-9300", customerID: "unused", transaction: incomplete, renewalInfo: nil)
+        #expect(throws: LedgerError.missingField(payload: "transaction", field: "quantity")) {
+            try ledger.ingest(notification: delivery.notification, transaction: incomplete, renewalInfo: nil, decide: Payloads.grants)
+        }
+        #expect(try ledger.pendingNotifications().isEmpty)
+    }
+
     @Test("eight writers on separate connections delivering the same transactions grant each exactly once",
           arguments: LedgerBackend.available)
     func racingWritersGrantOnce(on backend: LedgerBackend) throws {

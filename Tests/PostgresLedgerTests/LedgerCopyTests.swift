@@ -21,11 +21,16 @@ import Testing
                                     renewalInfo: delivery.renewalInfo, customerID: delivery.customerID, decide: Payloads.grants)
         }
         try original.registerCustomer(id: "newcomer", appAccountToken: "0a1b2c3d-0000-4000-8000-000000000001")
+        let early = Payloads.transaction(id: "early-1", appAccountToken: "0a1b2c3d-0000-4000-8000-00000000ffff")
+        let kept = Payloads.Delivery(uuid: "n-early-1", customerID: "unused", transaction: early, renewalInfo: nil)
+        _ = try original.ingest(notification: kept.notification, transaction: early, renewalInfo: nil, decide: Payloads.grants)
         let copy = try destination.freshLedger()
         let summary = try original.copy(to: copy)
         #expect(summary.customers == 4)
         #expect(summary.processedNotifications == Payloads.scriptedYear(customers: 3).count)
         #expect(try copy.customers() == original.customers())
+        #expect(summary.pendingNotifications == 1)
+        #expect(try copy.pendingNotifications() == original.pendingNotifications())
         let end = Payloads.date(400 * Payloads.day)
         for customer in try original.customers() {
             let before = try original.customerState(customerID: customer.id, at: end)

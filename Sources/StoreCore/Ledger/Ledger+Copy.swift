@@ -15,33 +15,41 @@ extension Ledger {
         public var grants = 0
         /// Processed notification UUIDs copied.
         public var processedNotifications = 0
+        /// Notifications kept for customers not known yet, copied.
+        public var pendingNotifications = 0
     }
 
     /// Copies everything this ledger holds into `target`, which must be empty: customers,
     /// transactions with their verbatim JWS and every version, renewal infos, grants and their
-    /// reversals, balances and processed notifications — the way an app moves from the
-    /// embedded SQLite ledger to a shared PostgreSQL one, or back. The source is read from one
-    /// snapshot and the target written in one transaction, so a failed copy leaves the target
-    /// empty. Grants and reversals are dated at the copy.
+    /// reversals, balances, processed notifications and the notifications kept for customers
+    /// not known yet — the way an app moves from the embedded SQLite ledger to a shared
+    /// PostgreSQL one, or back. The source is read from one snapshot and the target written in
+    /// one transaction, so a failed copy leaves the target empty. Grants, reversals and the
+    /// transactions' stored and finished dates are dated at the copy, and grant attempts start
+    /// again from zero.
     ///
-    /// - Throws: ``LedgerError/copyTargetNotEmpty(_:)`` when the target holds a customer or a
-    ///   notification; ``LedgerError/storage(_:)`` when either storage fails.
+    /// - Throws: ``LedgerError/copyTargetNotEmpty(_:)`` when the target holds a customer, a
+    ///   renewal info or a notification; ``LedgerError/storage(_:)`` when either storage fails.
     @discardableResult
     public func copy(to target: Ledger) throws -> CopySummary {
         let source = try reading { ledger in
-            var transactions: [(StoredTransaction, [TransactionVersion], [Grant], Int)] = []
+            var transactions: [(StoredTransaction, [TransactionVersion], [Grant], [Int])] = []
             for transaction in try ledger.transactions(.all) {
+                let grants = try ledger.grants(ofTransaction: transaction.id)
+                let unreversed = Set(try ledger.unreversedGrants(ofTransaction: transaction.id).map(\.position))
                 transactions.append((
-                    transaction, try ledger.versions(ofTransaction: transaction.id), try ledger.grants(ofTransaction: transaction.id),
-                    try ledger.reversedGrants(ofTransaction: transaction.id).count))
+                    transaction, try ledger.versions(ofTransaction: transaction.id), grants,
+                    grants.indices.filter { !unreversed.contains($0) }))
             }
             let customers = try ledger.customers()
             let balances = try customers.map { ($0.id, try ledger.balances(customerID: $0.id)) }
-            return (customers, transactions, balances, try ledger.renewalInfos(), try ledger.processedNotifications())
+            return (customers, transactions, balances, try ledger.renewalInfos(), try ledger.processedNotifications(),
+                    try ledger.pendingNotifications())
         }
         let now = Self.nowInMilliseconds()
         return try target.writing { ledger in
-            let occupied = try ledger.customers().count + ledger.processedNotifications().count
+            let occupied = try ledger.customers().count + ledger.renewalInfos().count
+                + ledger.processedNotifications().count + ledger.pendingNotifications().count
             guard occupied == 0 else { throw LedgerError.copyTargetNotEmpty(occupied) }
             var summary = CopySummary()
             for customer in source.0 {
@@ -49,13 +57,13 @@ extension Ledger {
                                           createdDate: customer.createdDate.millisecondsSince1970)
                 summary.customers += 1
             }
-            for (transaction, versions, grants, reversedCount) in source.1 {
+            for (transaction, versions, grants, reversedPositions) in source.1 {
                 _ = try ledger.insertTransaction(transaction, storedDate: now, finishedDate: transaction.grantState.isFinished ? now : nil)
                 for version in versions where try ledger.insertVersion(version) {
                     summary.versions += 1
                 }
                 try ledger.insertGrants(grants, transactionID: transaction.id, grantedDate: now)
-                try ledger.insertReversals(positions: Array(0..<reversedCount), transactionID: transaction.id, reversedDate: now)
+                try ledger.insertReversals(positions: reversedPositions, transactionID: transaction.id, reversedDate: now)
                 summary.transactions += 1
                 summary.grants += grants.count
             }
@@ -64,12 +72,14 @@ extension Ledger {
                     try ledger.adjustBalance(customerID: customerID, item: item, by: amount)
                 }
             }
-            for renewalInfo in source.3 {
-                try ledger.upsertRenewalInfo(renewalInfo, storedDate: now)
+            for renewalInfo in source.3 where try ledger.upsertRenewalInfo(renewalInfo, storedDate: now) {
                 summary.renewalInfos += 1
             }
             for notification in source.4 where try ledger.insertProcessedNotification(notification) {
                 summary.processedNotifications += 1
+            }
+            for notification in source.5 where try ledger.insertPendingNotification(notification) {
+                summary.pendingNotifications += 1
             }
             return summary
         }

@@ -67,11 +67,12 @@ extension Ledger {
             if let existing, existing.signedDate >= received.signedDate {
                 return .kept(existing)
             }
-            try ledger.upsertRenewalInfo(received, storedDate: now)
+            let replaced = try ledger.upsertRenewalInfo(received, storedDate: now)
             guard let stored = try ledger.renewalInfo(originalTransactionID: received.originalTransactionID) else {
                 throw LedgerError.storage(LedgerStorageFailure(
                     message: "the renewal info of \(received.originalTransactionID) was not stored", isTransient: true))
             }
+            guard replaced else { return .kept(stored) }
             return existing == nil ? .inserted(stored) : .replaced(stored)
         }
     }
@@ -173,7 +174,8 @@ extension Ledger {
             switch decision {
             case .success(let grants):
                 try ledger.insertGrants(grants, transactionID: current.id, grantedDate: now)
-                for grant in grants {
+                // In item order, so two writers adjusting one customer's balances never wait on each other in a cycle.
+                for grant in grants.sorted(by: { $0.item < $1.item }) {
                     try ledger.adjustBalance(customerID: current.customerID, item: grant.item, by: grant.amount)
                 }
                 try ledger.setGrantState(.granted, transactionID: current.id, finishedDate: now, countsAttempt: true)
@@ -273,7 +275,7 @@ extension Ledger {
     private static func reverseGrants(of transaction: StoredTransaction, at now: Int64, in ledger: any LedgerWriting) throws -> [Grant] {
         let unreversed = try ledger.unreversedGrants(ofTransaction: transaction.id)
         try ledger.insertReversals(positions: unreversed.map(\.position), transactionID: transaction.id, reversedDate: now)
-        for (_, grant) in unreversed {
+        for (_, grant) in unreversed.sorted(by: { $0.grant.item < $1.grant.item }) {
             try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: -grant.amount)
         }
         return unreversed.map(\.grant)
@@ -283,7 +285,7 @@ extension Ledger {
     private static func restoreGrants(of transaction: StoredTransaction, in ledger: any LedgerWriting) throws -> [Grant] {
         let restored = try ledger.reversedGrants(ofTransaction: transaction.id)
         try ledger.deleteReversals(transactionID: transaction.id)
-        for grant in restored {
+        for grant in restored.sorted(by: { $0.item < $1.item }) {
             try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: grant.amount)
         }
         return restored

@@ -8,6 +8,7 @@ extension Ledger {
         _ notification: ResponseBodyV2DecodedPayload, uuid: String,
         transaction: Signed<JWSTransactionDecodedPayload>, renewalInfo: Signed<JWSRenewalInfoDecodedPayload>?
     ) throws -> NotificationIngestResult {
+        _ = try Self.receivedTransaction(transaction.payload, jwsRepresentation: transaction.jws, customerID: "pending")
         if let renewalInfo {
             _ = try ingest(renewalInfo: renewalInfo.payload, jwsRepresentation: renewalInfo.jws)
         }
@@ -33,23 +34,27 @@ extension Ledger {
     /// Processes every kept notification whose customer is known now — registered with its
     /// transaction's app account token, or owning a transaction with its original id — with
     /// `decide` for the grants, and forgets it. Notifications still without a customer stay
-    /// kept. Safe to run from several processes at once: a notification is processed once by
-    /// its UUID.
+    /// kept, and so does one whose processing fails (a conflicting transaction, a storage
+    /// failure), without holding up the others. Safe to run from several processes at once: a
+    /// notification is processed once by its UUID.
     ///
     /// - Returns: what processing each resolved notification did, oldest first.
     @discardableResult
     public func resolvePendingNotifications(decide: (StoredTransaction) throws -> [Grant]) throws -> [NotificationIngestResult] {
         var results: [NotificationIngestResult] = []
         for pending in try pendingNotifications() {
-            let transaction = try Self.decodeStoredTransaction(pending.transactionJWS)
-            guard let owner = try resolveCustomer(of: transaction) else { continue }
+            guard let transaction = try? Self.decodeStoredTransaction(pending.transactionJWS),
+                  let owner = try? resolveCustomer(of: transaction)
+            else { continue }
             let notification = ResponseBodyV2DecodedPayload(
                 notificationType: pending.type.map(NotificationTypeV2.init(rawValue:)),
                 subtype: pending.subtype.map(NotificationSubtype.init(rawValue:)), notificationUUID: pending.uuid,
                 data: NotificationData(signedTransactionInfo: pending.transactionJWS),
                 signedDate: pending.signedDate.map(Date.init(millisecondsSince1970:)))
-            results.append(try ingest(notification: notification, transaction: transaction, renewalInfo: nil,
-                                      customerID: owner, decide: decide))
+            guard let result = try? ingest(notification: notification, transaction: transaction, renewalInfo: nil,
+                                           customerID: owner, decide: decide)
+            else { continue }
+            results.append(result)
             try writing { try $0.deletePendingNotification(uuid: pending.uuid) }
         }
         return results

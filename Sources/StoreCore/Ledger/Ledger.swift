@@ -41,7 +41,8 @@ import Foundation
 /// row lock, so two writers delivering one transaction at once grant it once; the decision
 /// closure runs on the caller's thread outside any transaction, so it may read the ledger.
 ///
-/// A storage failure is ``LedgerError/storage(_:)``; nothing of the failed call is kept.
+/// A storage failure is ``LedgerError/storage(_:)``; nothing of the storage transaction that
+/// failed is kept (an ingest whose grant write fails keeps the transaction it stored before).
 public final class Ledger: Sendable {
     /// Where the records are kept.
     public let storage: any LedgerStorage
@@ -99,7 +100,10 @@ public final class Ledger: Sendable {
                 if let stored = existing.appAccountToken {
                     throw LedgerError.conflictingAppAccountToken(customerID: id, stored: stored, received: appAccountToken)
                 }
-                try ledger.setAppAccountToken(appAccountToken, customerID: id)
+                guard try ledger.setAppAccountToken(appAccountToken, customerID: id) else {
+                    let stored = try ledger.customer(id: id)?.appAccountToken ?? ""
+                    throw LedgerError.conflictingAppAccountToken(customerID: id, stored: stored, received: appAccountToken)
+                }
             } else {
                 try ledger.insertCustomer(id: id, appAccountToken: appAccountToken, createdDate: now)
             }

@@ -24,7 +24,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// could not commit. Nothing of the failed call is kept; ``LedgerStorageFailure/isTransient``
     /// says whether trying again later may succeed.
     case storage(LedgerStorageFailure)
-    /// A copy's target ledger already holds this many customers and notifications.
+    /// A copy's target ledger already holds this many customers, renewal infos and
+    /// notifications.
     case copyTargetNotEmpty(Int)
 
     /// One line describing the refusal.
@@ -51,7 +52,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .storage(let failure):
             "the ledger's storage failed: \(failure.message)"
         case .copyTargetNotEmpty(let count):
-            "the target ledger is not empty (it holds \(count) customers and processed notifications)"
+            "the target ledger is not empty (it holds \(count) customers, renewal infos and notifications)"
         }
     }
 }

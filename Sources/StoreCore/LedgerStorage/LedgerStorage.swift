@@ -103,8 +103,9 @@ public protocol LedgerWriting: LedgerReading {
     /// Records a customer unless one with this id exists; returns whether it was recorded.
     @discardableResult
     func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws -> Bool
-    /// Gives a customer an app account token.
-    func setAppAccountToken(_ token: String, customerID: String) throws
+    /// Gives a customer who has none an app account token; returns whether it was given
+    /// (false when the customer has a token already, perhaps from a concurrent writer).
+    func setAppAccountToken(_ token: String, customerID: String) throws -> Bool
     /// Stores a new transaction with its grant state, unless one with its id exists; returns
     /// whether it was stored.
     func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?) throws -> Bool
@@ -125,8 +126,9 @@ public protocol LedgerWriting: LedgerReading {
     func deleteReversals(transactionID: String) throws
     /// Adds `amount` (possibly negative) to a customer's balance of an item.
     func adjustBalance(customerID: String, item: String, by amount: Int) throws
-    /// Stores renewal info, replacing the one stored for the same subscription.
-    func upsertRenewalInfo(_ renewalInfo: StoredRenewalInfo, storedDate: Int64) throws
+    /// Stores renewal info, replacing the one stored for the same subscription only when this
+    /// one was signed later, in one statement; returns whether it was stored.
+    func upsertRenewalInfo(_ renewalInfo: StoredRenewalInfo, storedDate: Int64) throws -> Bool
     /// Records a notification as processed unless its UUID is; returns whether it was new.
     func insertProcessedNotification(_ notification: ProcessedNotification) throws -> Bool
     /// Keeps a notification for a customer not known yet, unless its UUID is kept; returns

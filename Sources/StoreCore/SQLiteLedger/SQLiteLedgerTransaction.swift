@@ -150,8 +150,10 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         return connection.changes == 1
     }
 
-    func setAppAccountToken(_ token: String, customerID: String) throws {
-        try connection.execute("UPDATE customer SET app_account_token = ? WHERE id = ?", [token, customerID])
+    func setAppAccountToken(_ token: String, customerID: String) throws -> Bool {
+        try connection.execute(
+            "UPDATE customer SET app_account_token = ? WHERE id = ? AND app_account_token IS NULL", [token, customerID])
+        return connection.changes == 1
     }
 
     func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?) throws -> Bool {
@@ -249,7 +251,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
             [customerID, item, amount])
     }
 
-    func upsertRenewalInfo(_ received: StoredRenewalInfo, storedDate: Int64) throws {
+    func upsertRenewalInfo(_ received: StoredRenewalInfo, storedDate: Int64) throws -> Bool {
         try connection.execute(
             """
             INSERT INTO renewal_info (
@@ -268,6 +270,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
                 recent_subscription_start_date = excluded.recent_subscription_start_date,
                 renewal_date = excluded.renewal_date, app_account_token = excluded.app_account_token,
                 signed_date = excluded.signed_date, jws = excluded.jws, stored_date = excluded.stored_date
+            WHERE renewal_info.signed_date < excluded.signed_date
             """,
             [
                 received.originalTransactionID, received.currentProductID, received.autoRenewPreference,
@@ -278,6 +281,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
                 received.renewalDate?.millisecondsSince1970, received.appAccountToken,
                 received.signedDate.millisecondsSince1970, received.jwsRepresentation, storedDate,
             ])
+        return connection.changes == 1
     }
 
     func insertProcessedNotification(_ notification: ProcessedNotification) throws -> Bool {
