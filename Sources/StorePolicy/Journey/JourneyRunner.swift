@@ -19,22 +19,24 @@ public final class JourneyRunner {
     private let storeNow: StoreTime
     private var lastNotification = 0
 
-    /// Prepares a run of `journey` with `folder`'s catalog and policy, keeping the ledger in
-    /// `ledgerPath` and the store's state in `storeStatePath` (neither may exist yet), and the
-    /// signing chain in `certificates`.
-    public init(folder: PolicyFolder, journey: Journey, ledgerPath: String, storeStatePath: String, certificates: URL,
+    /// Prepares a run of `journey` with `folder`'s catalog and policy, into `ledger` (on any
+    /// storage; it must hold no customer yet), keeping the store's state in `storeStatePath`
+    /// (which must not exist yet) and the signing chain in `certificates`.
+    public init(folder: PolicyFolder, journey: Journey, ledger: Ledger, storeStatePath: String, certificates: URL,
                 limits: LuaLimits = .default, print: @escaping LuaState.PrintHandler = { _ in }) throws {
         guard let catalog = try folder.loadCatalog() else {
             throw PolicyError(kind: .unreadable, reason: "\(folder.url.path) has no .storekit catalog to run a journey with")
         }
-        for path in [ledgerPath, storeStatePath] where FileManager.default.fileExists(atPath: path) {
-            throw PolicyError(kind: .badRequest, reason: "\(path) exists; a journey starts from a fresh ledger and store")
+        if FileManager.default.fileExists(atPath: storeStatePath) {
+            throw PolicyError(kind: .badRequest, reason: "\(storeStatePath) exists; a journey starts from a fresh ledger and store")
+        }
+        guard try ledger.customers().isEmpty else {
+            throw PolicyError(kind: .badRequest, reason: "the ledger holds customers; a journey starts from a fresh ledger and store")
         }
         self.folder = folder
         self.journey = journey
         self.catalog = catalog
         engine = try PolicyEngine(source: folder.policySource(), catalog: PolicyCatalog(catalog), limits: limits, print: print)
-        let ledger = try Ledger(path: ledgerPath)
         let authority = try SigningAuthority.loadOrCreate(in: certificates)
         let storeNow = StoreTime(journey.start ?? Date())
         self.storeNow = storeNow

@@ -3,12 +3,12 @@ import Foundation
 import StoreCore
 import StorePolicy
 
-/// `storerules run DIR [--json] [--html OUT] [--watch] [--ledger FILE]`.
+/// `storerules run DIR [--json] [--html OUT] [--watch] [--ledger FILE|URL [--store-state FILE]]`.
 enum RunCommand: Command {
     static let name = "run"
     static let summary = "Play DIR/journey.json through the local store and show what the policy decides"
     static var help: String { """
-    Usage: storerules run DIR [--json] [--html OUT] [--watch] [--ledger FILE]
+    Usage: storerules run DIR [--json] [--html OUT] [--watch] [--ledger FILE|URL [--store-state FILE]]
 
     Plays the customer journey in DIR/journey.json against a fresh ledger and the local test
     store, with DIR's catalog and policy, and prints at each step what happened (purchases,
@@ -27,9 +27,12 @@ enum RunCommand: Command {
         .flag("json", help: "One JSON object per step, one per line."),
         .value("html", "OUT", help: "Also write the storefront page of each step into the folder OUT."),
         .flag("watch", help: "Reload policy.lua before each step when it changed."),
-        .value("ledger", "FILE", help: "Keep the ledger in FILE (it must not exist), the store's state in "
-               + "FILE.store.sqlite and the signing certificates in FILE.certificates/; by default all go in a "
-               + "temporary folder, removed when the run ends."),
+        .value("ledger", "URL", help: "Keep the ledger in URL: a SQLite file that must not exist (the store's state "
+               + "then goes in FILE.store.sqlite and the signing certificates in FILE.certificates/), or a "
+               + "postgres:// or postgresql:// URL of a database that holds no customer, with --store-state. By "
+               + "default all go in a temporary folder, removed when the run ends."),
+        .value("store-state", "FILE", help: "The local store's own state, a SQLite file that must not exist; its "
+               + "certificates go in FILE.certificates/. Required with a PostgreSQL ledger."),
     ] + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
@@ -45,12 +48,12 @@ enum RunCommand: Command {
         } catch {
             throw CommandFailure("cannot read \(journeyURL.path): \(error.localizedDescription)")
         }
-        let workspace = try RunWorkspace(ledgerPath: parsed.value("ledger"))
+        let workspace = try RunWorkspace(ledger: parsed.value("ledger"), storeState: parsed.value("store-state"))
         defer { workspace.removeTemporaryFolder() }
-        let ledgerPath = workspace.ledgerPath
+        let ledgerName = workspace.ledger.displayName
         let runner: JourneyRunner
         do {
-            runner = try JourneyRunner(folder: folder, journey: journey, ledgerPath: ledgerPath,
+            runner = try JourneyRunner(folder: folder, journey: journey, ledger: try workspace.ledger.openForCommand(),
                                        storeStatePath: workspace.storeStatePath,
                                        certificates: workspace.certificates,
                                        limits: try PolicyLoader.limits(parsed), print: { Output.error("[policy] " + $0) })
@@ -68,7 +71,7 @@ enum RunCommand: Command {
         let style = TerminalStyle.forStandardOutput
         if !json {
             Output.line(style.bold(journey.title))
-            Output.line(style.dim("policy \(runner.engine.version) · ledger \(ledgerPath)"))
+            Output.line(style.dim("policy \(runner.engine.version) · ledger \(ledgerName)"))
         }
         var failures = 0
         runner.run { report in
