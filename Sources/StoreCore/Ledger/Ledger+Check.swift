@@ -38,8 +38,7 @@ extension Ledger {
     private static func mismatches(ofStoredJWS transaction: StoredTransaction) -> [String] {
         let payload: JWSTransactionDecodedPayload
         do {
-            let segments = try JWSSegments(transaction.jwsRepresentation)
-            payload = try SignedPayloadJSON.decode(JWSTransactionDecodedPayload.self, from: try segments.decoded().payload)
+            payload = try storedTransactionPayload(transaction.jwsRepresentation)
         } catch {
             return ["transaction \(transaction.id): its stored JWS does not decode: \(error)"]
         }
@@ -56,5 +55,10 @@ extension Ledger {
         return fields.filter { $0.1 != $0.2 }.map { field, signed, stored in
             "transaction \(transaction.id): its JWS says \(field) \(signed ?? "nothing"), the ledger stores \(stored ?? "nothing")"
         }
+    }
+
+    /// The payload of a transaction JWS the ledger verified before it stored or kept it.
+    static func storedTransactionPayload(_ jws: String) throws -> JWSTransactionDecodedPayload {
+        try SignedPayloadJSON.decode(JWSTransactionDecodedPayload.self, from: try JWSSegments(jws).decoded().payload)
     }
 }

@@ -43,7 +43,7 @@ extension Ledger {
     public func resolvePendingNotifications(decide: (StoredTransaction) throws -> [Grant]) throws -> [NotificationIngestResult] {
         var results: [NotificationIngestResult] = []
         for pending in try pendingNotifications() {
-            guard let transaction = try? Self.decodeStoredTransaction(pending.transactionJWS),
+            guard let transaction = try? Self.storedTransactionPayload(pending.transactionJWS),
                   let owner = try? resolveCustomer(of: transaction)
             else { continue }
             let notification = ResponseBodyV2DecodedPayload(
@@ -58,15 +58,5 @@ extension Ledger {
             try writing { try $0.deletePendingNotification(uuid: pending.uuid) }
         }
         return results
-    }
-
-    /// The payload of a transaction JWS the ledger verified before it kept it.
-    private static func decodeStoredTransaction(_ jws: String) throws -> JWSTransactionDecodedPayload {
-        do {
-            return try SignedPayloadJSON.decode(JWSTransactionDecodedPayload.self, from: try JWSSegments(jws).decoded().payload)
-        } catch {
-            throw LedgerError.storage(LedgerStorageFailure(message: "a kept notification's transaction does not decode: \(error)",
-                                                           isTransient: false))
-        }
     }
 }
