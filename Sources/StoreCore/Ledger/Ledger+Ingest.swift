@@ -27,12 +27,14 @@ extension Ledger {
         guard !customerID.isEmpty else { throw LedgerError.emptyCustomerID }
         let received = try Self.receivedTransaction(payload, jwsRepresentation: jwsRepresentation, customerID: customerID)
         let now = Self.nowInMilliseconds()
-        let stored = try writing { try Self.store(received, at: now, in: $0) }
-        guard case .unfinished = stored.transaction.grantState else {
-            return TransactionIngestResult(
-                transaction: stored.transaction, storage: stored.storage, outcome: stored.revocation ?? .alreadyFinished)
+        return try writing { ledger in
+            let stored = try Self.store(received, at: now, in: ledger)
+            guard case .unfinished = stored.transaction.grantState else {
+                return TransactionIngestResult(
+                    transaction: stored.transaction, storage: stored.storage, outcome: stored.revocation ?? .alreadyFinished)
+            }
+            return try Self.recordDecision(for: stored.transaction, storage: stored.storage, decide: decide, in: ledger)
         }
-        return try attemptGrant(stored.transaction, storage: stored.storage, decide: decide)
     }
 
     /// Asks `decide` again for every unfinished transaction (of one customer, or of all) and
@@ -114,43 +116,61 @@ extension Ledger {
             transaction, notification.data?.signedTransactionInfo, field: "signedTransactionInfo")
         let signedRenewalInfo = try Self.pair(
             renewalInfo, notification.data?.signedRenewalInfo, field: "signedRenewalInfo")
-        if try isNotificationProcessed(uuid) {
-            return .alreadyProcessed
-        }
-        if let signedRenewalInfo {
-            _ = try Self.receivedRenewalInfo(signedRenewalInfo.payload, jwsRepresentation: signedRenewalInfo.jws)
-        }
-        var transactionResult: TransactionIngestResult?
-        if let signedTransaction {
-            guard let owner = try customerID ?? resolveCustomer(of: signedTransaction.payload) else {
-                return try keepPending(notification, uuid: uuid, transaction: signedTransaction, renewalInfo: signedRenewalInfo)
+        // One write for the whole notification: its transaction, renewal info and UUID commit together.
+        return try writing { ledger in
+            if try ledger.isNotificationProcessed(uuid) {
+                return .alreadyProcessed
             }
-            transactionResult = try ingest(
-                transaction: signedTransaction.payload, jwsRepresentation: signedTransaction.jws,
-                customerID: owner, decide: decide)
-        }
-        let renewalResult = try signedRenewalInfo.map {
-            try ingest(renewalInfo: $0.payload, jwsRepresentation: $0.jws)
-        }
-        let now = Self.nowInMilliseconds()
-        let recorded = try writing { ledger in
-            try ledger.insertProcessedNotification(ProcessedNotification(
+            if let signedRenewalInfo {
+                _ = try Self.receivedRenewalInfo(signedRenewalInfo.payload, jwsRepresentation: signedRenewalInfo.jws)
+            }
+            var transactionResult: TransactionIngestResult?
+            if let signedTransaction {
+                guard let owner = try customerID ?? resolveCustomer(of: signedTransaction.payload) else {
+                    return try keepPending(notification, uuid: uuid, transaction: signedTransaction, renewalInfo: signedRenewalInfo)
+                }
+                transactionResult = try ingest(
+                    transaction: signedTransaction.payload, jwsRepresentation: signedTransaction.jws,
+                    customerID: owner, decide: decide)
+            }
+            let renewalResult = try signedRenewalInfo.map {
+                try ingest(renewalInfo: $0.payload, jwsRepresentation: $0.jws)
+            }
+            let recorded = try ledger.insertProcessedNotification(ProcessedNotification(
                 uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
-                signedDate: notification.signedDate?.millisecondsSince1970, processedDate: now))
+                signedDate: notification.signedDate?.millisecondsSince1970, processedDate: Self.nowInMilliseconds()))
+            // Another writer recorded the UUID meanwhile: what this call changed is still reported.
+            guard recorded || transactionResult?.changedTheLedger == true else { return .alreadyProcessed }
+            return .processed(transaction: transactionResult, renewalInfo: renewalResult)
         }
-        // Another writer recorded the UUID meanwhile: what this call changed is still reported.
-        guard recorded || transactionResult?.changedTheLedger == true else { return .alreadyProcessed }
-        return .processed(transaction: transactionResult, renewalInfo: renewalResult)
     }
 
     // MARK: - Granting
 
-    /// Asks `decide` outside any transaction, then records the decision in one write that
-    /// holds the transaction's row, unless another writer finished it meanwhile.
+    /// Asks `decide` again for one unfinished transaction and records the decision, in one
+    /// write that holds the transaction's row, unless another writer finished it meanwhile.
     private func attemptGrant(
         _ transaction: StoredTransaction,
         storage: TransactionIngestResult.Storage,
         decide: (StoredTransaction) throws -> [Grant]
+    ) throws -> TransactionIngestResult {
+        try writing { ledger in
+            let current = try Self.requireLockedTransaction(id: transaction.id, in: ledger)
+            guard case .unfinished = current.grantState else {
+                return TransactionIngestResult(transaction: current, storage: storage, outcome: .alreadyFinished)
+            }
+            return try Self.recordDecision(for: current, storage: storage, decide: decide, in: ledger)
+        }
+    }
+
+    /// Asks `decide` for a transaction stored unfinished in the open write `ledger` (its reads
+    /// of this ledger join that write, so they see the transaction), and records the grants,
+    /// the balances and the finished state, or the reason it stays unfinished.
+    private static func recordDecision(
+        for transaction: StoredTransaction,
+        storage: TransactionIngestResult.Storage,
+        decide: (StoredTransaction) throws -> [Grant],
+        in ledger: any LedgerWriting
     ) throws -> TransactionIngestResult {
         let decision: Result<[Grant], DecisionFailure>
         do {
@@ -164,29 +184,23 @@ extension Ledger {
         } catch {
             decision = .failure(DecisionFailure(reason: .decisionFailed(String(describing: error))))
         }
-        let now = Self.nowInMilliseconds()
-        return try writing { ledger in
-            let current = try Self.requireLockedTransaction(id: transaction.id, in: ledger)
-            guard case .unfinished = current.grantState else {
-                return TransactionIngestResult(transaction: current, storage: storage, outcome: .alreadyFinished)
+        let now = nowInMilliseconds()
+        let outcome: TransactionIngestResult.Outcome
+        switch decision {
+        case .success(let grants):
+            try ledger.insertGrants(grants, transactionID: transaction.id, grantedDate: now)
+            // In item order, so two writers adjusting one customer's balances never wait on each other in a cycle.
+            for grant in grants.sorted(by: { $0.item < $1.item }) {
+                try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: grant.amount)
             }
-            let outcome: TransactionIngestResult.Outcome
-            switch decision {
-            case .success(let grants):
-                try ledger.insertGrants(grants, transactionID: current.id, grantedDate: now)
-                // In item order, so two writers adjusting one customer's balances never wait on each other in a cycle.
-                for grant in grants.sorted(by: { $0.item < $1.item }) {
-                    try ledger.adjustBalance(customerID: current.customerID, item: grant.item, by: grant.amount)
-                }
-                try ledger.setGrantState(.granted, transactionID: current.id, finishedDate: now, countsAttempt: true)
-                outcome = .granted(grants)
-            case .failure(let failure):
-                try ledger.setGrantState(.unfinished(failure.reason), transactionID: current.id, finishedDate: nil, countsAttempt: true)
-                outcome = .unfinished(failure.reason)
-            }
-            return TransactionIngestResult(
-                transaction: try Self.requireLockedTransaction(id: current.id, in: ledger), storage: storage, outcome: outcome)
+            try ledger.setGrantState(.granted, transactionID: transaction.id, finishedDate: now, countsAttempt: true)
+            outcome = .granted(grants)
+        case .failure(let failure):
+            try ledger.setGrantState(.unfinished(failure.reason), transactionID: transaction.id, finishedDate: nil, countsAttempt: true)
+            outcome = .unfinished(failure.reason)
         }
+        return TransactionIngestResult(
+            transaction: try requireLockedTransaction(id: transaction.id, in: ledger), storage: storage, outcome: outcome)
     }
 
     /// A decision that cannot be recorded as grants.

@@ -51,11 +51,15 @@ extension Ledger {
                 subtype: pending.subtype.map(NotificationSubtype.init(rawValue:)), notificationUUID: pending.uuid,
                 data: NotificationData(signedTransactionInfo: pending.transactionJWS),
                 signedDate: pending.signedDate.map(Date.init(millisecondsSince1970:)))
-            guard let result = try? ingest(notification: notification, transaction: transaction, renewalInfo: nil,
-                                           customerID: owner, decide: decide)
+            // The notification is processed and forgotten in one write, or stays kept.
+            guard let result = try? writing({ ledger -> NotificationIngestResult in
+                let result = try ingest(notification: notification, transaction: transaction, renewalInfo: nil,
+                                        customerID: owner, decide: decide)
+                try ledger.deletePendingNotification(uuid: pending.uuid)
+                return result
+            })
             else { continue }
             results.append(result)
-            try writing { try $0.deletePendingNotification(uuid: pending.uuid) }
         }
         return results
     }

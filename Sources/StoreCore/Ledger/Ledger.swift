@@ -10,19 +10,24 @@ import Foundation
 /// per customer; and the UUIDs of processed App Store Server Notifications.
 ///
 /// ## Ingest, in order
-/// ``ingest(transaction:jwsRepresentation:customerID:decide:)`` works in three steps:
-/// 1. the transaction is **stored** and committed (durable) before anything is granted;
-/// 2. the decision closure (in the product, the policy's `grant` hook) is asked what to grant,
-///    outside any database lock;
-/// 3. the grants, the balance updates and the finished state are written in **one** storage
-///    transaction, so a transaction is finished only once its grants are durable.
+/// ``ingest(transaction:jwsRepresentation:customerID:decide:)`` works in three steps, in **one**
+/// storage transaction that commits once:
+/// 1. the transaction is **stored**;
+/// 2. the decision closure (in the product, the policy's `grant` hook) is asked what to grant;
+///    its reads of this ledger join the open write, so it sees the customer with the
+///    transaction included;
+/// 3. the grants, the balance updates and the finished state are written.
+///
+/// The transaction and its grants become durable together, or not at all (and the sender,
+/// which saw no success, delivers it again): a transaction is never finished without its
+/// grants, and never granted without being stored.
 ///
 /// Delivering the same transaction again (the purchase result and the updates stream, a
 /// retry, a restart) stores it once and grants it once: grants are keyed by transaction id,
 /// and step 3 grants only a transaction that is still unfinished when its write begins. When
 /// the decision throws or returns an invalid ``Grant``, the transaction stays unfinished with
-/// the reason recorded (``UnfinishedReason``), and ``retryUnfinished(customerID:decide:)``
-/// grants it once the policy is fixed.
+/// the reason recorded (``UnfinishedReason``) in the same commit, and
+/// ``retryUnfinished(customerID:decide:)`` grants it once the policy is fixed.
 ///
 /// ## Refunds and revocations
 /// A newer version of a transaction (by `signedDate`) replaces the stored fields; every
@@ -38,11 +43,13 @@ import Foundation
 /// ## Threads
 /// `Ledger` is `Sendable`: every call may come from any thread, and from any number of
 /// processes on a shared storage. Each write re-reads the rows it changes under the storage's
-/// row lock, so two writers delivering one transaction at once grant it once; the decision
-/// closure runs on the caller's thread outside any transaction, so it may read the ledger.
+/// row lock, so two writers delivering one transaction at once grant it once. The decision
+/// closure runs on the caller's thread inside the write; what it reads or writes through this
+/// ledger on that thread joins the write. It must not wait on another thread that writes to this
+/// ledger, which waits for this write to end.
 ///
 /// A storage failure is ``LedgerError/storage(_:)``; nothing of the storage transaction that
-/// failed is kept (an ingest whose grant write fails keeps the transaction it stored before).
+/// failed is kept.
 public final class Ledger: Sendable {
     /// Where the records are kept.
     public let storage: any LedgerStorage
@@ -127,7 +134,12 @@ public final class Ledger: Sendable {
     // MARK: - Storage
 
     /// Runs `body` in a read transaction; a storage failure becomes ``LedgerError/storage(_:)``.
+    /// Inside a write of this ledger on this thread (a decision closure reading the customer it
+    /// decides for), `body` runs in that write and sees what it stored.
     func reading<T>(_ body: (any LedgerReading) throws -> T) throws -> T {
+        if let open = OpenWrite.joinable(by: self) {
+            return try open.join(body)
+        }
         do {
             return try storage.read(body)
         } catch let error as LedgerError {
@@ -138,9 +150,14 @@ public final class Ledger: Sendable {
     }
 
     /// Runs `body` in a write transaction; a storage failure becomes ``LedgerError/storage(_:)``.
+    /// Inside a write of this ledger on this thread, `body` joins it: it commits with it, or not
+    /// at all.
     func writing<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
+        if let open = OpenWrite.joinable(by: self) {
+            return try open.join(body)
+        }
         do {
-            return try storage.write(body)
+            return try openWrite(body)
         } catch let error as LedgerError {
             throw error
         } catch {

@@ -71,8 +71,8 @@ public final class LocalStore: Sendable {
     /// - Parameters:
     ///   - ledger: where the store delivers what it signs.
     ///   - state: the store's own database; a new store starts from an empty one.
-    ///   - decide: what a transaction grants; it runs while the ledger ingests, outside any
-    ///     database lock, and must not call the store.
+    ///   - decide: what a transaction grants; it runs inside the ledger's write that stores
+    ///     the transaction, and must not call the store.
     /// - Throws: ``LocalStoreError/emptyBundleID``; ``LocalStoreError/identityMismatch(remembered:given:)``
     ///   when the state remembers another bundle identifier or environment; ``VerifierConfigurationError``
     ///   (for example `Production` without an app Apple ID); ``DatabaseMigrationError``; ``SQLiteError``.
