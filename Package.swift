@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "StorePolicy", targets: ["StorePolicy"]),
         .library(name: "StoreService", targets: ["StoreService"]),
+        .library(name: "StoreTesting", targets: ["StoreTesting"]),
+        .library(name: "StoreJourneys", targets: ["StoreJourneys"]),
         .library(name: "StoreFuzzing", targets: ["StoreFuzzing"]),
         .library(name: "PostgresLedger", targets: ["PostgresLedger"]),
         .executable(name: "storerules", targets: ["storerules"]),
@@ -27,6 +29,11 @@ let package = Package(
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "PostgresLedger"]),
 
+        // Tools that play the App Store's part, which no production service links: the local test
+        // store and its signing authority; journeys and the REPL, which play a policy against it.
+        .target(name: "StoreTesting", dependencies: ["StoreCore", "COpenSSL"]),
+        .target(name: "StoreJourneys", dependencies: ["StorePolicy", "StoreTesting", "StoreCore", "LuaBridge"]),
+
         // The ledger on a PostgreSQL server, through libpq, for a fleet of processes sharing one.
         .target(name: "PostgresLedger", dependencies: ["StoreCore", "CLibPQ"]),
 
@@ -36,12 +43,14 @@ let package = Package(
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreService", "StoreCore", "PostgresLedger", "LuaBridge", "CLuaBaseline", "CEditLine",
+            dependencies: ["StorePolicy", "StoreService", "StoreJourneys", "StoreTesting", "StoreCore", "PostgresLedger", "LuaBridge",
+                           "CLuaBaseline", "CEditLine",
                            "COpenSSL", "CommandLineOptions"]
         ),
 
         // The fuzz targets' bodies, shared by the fuzz executables (Fuzz/) and the regression tests.
-        .target(name: "StoreFuzzing", dependencies: ["StoreService", "StorePolicy", "StoreCore", "LuaBridge"]),
+        .target(name: "StoreFuzzing", dependencies: ["StoreService", "StoreJourneys", "StoreTesting", "StorePolicy", "StoreCore",
+                                                   "LuaBridge"]),
 
         // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "PostgresLedger",
@@ -52,12 +61,15 @@ let package = Package(
         .target(name: "AppleLibraryCrossCheck", path: "Tests/AppleLibraryCrossCheck"),
 
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
-        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "AppleLibraryCrossCheck"]),
-        .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy"]),
+        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTesting", "AppleLibraryCrossCheck"]),
+        .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "StoreCore"]),
+        .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy", "StoreTesting"]),
+        .testTarget(name: "StoreJourneysTests", dependencies: ["StoreJourneys", "StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
         .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
-        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger"]),
+        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger",
+                                                             "StoreTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

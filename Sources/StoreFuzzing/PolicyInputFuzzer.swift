@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreJourneys
 import StorePolicy
 
 /// The files and JSON a policy folder's user hands StoreRules: catalogs, contexts, journeys.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreTesting
 
 /// Signed data for the fuzzers: verifiers that trust a signing authority made for the run,
 /// and payloads that authority signs, as the local store signs them.

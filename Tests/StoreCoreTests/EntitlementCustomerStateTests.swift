@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import StoreCore
+@testable import StoreTesting
+import Testing
 
 /// Building a customer state: from the ledger, from signed data, and the inputs it refuses.
 @Suite struct EntitlementCustomerStateTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import StoreCore
+@testable import StoreTesting
+import Testing
 
 /// The ledger fed by the verifier, as the pipeline feeds it: signed JWS in, verified payloads
 /// and the verbatim JWS stored.

@@ -1,7 +1,8 @@
 import AppleLibraryCrossCheck
 import Foundation
-import Testing
 @testable import StoreCore
+@testable import StoreTesting
+import Testing
 
 extension AppleLibrary {
     /// What `verify.py` printed for one payload.

@@ -1,7 +1,8 @@
 import COpenSSL
 import Foundation
-import Testing
 @testable import StoreCore
+@testable import StoreTesting
+import Testing
 
 /// Creating, storing, reloading and using a local signing authority.
 @Suite struct SignedDataSigningAuthorityTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StoreCore
+@testable import StoreTesting
 
 /// Chains, payloads and hand-made JWS for the signed-data tests.
 enum SignedDataTestSupport {

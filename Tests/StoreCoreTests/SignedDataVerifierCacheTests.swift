@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
+@testable import StoreCore
+@testable import StoreTesting
 import Synchronization
 import Testing
-@testable import StoreCore
 
 /// The verifier's cache of validated chains, and its use from many threads.
 @Suite struct SignedDataVerifierCacheTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import StoreCore
+@testable import StoreTesting
+import Testing
 
 /// Every check of ``SignedDataVerifier``, its order, and each distinct failure.
 @Suite struct SignedDataVerifierTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import StoreCore
+@testable import StoreTesting
+import Testing
 
 /// Data signed as StoreKit Testing in Xcode signs it: one self-signed certificate in `x5c`.
 /// Accepted in the Xcode and LocalTesting environments, with its signature checked; refused

@@ -1,6 +1,7 @@
 import Foundation
 import StoreCore
 @testable import StorePolicy
+import StoreTesting
 
 /// The Backyard Birds example (its `.storekit` and `policy.lua`) and a ledger fed with
 /// purchases signed by a local authority and verified, as the pipeline feeds it.

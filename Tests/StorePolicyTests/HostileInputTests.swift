@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import StorePolicy
+import Testing
 
 /// Bytes no input decoder may trap on: each gives a typed error.
 @Suite struct HostileInputTests {
@@ -10,7 +10,6 @@ import Testing
         #expect(contextError(deep) == .tooDeep(line: 1, column: 65, limit: 64))
         let objects = String(repeating: #"{"a":"#, count: 100_000)
         #expect(contextError(objects) == .tooDeep(line: 1, column: 321, limit: 64))
-        #expect(journeyError(#"{"steps":"# + deep)?.description == "refused: line 1, column 73: lists and objects nest deeper than 64 levels")
     }
 
     @Test("nesting up to the limit is read")
@@ -25,8 +24,6 @@ import Testing
     func duplicateFields() {
         #expect(contextError(#"{"customer":{},"customer":{}}"#)?.description == "field 'customer' appears twice at the top level")
         #expect(contextError(#"{"customer":{"balances":{"a":1,"a":2}}}"#) == .duplicateField(path: "customer.balances", field: "a"))
-        #expect(journeyError(#"{"steps":[{"action":"approve"},{"action":"approve","note":"a","note":"b"}]}"#)?.description
-                == "steps[1]: field 'note' appears twice")
     }
 
     @Test("invalid UTF-8 is refused, in a string or outside one")
@@ -82,7 +79,6 @@ import Testing
             let length = Int.random(in: 0...40, using: &generator)
             let bytes = Data((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
             _ = contextError(bytes)
-            _ = try? Journey.decode(json: bytes)
             _ = try? HookRequest.decode(json: bytes)
         }
     }

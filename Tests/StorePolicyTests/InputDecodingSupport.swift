@@ -15,13 +15,3 @@ func contextError(_ bytes: Data) -> PolicyInputError? {
         return error
     }
 }
-
-/// The error `Journey.decode(json:)` throws for `json`; nil when it decodes.
-func journeyError(_ json: String) -> PolicyInputError? {
-    do {
-        _ = try Journey.decode(json: Data(json.utf8))
-        return nil
-    } catch {
-        return error
-    }
-}

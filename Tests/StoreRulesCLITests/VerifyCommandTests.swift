@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreTesting
 import Testing
 
 /// `storerules verify`: signed data made by a local signing authority, verified by the binary.

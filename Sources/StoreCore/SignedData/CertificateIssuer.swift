@@ -7,9 +7,9 @@ import Foundation
 /// critical basic constraints and key usage on certificate authorities, subject key
 /// identifiers on every certificate, and authority key identifiers below the root. Apple's
 /// marker extensions are added non-critical, as Apple's Swift library requires.
-enum CertificateIssuer {
+package enum CertificateIssuer {
     /// What a certificate is for.
-    enum Kind {
+    package enum Kind {
         /// A self-signed trust anchor.
         case root
         /// A certificate authority below the root that issues leaves.
@@ -19,11 +19,17 @@ enum CertificateIssuer {
     }
 
     /// The signer of a certificate below the root.
-    struct Issuer {
+    package struct Issuer {
         /// The issuer's certificate, whose subject becomes the new certificate's issuer.
-        let certificate: X509Certificate
+        package let certificate: X509Certificate
         /// The issuer's private key, which signs the new certificate.
-        let key: ECKey
+        package let key: ECKey
+
+        /// An issuer signing with `key` under `certificate`.
+        package init(certificate: X509Certificate, key: ECKey) {
+            self.certificate = certificate
+            self.key = key
+        }
     }
 
     /// Issues a certificate for `subjectKey`.
@@ -36,7 +42,7 @@ enum CertificateIssuer {
     ///   - validity: The validity period, to whole seconds.
     ///   - markerExtensionOID: An extra non-critical extension with an ASN.1 `NULL` value, such
     ///     as Apple's marker for the certificate's role.
-    static func issue(
+    package static func issue(
         _ kind: Kind,
         commonName: String,
         subjectKey: ECKey,
@@ -109,7 +115,7 @@ enum CertificateIssuer {
     }
 
     /// Whether the public key of `issuer` verifies the signature on `certificate`.
-    static func isSigned(_ certificate: X509Certificate, by issuer: X509Certificate) -> Bool {
+    package static func isSigned(_ certificate: X509Certificate, by issuer: X509Certificate) -> Bool {
         guard let key = X509_get0_pubkey(issuer.handle.pointer) else {
             OpenSSLErrorQueue.clear()
             return false

@@ -26,7 +26,7 @@ public struct CompactJWS: Sendable, Hashable {
     }
 
     /// Signs `payload` with ES256 under `header`, whose `alg` should say `ES256`.
-    static func signES256(payload: Data, header: JWSDecodedHeader, key: ECKey) throws(OpenSSLFailure) -> CompactJWS {
+    package static func signES256(payload: Data, header: JWSDecodedHeader, key: ECKey) throws(OpenSSLFailure) -> CompactJWS {
         let headerJSON: Data
         do {
             let encoder = JSONEncoder()

@@ -1,7 +1,7 @@
 /// One-line summaries of JSON decoding errors, for StoreRules' error messages.
-enum DecodingFailure {
+package enum DecodingFailure {
     /// Where decoding failed (the key path) and why.
-    static func summary(of error: any Error) -> String {
+    package static func summary(of error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         switch error {
         case .typeMismatch(let type, let context):

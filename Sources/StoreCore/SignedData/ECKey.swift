@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Shared across threads without a lock: StoreRules never changes a key after creating it, and
 /// OpenSSL 3 allows concurrent signing and verifying with one `EVP_PKEY`.
-final class ECKey: @unchecked Sendable {
+package final class ECKey: @unchecked Sendable {
     /// The curves StoreRules generates keys on.
-    enum Curve: String, Sendable {
+    package enum Curve: String, Sendable {
         /// NIST P-256, the curve of ES256.
         case p256 = "P-256"
         /// NIST P-384, the curve of Apple's root CA.
@@ -26,7 +26,7 @@ final class ECKey: @unchecked Sendable {
     }
 
     /// Generates a new private key on `curve`.
-    static func generate(on curve: Curve) throws(OpenSSLFailure) -> ECKey {
+    package static func generate(on curve: Curve) throws(OpenSSLFailure) -> ECKey {
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
             throw OpenSSLFailure("creating a key-generation context")
         }
@@ -42,7 +42,7 @@ final class ECKey: @unchecked Sendable {
 
     /// Reads an unencrypted PEM private key (PKCS #8 or SEC 1); it must be an elliptic-curve
     /// key.
-    init(privateKeyPEM: String) throws(OpenSSLFailure) {
+    package init(privateKeyPEM: String) throws(OpenSSLFailure) {
         let bio = MemoryBIO(reading: Data(privateKeyPEM.utf8))
         // The callback supplies no passphrase: an encrypted key fails to load instead of
         // OpenSSL asking for a passphrase on the terminal.
@@ -57,7 +57,7 @@ final class ECKey: @unchecked Sendable {
     }
 
     /// The public key of `certificate`.
-    init(publicKeyOf certificate: X509Certificate) throws(OpenSSLFailure) {
+    package init(publicKeyOf certificate: X509Certificate) throws(OpenSSLFailure) {
         guard let key = X509_get_pubkey(certificate.handle.pointer) else {
             throw OpenSSLFailure("reading the public key of \(certificate.subject)")
         }
@@ -65,7 +65,7 @@ final class ECKey: @unchecked Sendable {
     }
 
     /// The private key as unencrypted PKCS #8 PEM text.
-    var privateKeyPEM: String {
+    package var privateKeyPEM: String {
         let bio = MemoryBIO()
         PEM_write_bio_PrivateKey(bio.pointer, pointer, nil, nil, 0, nil, nil)
         return String(decoding: bio.contents, as: UTF8.self)
@@ -73,7 +73,7 @@ final class ECKey: @unchecked Sendable {
 
     /// The curve's name as OpenSSL spells it (`prime256v1`, `secp384r1`), or nil for a key
     /// that is not on a named curve.
-    var curveName: String? {
+    package var curveName: String? {
         guard EVP_PKEY_get_base_id(pointer) == EVP_PKEY_EC else { return nil }
         var name = [CChar](repeating: 0, count: 80)
         var length = 0
@@ -85,17 +85,17 @@ final class ECKey: @unchecked Sendable {
     }
 
     /// Whether this is a key on NIST P-256, the only curve ES256 allows.
-    var isP256: Bool { curveName == "prime256v1" }
+    package var isP256: Bool { curveName == "prime256v1" }
 
     /// Whether `certificate` certifies this private key's public half.
-    func isPrivateKey(of certificate: X509Certificate) -> Bool {
+    package func isPrivateKey(of certificate: X509Certificate) -> Bool {
         let matches = X509_check_private_key(certificate.handle.pointer, pointer) == 1
         OpenSSLErrorQueue.clear()
         return matches
     }
 
     /// Signs `message` with ECDSA over SHA-256, returning OpenSSL's DER signature.
-    func signSHA256(_ message: Data) throws(OpenSSLFailure) -> Data {
+    package func signSHA256(_ message: Data) throws(OpenSSLFailure) -> Data {
         guard let context = EVP_MD_CTX_new() else { throw OpenSSLFailure("creating a signing context") }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, pointer) == 1 else {
@@ -116,7 +116,7 @@ final class ECKey: @unchecked Sendable {
     }
 
     /// Whether `derSignature` is this public key's ECDSA-over-SHA-256 signature of `message`.
-    func verifySHA256(derSignature: some ContiguousBytes, of message: some ContiguousBytes) -> Bool {
+    package func verifySHA256(derSignature: some ContiguousBytes, of message: some ContiguousBytes) -> Bool {
         guard let context = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(context)

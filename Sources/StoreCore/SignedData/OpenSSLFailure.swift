@@ -1,12 +1,12 @@
 /// An OpenSSL operation that failed, with OpenSSL's own explanation.
 ///
 /// StoreRules' public errors carry its description.
-struct OpenSSLFailure: Error, CustomStringConvertible {
+package struct OpenSSLFailure: Error, CustomStringConvertible {
     /// What StoreRules was doing, followed by OpenSSL's messages.
-    let description: String
+    package let description: String
 
     /// Records a failure of `operation`, emptying OpenSSL's error queue into the description.
-    init(_ operation: String) {
+    package init(_ operation: String) {
         description = OpenSSLErrorQueue.drain(fallback: operation)
     }
 }

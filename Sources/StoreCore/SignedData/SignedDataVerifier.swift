@@ -66,8 +66,8 @@ public final class SignedDataVerifier: Sendable {
     /// Creates a verifier.
     ///
     /// - Parameters:
-    ///   - rootCertificates: The trusted roots: Apple Root CA - G3 for App Store data, or a
-    ///     ``SigningAuthority``'s root for the local store. Required except for the Xcode and
+    ///   - rootCertificates: The trusted roots: Apple Root CA - G3 for App Store data, or
+    ///     the local store's signing authority root (`StoreTesting`). Required except for the Xcode and
     ///     LocalTesting environments.
     ///   - bundleId: The app's bundle identifier.
     ///   - appAppleId: The app's Apple ID; required for the Production environment.

@@ -51,7 +51,7 @@ public struct PolicyError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An error from Lua, attributed to `hook` in `script`.
-    init(_ error: LuaError, hook: String?, script: String) {
+    package init(_ error: LuaError, hook: String?, script: String) {
         let kind: Kind
         switch error.kind {
         case .syntax: kind = .syntax

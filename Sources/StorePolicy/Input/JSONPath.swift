@@ -1,8 +1,8 @@
 /// How input errors write a coding path: `customer.balances.credit`, `steps[3].quantity`,
 /// `attributes["two words"]`.
-enum JSONPath {
+package enum JSONPath {
     /// The path of `codingPath`; empty for the top level.
-    static func render(_ codingPath: [any CodingKey]) -> String {
+    package static func render(_ codingPath: [any CodingKey]) -> String {
         var text = ""
         for key in codingPath {
             if let index = key.intValue {
@@ -17,7 +17,7 @@ enum JSONPath {
     }
 
     /// `text` in double quotes, with quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

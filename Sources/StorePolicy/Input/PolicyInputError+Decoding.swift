@@ -18,7 +18,7 @@ extension PolicyInputError {
 
     /// Decodes a `Value` from JSON bytes, whatever they are: ``JSONValueParser`` reads them,
     /// ``JSONValueDecoder`` decodes the value, and every failure becomes an input error.
-    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(PolicyInputError) -> Value {
+    package static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(PolicyInputError) -> Value {
         let value = try JSONValueParser.parse(data)
         do {
             return try JSONValueDecoder.decode(type, from: value)

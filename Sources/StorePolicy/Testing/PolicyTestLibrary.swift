@@ -7,9 +7,9 @@ import LuaBridge
 /// `product(id)` and `group(id)` look up the catalog, `transaction{...}` builds a transaction
 /// as `grant` receives it, and the `expect_*` functions fail a test with the expected and the
 /// actual value and the line of the check.
-enum PolicyTestLibrary {
+package enum PolicyTestLibrary {
     /// Defines the helpers, `CATALOG` and `NOW` in `environment`.
-    static func install(in state: LuaState, environment: LuaReference, catalog: LuaReference, now: Date) throws(LuaError) {
+    package static func install(in state: LuaState, environment: LuaReference, catalog: LuaReference, now: Date) throws(LuaError) {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         state.setField("CATALOG", in: environment) { $0.push(catalog) }
         state.setField("NOW", in: environment) { $0.push(seconds) }

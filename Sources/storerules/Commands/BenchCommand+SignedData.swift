@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import StoreCore
+import StoreTesting
 
 extension BenchCommand {
     /// Signed transactions verified per round: distinct payloads from one chain, so every

@@ -1,4 +1,5 @@
 import StoreCore
+import StoreTesting
 
 /// Signed transactions for the ledger benchmarks, all distinct, each with the customer who
 /// owns it: one of ``customerCount`` customers, in turn, so threads that take every n-th

@@ -1,6 +1,7 @@
-import CommandLineOptions
 import CEditLine
+import CommandLineOptions
 import Foundation
+import StoreJourneys
 import StorePolicy
 
 /// `storerules repl DIR [--watch]`.

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import StoreCore
+import StoreJourneys
 import StorePolicy
 
 /// `storerules run DIR [--json] [--html OUT] [--watch] [--ledger FILE|URL [--store-state FILE]]`.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import StoreCore
 import StorePolicy
+import StoreTesting
 
 /// The service section of `storerules bench`: the `PolicyService` example under a pipelined
 /// stream of mixed requests from many customers, with a policy reload in the middle.

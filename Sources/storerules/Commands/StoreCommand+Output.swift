@@ -1,6 +1,7 @@
 import Foundation
 import StoreCore
 import StorePolicy
+import StoreTesting
 
 /// What `storerules store` prints: readable text, or JSON in which every signed payload is in
 /// compact form under `signed_transaction_info`, `signed_renewal_info` or `signed_payload`

@@ -2,7 +2,9 @@ import CommandLineOptions
 import Foundation
 import PostgresLedger
 import StoreCore
+import StoreJourneys
 import StorePolicy
+import StoreTesting
 
 /// The local store one `storerules store` invocation works with: the policy folder's catalog
 /// and policy, the ledger (a SQLite file or a PostgreSQL database), and the store's own state

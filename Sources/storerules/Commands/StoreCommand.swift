@@ -3,6 +3,7 @@ import Foundation
 import PostgresLedger
 import StoreCore
 import StorePolicy
+import StoreTesting
 
 /// `storerules store DIR --ledger FILE|URL <command> ...`: drives the local test store.
 enum StoreCommand: Command {

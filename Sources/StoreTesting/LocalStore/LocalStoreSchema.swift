@@ -1,0 +1,153 @@
+import StoreCore
+
+/// The local test store's SQLite schema, in a database of its own, apart from the ledger's.
+///
+/// Every table is named `local_store_*`. They hold what the store — standing in for the App
+/// Store — knows and the ledger does not: its clock, its settings, every transaction it issued
+/// with its latest signature, each customer's subscription in each group, Family Sharing
+/// groups, Ask to Buy requests, the deliveries owed to the app, the outbox of App Store Server
+/// Notifications and the identity it signs as. Dates are integer milliseconds since 1970, as in
+/// the ledger.
+///
+/// Ledger files of earlier versions hold these same tables, created by the ledger's second
+/// migration; ``LocalStore/moveState(fromLedgerAt:into:)`` moves them out.
+enum LocalStoreSchema {
+    /// The migrations that build the schema; append new ones at the end.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("create local store tables", apply: createTables)
+        migrator.registerMigration("create local store identity", apply: createIdentityTable)
+        return migrator
+    }()
+
+    /// Every table, in an order in which each one's rows can be copied after those they refer to.
+    static let tableNames = [
+        "local_store_state", "local_store_setting", "local_store_family_member", "local_store_transaction",
+        "local_store_subscription", "local_store_ask_to_buy", "local_store_delivery", "local_store_notification",
+        "local_store_identity",
+    ]
+
+    /// Creates the tables of the store's first migration, which earlier ledger files hold too.
+    static func createTables(_ connection: DatabaseConnection) throws {
+        try connection.execute(script: """
+            CREATE TABLE local_store_state (
+                id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                clock_offset_ms INTEGER NOT NULL,
+                manual_now_ms INTEGER,
+                last_signed_ms INTEGER NOT NULL,
+                next_transaction_number INTEGER NOT NULL,
+                next_web_order_number INTEGER NOT NULL
+            ) STRICT;
+
+            CREATE TABLE local_store_setting (
+                name TEXT PRIMARY KEY NOT NULL,
+                value INTEGER NOT NULL
+            ) STRICT;
+
+            CREATE TABLE local_store_family_member (
+                customer_id TEXT PRIMARY KEY NOT NULL CHECK (length(customer_id) > 0),
+                family_id TEXT NOT NULL CHECK (length(family_id) > 0),
+                joined_date INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX local_store_family_member_by_family ON local_store_family_member (family_id);
+
+            CREATE TABLE local_store_transaction (
+                transaction_id TEXT PRIMARY KEY NOT NULL,
+                original_transaction_id TEXT NOT NULL,
+                customer_id TEXT NOT NULL CHECK (length(customer_id) > 0),
+                product_id TEXT NOT NULL,
+                product_type TEXT NOT NULL,
+                group_id TEXT,
+                purchase_date INTEGER NOT NULL,
+                expires_date INTEGER,
+                revocation_date INTEGER,
+                is_upgraded INTEGER NOT NULL CHECK (is_upgraded IN (0, 1)),
+                offer_type INTEGER,
+                shared_from TEXT REFERENCES local_store_transaction (transaction_id),
+                jws TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX local_store_transaction_by_customer ON local_store_transaction (customer_id, product_id);
+            CREATE INDEX local_store_transaction_by_original ON local_store_transaction (original_transaction_id);
+            CREATE INDEX local_store_transaction_by_source ON local_store_transaction (shared_from);
+
+            CREATE TABLE local_store_subscription (
+                original_transaction_id TEXT PRIMARY KEY NOT NULL,
+                customer_id TEXT NOT NULL CHECK (length(customer_id) > 0),
+                group_id TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                auto_renew_product_id TEXT NOT NULL,
+                auto_renew INTEGER NOT NULL CHECK (auto_renew IN (0, 1)),
+                phase TEXT NOT NULL
+                    CHECK (phase IN ('subscribed', 'inGracePeriod', 'inBillingRetryPeriod', 'expired', 'revoked')),
+                latest_transaction_id TEXT NOT NULL,
+                original_purchase_date INTEGER NOT NULL,
+                recent_start_date INTEGER NOT NULL,
+                expires_date INTEGER NOT NULL,
+                grace_period_expires_date INTEGER,
+                billing_retry_expires_date INTEGER,
+                expiration_intent INTEGER,
+                offer_type INTEGER,
+                offer_id TEXT,
+                offer_discount_type TEXT,
+                offer_period TEXT,
+                offer_price_milliunits INTEGER,
+                offer_periods_left INTEGER NOT NULL DEFAULT 0 CHECK (offer_periods_left >= 0),
+                app_account_token TEXT,
+                shared_from TEXT REFERENCES local_store_subscription (original_transaction_id),
+                renewal_info_jws TEXT,
+                CHECK ((phase = 'inGracePeriod') = (grace_period_expires_date IS NOT NULL)),
+                CHECK ((phase IN ('inGracePeriod', 'inBillingRetryPeriod')) = (billing_retry_expires_date IS NOT NULL))
+            ) STRICT;
+            CREATE UNIQUE INDEX local_store_subscription_purchased
+                ON local_store_subscription (customer_id, group_id) WHERE shared_from IS NULL;
+            CREATE UNIQUE INDEX local_store_subscription_shared
+                ON local_store_subscription (customer_id, shared_from) WHERE shared_from IS NOT NULL;
+
+            CREATE TABLE local_store_ask_to_buy (
+                request_id TEXT PRIMARY KEY NOT NULL,
+                customer_id TEXT NOT NULL CHECK (length(customer_id) > 0),
+                product_id TEXT NOT NULL,
+                options TEXT NOT NULL,
+                requested_date INTEGER NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'declined')),
+                decided_date INTEGER,
+                transaction_id TEXT,
+                CHECK ((state = 'pending') = (decided_date IS NULL))
+            ) STRICT;
+
+            CREATE TABLE local_store_delivery (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                customer_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('transaction', 'renewalInfo', 'notification')),
+                jws TEXT NOT NULL,
+                delivered_date INTEGER
+            ) STRICT;
+            CREATE INDEX local_store_delivery_pending ON local_store_delivery (sequence) WHERE delivered_date IS NULL;
+
+            CREATE TABLE local_store_notification (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                notification_uuid TEXT NOT NULL UNIQUE,
+                customer_id TEXT NOT NULL,
+                notification_type TEXT NOT NULL,
+                subtype TEXT,
+                transaction_id TEXT,
+                original_transaction_id TEXT,
+                signed_date INTEGER NOT NULL,
+                signed_payload TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX local_store_notification_by_customer ON local_store_notification (customer_id, sequence);
+            """)
+    }
+
+    /// Creates the one-row table of the identity the store signs as; earlier ledger files hold
+    /// it too, when a store opened them.
+    static func createIdentityTable(_ connection: DatabaseConnection) throws {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS local_store_identity (
+                id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                bundle_id TEXT NOT NULL,
+                environment TEXT NOT NULL
+            ) STRICT
+            """)
+    }
+}
