@@ -97,6 +97,21 @@ public final class Ledger: Sendable {
     @discardableResult
     public func registerCustomer(id: String, appAccountToken: String? = nil) throws -> Customer {
         guard !id.isEmpty else { throw LedgerError.emptyCustomerID }
+        do {
+            return try storeCustomer(id: id, appAccountToken: appAccountToken)
+        } catch LedgerError.storage(let failure) {
+            // Another writer gave the token to another customer between this write's check and
+            // its change: the storage's uniqueness refused the change; say who has the token.
+            if let appAccountToken, OpenWrite.joinable(by: self) == nil,
+               let owner = try? reading({ try $0.customerID(appAccountToken: appAccountToken) }), owner != id {
+                throw LedgerError.appAccountTokenInUse(token: appAccountToken, customerID: owner)
+            }
+            throw LedgerError.storage(failure)
+        }
+    }
+
+    /// Records a customer and attaches a token, as ``registerCustomer(id:appAccountToken:)`` says.
+    private func storeCustomer(id: String, appAccountToken: String?) throws -> Customer {
         let now = Self.nowInMilliseconds()
         return try writing { ledger in
             if let appAccountToken, let owner = try ledger.customerID(appAccountToken: appAccountToken), owner != id {
