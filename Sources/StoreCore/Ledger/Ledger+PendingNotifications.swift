@@ -16,7 +16,7 @@ extension Ledger {
         let originalID = try Self.requiredText(transaction.payload.originalTransactionId, "transaction", "originalTransactionId")
         let now = Self.nowInMilliseconds()
         try writing { ledger in
-            try ledger.insertPendingNotification(PendingNotification(
+            _ = try ledger.insertPendingNotification(PendingNotification(
                 uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
                 signedDate: notification.signedDate?.millisecondsSince1970, transactionJWS: transaction.jws,
                 transactionID: transactionID, originalTransactionID: originalID,

@@ -135,6 +135,37 @@ enum LedgerSchema {
                 CREATE INDEX pending_notification_by_token ON pending_notification (app_account_token);
                 """)
         }
+        // A version was keyed by its whole JWS, which SQLite then kept twice more in the key's
+        // index; it is keyed by the JWS's SHA-256 now, as on PostgreSQL.
+        migrator.registerMigration("key transaction versions by their JWS digest") { connection in
+            try connection.execute(script: """
+                CREATE TABLE transaction_version_by_digest (
+                    transaction_id TEXT NOT NULL REFERENCES store_transaction (transaction_id),
+                    jws_digest TEXT NOT NULL,
+                    jws TEXT NOT NULL,
+                    signed_date INTEGER NOT NULL,
+                    revocation_date INTEGER,
+                    received_date INTEGER NOT NULL,
+                    PRIMARY KEY (transaction_id, jws_digest)
+                ) STRICT;
+                """)
+            for row in try connection.fetchAll("SELECT rowid, jws FROM transaction_version ORDER BY rowid") {
+                let rowID: Int64 = try row.decode(column: "rowid")
+                let jws: String = try row.decode(column: "jws")
+                try connection.execute(
+                    """
+                    INSERT INTO transaction_version_by_digest
+                        (transaction_id, jws_digest, jws, signed_date, revocation_date, received_date)
+                    SELECT transaction_id, ?, jws, signed_date, revocation_date, received_date
+                    FROM transaction_version WHERE rowid = ?
+                    """,
+                    [SignedDataDigest.hex(of: jws), rowID])
+            }
+            try connection.execute(script: """
+                DROP TABLE transaction_version;
+                ALTER TABLE transaction_version_by_digest RENAME TO transaction_version;
+                """)
+        }
         return migrator
     }()
 }

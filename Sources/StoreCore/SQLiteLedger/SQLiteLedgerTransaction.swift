@@ -186,10 +186,11 @@ struct SQLiteLedgerTransaction: LedgerWriting {
     func insertVersion(_ version: TransactionVersion) throws -> Bool {
         try connection.execute(
             """
-            INSERT INTO transaction_version (transaction_id, jws, signed_date, revocation_date, received_date)
-            VALUES (?, ?, ?, ?, ?) ON CONFLICT (transaction_id, jws) DO NOTHING
+            INSERT INTO transaction_version (transaction_id, jws_digest, jws, signed_date, revocation_date, received_date)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (transaction_id, jws_digest) DO NOTHING
             """,
-            [version.transactionID, version.jwsRepresentation, version.signedDate.millisecondsSince1970,
+            [version.transactionID, SignedDataDigest.hex(of: version.jwsRepresentation), version.jwsRepresentation,
+             version.signedDate.millisecondsSince1970,
              version.revocationDate?.millisecondsSince1970, version.receivedDate.millisecondsSince1970])
         return connection.changes == 1
     }
