@@ -186,6 +186,7 @@ extension Ledger {
         }
         let now = nowInMilliseconds()
         let outcome: TransactionIngestResult.Outcome
+        var recorded = transaction
         switch decision {
         case .success(let grants):
             try ledger.insertGrants(grants, transactionID: transaction.id, grantedDate: now)
@@ -193,14 +194,16 @@ extension Ledger {
             for grant in grants.sorted(by: { $0.item < $1.item }) {
                 try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: grant.amount)
             }
-            try ledger.setGrantState(.granted, transactionID: transaction.id, finishedDate: now, countsAttempt: true)
+            recorded.grantState = .granted
             outcome = .granted(grants)
         case .failure(let failure):
-            try ledger.setGrantState(.unfinished(failure.reason), transactionID: transaction.id, finishedDate: nil, countsAttempt: true)
+            recorded.grantState = .unfinished(failure.reason)
             outcome = .unfinished(failure.reason)
         }
-        return TransactionIngestResult(
-            transaction: try requireLockedTransaction(id: transaction.id, in: ledger), storage: storage, outcome: outcome)
+        // The row is held: the grant state is all this write changes in it.
+        try ledger.setGrantState(recorded.grantState, transactionID: transaction.id,
+                                 finishedDate: recorded.grantState.isFinished ? now : nil, countsAttempt: true)
+        return TransactionIngestResult(transaction: recorded, storage: storage, outcome: outcome)
     }
 
     /// A decision that cannot be recorded as grants.

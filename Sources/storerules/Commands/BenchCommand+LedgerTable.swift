@@ -6,7 +6,7 @@ extension BenchCommand {
         func rate(_ value: Double) -> String { String(format: "%10.0f /s", value) }
         func ratio(_ value: Double) -> String { String(format: "%8.2f×", value) }
         let table = """
-        The ledger on SQLite (best of \(rounds) rounds; write-ahead log, synchronous=FULL)
+        The ledger on SQLite (write-ahead log, synchronous=FULL; best of \(rounds) rounds of ingests and inserts in turn, the ratio their median)
           durable ingests                  \(rate(figures.ingestsPerSecond)) (\(sqliteIngestCount) transactions)
           raw inserts of the same rows     \(rate(figures.sqliteInsertsPerSecond)) (one transaction each)
           ingest / raw insert              \(ratio(figures.ingestToSQLiteInsertRatio)) (goal ≥ \
