@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "StorePolicy", targets: ["StorePolicy"]),
         .library(name: "StoreService", targets: ["StoreService"]),
+        .library(name: "StoreHTTP", targets: ["StoreHTTP"]),
         .library(name: "StoreTesting", targets: ["StoreTesting"]),
         .library(name: "StoreJourneys", targets: ["StoreJourneys"]),
         .library(name: "StoreFuzzing", targets: ["StoreFuzzing"]),
@@ -27,7 +28,10 @@ let package = Package(
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
-        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "PostgresLedger"]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "PostgresLedger", "LuaBridge"]),
+        // The HTTP transport over the service core, on libmicrohttpd.
+        .target(name: "StoreHTTP", dependencies: ["StoreService", "CMicroHTTPD"]),
 
         // Tools that play the App Store's part, which no production service links: the local test
         // store and its signing authority; journeys and the REPL, which play a policy against it.
@@ -43,7 +47,8 @@ let package = Package(
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreService", "StoreJourneys", "StoreTesting", "StoreCore", "PostgresLedger", "LuaBridge",
+            dependencies: ["StorePolicy", "StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StoreCore", "PostgresLedger",
+                           "LuaBridge",
                            "CLuaBaseline", "CEditLine",
                            "COpenSSL", "CommandLineOptions"]
         ),

@@ -11,6 +11,14 @@ public enum Answer: Encodable, Sendable {
     case notification(NotificationAnswer)
     /// `entitlements`.
     case entitlements(EntitlementsAnswer)
+    /// `register_customer`.
+    case customer(CustomerAnswer)
+    /// `decide`.
+    case decision(HookResponse)
+    /// `retry_unfinished`.
+    case retry(RetryAnswer)
+    /// `policy`.
+    case policy(PolicyAnswer)
     /// `reload`.
     case reload(ReloadAnswer)
 
@@ -20,6 +28,10 @@ public enum Answer: Encodable, Sendable {
         case .transaction(let answer): try answer.encode(to: encoder)
         case .notification(let answer): try answer.encode(to: encoder)
         case .entitlements(let answer): try answer.encode(to: encoder)
+        case .customer(let answer): try answer.encode(to: encoder)
+        case .decision(let answer): try answer.encode(to: encoder)
+        case .retry(let answer): try answer.encode(to: encoder)
+        case .policy(let answer): try answer.encode(to: encoder)
         case .reload(let answer): try answer.encode(to: encoder)
         }
     }

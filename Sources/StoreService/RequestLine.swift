@@ -1,4 +1,6 @@
+import LuaBridge
 import Foundation
+import StorePolicy
 
 /// One request line, read in one pass: the id comes out even when the rest of the request is
 /// wrong, so the error can be matched to its request.
@@ -11,7 +13,8 @@ public struct RequestLine: Decodable {
     /// The operations, as `"op"` names them.
     private enum Name: String, CaseIterable {
         case storefront, ingestTransaction = "ingest_transaction", ingestNotification = "ingest_notification"
-        case entitlements, reload
+        case entitlements, registerCustomer = "register_customer", decide, retryUnfinished = "retry_unfinished"
+        case policy, reload
 
         /// The fields the operation takes, besides `id` and `op`.
         var fields: Set<String> {
@@ -20,7 +23,9 @@ public struct RequestLine: Decodable {
             case .ingestTransaction: ["customer", "jws"]
             case .ingestNotification: ["jws", "customer"]
             case .entitlements: ["customer"]
-            case .reload: []
+            case .registerCustomer: ["customer", "app_account_token"]
+            case .decide: ["hook", "ctx", "customer", "args", "trace"]
+            case .retryUnfinished, .policy, .reload: []
             }
         }
 
@@ -80,8 +85,37 @@ public struct RequestLine: Decodable {
             return .ingestNotification(jws: try required("jws"), customerID: customerID)
         case .entitlements:
             return .entitlements(customerID: try required("customer"))
+        case .registerCustomer:
+            return .registerCustomer(customerID: try required("customer"), appAccountToken: try string("app_account_token"))
+        case .decide:
+            return .decide(try decision(in: container, hook: try required("hook")))
+        case .retryUnfinished:
+            return .retryUnfinished
+        case .policy:
+            return .policy
         case .reload:
             return .reload
+        }
+    }
+
+    /// A `decide` request: `ctx` or `customer` (neither: an empty context), `args`, `trace`.
+    private static func decision(in container: KeyedDecodingContainer<Key>, hook: String) throws(ServiceError) -> DecisionRequest {
+        let subject: DecisionRequest.Subject
+        do {
+            switch (try container.decodeIfPresent(PolicyContext.self, forKey: Key("ctx")),
+                    try container.decodeIfPresent(String.self, forKey: Key("customer"))) {
+            case (_?, _?): throw ServiceError.badRequest(#"decide takes "ctx" or "customer", not both"#)
+            case (let context?, nil): subject = .context(context)
+            case (nil, let customer?): subject = .customer(customer)
+            case (nil, nil): subject = .context(PolicyContext())
+            }
+            let arguments = try container.decodeIfPresent([LuaValue].self, forKey: Key("args")) ?? []
+            let traced = try container.decodeIfPresent(Bool.self, forKey: Key("trace")) ?? false
+            return DecisionRequest(hook: hook, subject: subject, arguments: arguments, traced: traced)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw .badRequest("decide: \(error)")
         }
     }
 }

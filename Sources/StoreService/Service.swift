@@ -22,7 +22,7 @@ public final class Service: Sendable {
     /// The verifier of every signed payload.
     public let verifier: SignedDataVerifier
     /// The policy's `grant` hook as the ledger's decision closure, made once.
-    private let grantDecision: @Sendable (StoredTransaction) throws -> [Grant]
+    let grantDecision: @Sendable (StoredTransaction) throws -> [Grant]
 
     /// Loads the folder's catalog and policy, opens the ledger and configures the verifier.
     ///
@@ -63,6 +63,14 @@ public final class Service: Sendable {
             return .notification(try ingestNotification(jws, customerID: customerID))
         case .entitlements(let customerID):
             return .entitlements(try entitlements(of: customerID))
+        case .registerCustomer(let customerID, let token):
+            return .customer(try registerCustomer(customerID, appAccountToken: token))
+        case .decide(let request):
+            return .decision(try decide(request))
+        case .retryUnfinished:
+            return .retry(try retryUnfinished())
+        case .policy:
+            return .policy(policyAnswer())
         case .reload:
             return .reload(try reload())
         }
@@ -73,7 +81,7 @@ public final class Service: Sendable {
     /// The customer as the ledger knows them now, and the context the policy decides in.
     ///
     /// Both come from one snapshot of the ledger, so a response never mixes two moments.
-    private func context(of customerID: String) throws(ServiceError) -> (state: CustomerState, context: PolicyContext) {
+    func context(of customerID: String) throws(ServiceError) -> (state: CustomerState, context: PolicyContext) {
         let state: CustomerState
         do {
             state = try ledger.customerState(customerID: customerID, catalog: catalog, at: Date())

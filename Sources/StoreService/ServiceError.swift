@@ -16,8 +16,11 @@ public enum ServiceError: Error, Sendable, Encodable {
     case ledgerRefused(LedgerError)
     /// The new policy failed to load (`reload`); the version named keeps serving.
     case reloadFailed(PolicyError, servingVersion: String)
-    /// The ledger's database failed (`storage`).
-    case storageFailed(String)
+    /// A decision asked for could not be made (`decision`): a wrong argument, or a `grant` or
+    /// custom hook that failed (they have no default to fall back to).
+    case decisionFailed(PolicyError)
+    /// The ledger's database failed (`storage`); the failure says whether it may pass.
+    case storageFailed(LedgerStorageFailure)
     /// The answer could not be written as JSON (`internal`).
     case unencodable(String)
 
@@ -28,6 +31,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .verificationFailed: "verification"
         case .ledgerRefused: "ledger"
         case .reloadFailed: "reload"
+        case .decisionFailed: "decision"
         case .storageFailed: "storage"
         case .unencodable: "internal"
         }
@@ -40,7 +44,9 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .verificationFailed(let part, let error): "\(part): \(error.description)"
         case .ledgerRefused(let error): error.description
         case .reloadFailed(let error, let version): "\(error.description); version \(version) keeps serving"
-        case .storageFailed(let problem), .unencodable(let problem): problem
+        case .decisionFailed(let error): error.description
+        case .storageFailed(let failure): failure.message
+        case .unencodable(let problem): problem
         }
     }
 
@@ -52,9 +58,38 @@ public enum ServiceError: Error, Sendable, Encodable {
         try container.encode(message, forKey: .message)
     }
 
+    /// The HTTP status that answers this error: `400` for a request or signed data that is
+    /// wrong, `409` for data the ledger holds otherwise, `422` for a policy or a decision that
+    /// failed, `503` when the ledger's storage failed in a way that may pass (a retry may
+    /// succeed), `500` for any other failure.
+    public var httpStatus: Int {
+        switch self {
+        case .badRequest, .verificationFailed: 400
+        case .ledgerRefused(let error):
+            switch error {
+            case .conflictingTransaction, .appAccountTokenInUse, .conflictingAppAccountToken: 409
+            default: 400
+            }
+        case .reloadFailed, .decisionFailed: 422
+        case .storageFailed(let failure): failure.isTransient ? 503 : 500
+        case .unencodable: 500
+        }
+    }
+
+    /// Whether the ledger's storage failed: the request may succeed later, unchanged.
+    public var isStorageFailure: Bool {
+        switch self {
+        case .storageFailed: true
+        default: false
+        }
+    }
+
     /// The error of a ledger call: the ledger's own refusal, or a storage failure.
     public static func ledger(_ error: any Error) -> ServiceError {
-        if let refusal = error as? LedgerError { return .ledgerRefused(refusal) }
-        return .storageFailed("\(error)")
+        switch error as? LedgerError {
+        case .storage(let failure): return .storageFailed(failure)
+        case let refusal?: return .ledgerRefused(refusal)
+        case nil: return .storageFailed(LedgerStorageFailure(error))
+        }
     }
 }

@@ -48,7 +48,7 @@ import Testing
         }
         #expect(digests.count == 2)
         for (jws, digest) in digests {
-            #expect(digest == SignedDataDigest.hex(of: jws))
+            #expect(digest == SHA256Digest.hex(of: jws))
         }
         let again = try migrated.ingest(transaction: Self.refunded, jwsRepresentation: LedgerFixtures.jws(Self.refunded),
                                         customerID: "ada", decide: LedgerFixtures.pelletsPolicy)
@@ -60,8 +60,8 @@ import Testing
 
     @Test("the digest is SHA-256 in lowercase hexadecimal, over the JWS's UTF-8 bytes")
     func digestIsSHA256Hex() {
-        #expect(SignedDataDigest.hex(of: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SignedDataDigest.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SignedDataDigest.hex(of: "é") == "4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c")
+        #expect(SHA256Digest.hex(of: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256Digest.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256Digest.hex(of: "é") == "4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c")
     }
 }

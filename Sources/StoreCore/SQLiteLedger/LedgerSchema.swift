@@ -159,7 +159,7 @@ enum LedgerSchema {
                     SELECT transaction_id, ?, jws, signed_date, revocation_date, received_date
                     FROM transaction_version WHERE rowid = ?
                     """,
-                    [SignedDataDigest.hex(of: jws), rowID])
+                    [SHA256Digest.hex(of: jws), rowID])
             }
             try connection.execute(script: """
                 DROP TABLE transaction_version;

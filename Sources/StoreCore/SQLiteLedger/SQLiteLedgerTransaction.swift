@@ -189,7 +189,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
             INSERT INTO transaction_version (transaction_id, jws_digest, jws, signed_date, revocation_date, received_date)
             VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (transaction_id, jws_digest) DO NOTHING
             """,
-            [version.transactionID, SignedDataDigest.hex(of: version.jwsRepresentation), version.jwsRepresentation,
+            [version.transactionID, SHA256Digest.hex(of: version.jwsRepresentation), version.jwsRepresentation,
              version.signedDate.millisecondsSince1970,
              version.revocationDate?.millisecondsSince1970, version.receivedDate.millisecondsSince1970])
         return connection.changes == 1

@@ -51,6 +51,12 @@ public final class PolicyEngine: Sendable {
     /// The policy serving now.
     public var source: PolicySource { current.withLock { $0.source } }
 
+    /// When the policy serving now was loaded: the engine's creation, or its last reload.
+    public var loadedAt: Date { current.withLock { $0.loadedAt } }
+
+    /// How many reloads have swapped a new policy in since the engine was created.
+    public var reloadCount: Int { generationNumber.load(ordering: .acquiring) }
+
     /// The hooks the serving policy defines, known and custom, sorted.
     public var definedHooks: [String] {
         (try? withInstance { $0.definedHooks }) ?? []
@@ -198,6 +204,8 @@ extension Duration {
 /// One policy version and its idle compiled states.
 final class Generation: @unchecked Sendable {
     let source: PolicySource
+    /// When the policy was compiled and validated.
+    let loadedAt = Date()
     /// Counts reloads: 0 for the first policy, then one more for each (set before publication).
     var number = 0
     private let catalog: PolicyCatalog

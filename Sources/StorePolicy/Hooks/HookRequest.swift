@@ -50,22 +50,64 @@ public struct HookRequest: Sendable, Decodable {
     /// - Throws: ``PolicyError`` when the hook fails, breaks its contract, or the request
     ///   names something that does not exist.
     public func evaluate(with engine: PolicyEngine) throws(PolicyError) -> HookResponse {
+        let outcome = try run(with: engine)
+        if case .fallback(let failure) = outcome.source { throw failure }
+        return HookResponse(hook: hook, result: outcome.result, policyVersion: outcome.trace?.policyVersion ?? engine.version,
+                            trace: outcome.trace)
+    }
+
+    /// Runs the request as a service decides: a display hook that fails answers its documented
+    /// default, with `source` `fallback` and the reason, instead of throwing.
+    ///
+    /// - Throws: ``PolicyError`` when the request is wrong, or a `grant` or custom hook fails
+    ///   (they have no default).
+    public func decide(with engine: PolicyEngine) throws(PolicyError) -> HookResponse {
+        let outcome = try run(with: engine)
+        var response = HookResponse(hook: hook, result: outcome.result,
+                                    policyVersion: outcome.trace?.policyVersion ?? engine.version, trace: outcome.trace)
+        switch outcome.source {
+        case .policy: response.source = "policy"
+        case .defaultForMissingHook: response.source = "default"
+        case .fallback(let failure):
+            response.source = "fallback"
+            response.fallbackReason = failure.description
+        }
+        return response
+    }
+
+    /// What a decision of this request was, its trace, and where it came from.
+    private typealias Outcome = (result: HookResult, trace: DecisionTrace?, source: Origin)
+
+    /// Where a decision's value came from, whatever its value's type.
+    private enum Origin {
+        case policy, defaultForMissingHook, fallback(PolicyError)
+    }
+
+    private static func origin<Value>(of source: Decision<Value>.Source) -> Origin {
+        switch source {
+        case .policy: .policy
+        case .defaultForMissingHook: .defaultForMissingHook
+        case .fallback(let failure): .fallback(failure)
+        }
+    }
+
+    private func run(with engine: PolicyEngine) throws(PolicyError) -> Outcome {
         var context = self.context
         context.customer.fillMissingGroupLevels(from: engine.catalog)
-        let outcome: (result: HookResult, trace: DecisionTrace?, failure: PolicyError?)
+        let outcome: Outcome
         switch PolicyHook(rawValue: hook) {
         case .showMerchandising:
             let decision = engine.showMerchandising(context, placement: try string(0, "placement", default: "store"), traced: true)
-            outcome = (.boolean(decision.value), decision.trace, decision.failure)
+            outcome = (.boolean(decision.value), decision.trace, Self.origin(of: decision.source))
         case .visibleRelationships:
             let decision = engine.visibleRelationships(context, groupID: try string(0, "subscription group id"), traced: true)
-            outcome = (.strings(decision.value.map(\.rawValue)), decision.trace, decision.failure)
+            outcome = (.strings(decision.value.map(\.rawValue)), decision.trace, Self.origin(of: decision.source))
         case .planIcon:
             let decision = engine.planIcon(context, productID: try string(0, "product id"), traced: true)
-            outcome = (decision.value.map(HookResult.string) ?? .null, decision.trace, decision.failure)
+            outcome = (decision.value.map(HookResult.string) ?? .null, decision.trace, Self.origin(of: decision.source))
         case .productStyle:
             let decision = engine.productStyle(context, productID: try string(0, "product id"), traced: true)
-            outcome = (.string(decision.value.rawValue), decision.trace, decision.failure)
+            outcome = (.string(decision.value.rawValue), decision.trace, Self.origin(of: decision.source))
         case .storeButtons:
             let viewName = try string(0, "view (\"store\" or \"subscription_store\")", default: "store")
             guard let view = StoreViewKind(rawValue: viewName) else {
@@ -73,22 +115,20 @@ public struct HookRequest: Sendable, Decodable {
             }
             let decision = engine.storeButtons(context, view: view, traced: true)
             let buttons = Dictionary(uniqueKeysWithValues: decision.value.map { ($0.key.rawValue, $0.value.rawValue) })
-            outcome = (.buttons(buttons), decision.trace, decision.failure)
+            outcome = (.buttons(buttons), decision.trace, Self.origin(of: decision.source))
         case .features:
             let decision = engine.features(context, traced: true)
-            outcome = (.strings(decision.value), decision.trace, decision.failure)
+            outcome = (.strings(decision.value), decision.trace, Self.origin(of: decision.source))
         case .grant:
             let transaction = try transactionArgument()
             let productID = try string(1, "product id", default: transaction.productId ?? "")
             let decision = try engine.grant(context, transaction: transaction, product: productID, traced: true)
-            outcome = (.grants(decision.value), decision.trace, nil)
+            outcome = (.grants(decision.value), decision.trace, Self.origin(of: decision.source))
         case nil:
             let decision = try engine.call(hook, context: context, arguments: arguments.map(PolicyArgument.value), traced: true)
-            outcome = (.value(decision.value), decision.trace, nil)
+            outcome = (.value(decision.value), decision.trace, Self.origin(of: decision.source))
         }
-        if let failure = outcome.failure { throw failure }
-        return HookResponse(hook: hook, result: outcome.result, policyVersion: outcome.trace?.policyVersion ?? engine.version,
-                            trace: outcome.trace)
+        return outcome
     }
 
     private func string(_ index: Int, _ what: String, default fallback: String? = nil) throws(PolicyError) -> String {
@@ -124,9 +164,14 @@ public struct HookResponse: Sendable, Encodable {
     public var policyVersion: String
     /// How the decision was made.
     public var trace: DecisionTrace?
+    /// Where the result came from, when a service decided (``HookRequest/decide(with:)``):
+    /// `policy`, `default` (the policy lacks the hook) or `fallback` (the hook failed).
+    public var source: String?
+    /// Why the hook's default was used, for a `fallback`.
+    public var fallbackReason: String?
 
     private enum CodingKeys: String, CodingKey {
-        case hook, result, policyVersion = "policy_version", trace
+        case hook, result, policyVersion = "policy_version", trace, source, fallbackReason = "fallback_reason"
     }
 }
 

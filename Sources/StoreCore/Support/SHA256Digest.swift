@@ -1,11 +1,11 @@
 import COpenSSL
 import Foundation
 
-/// The key a storage files a transaction version under: the SHA-256 of its JWS, in lowercase
-/// hexadecimal. A signed JWS with its certificate chain runs to kilobytes, too long to key an
-/// index by; its digest is 64 characters, and PostgreSQL's `encode(sha256(…), 'hex')` gives the
-/// same text.
-public enum SignedDataDigest {
+/// SHA-256 of text, in lowercase hexadecimal: the key a ledger storage files a transaction
+/// version under (a signed JWS with its certificate chain runs to kilobytes, too long to key an
+/// index by; PostgreSQL's `encode(sha256(…), 'hex')` gives the same text), and what a service
+/// compares API keys by.
+public enum SHA256Digest {
     /// The SHA-256 of `jws`'s UTF-8 bytes, in lowercase hexadecimal.
     public static func hex(of jws: String) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))

@@ -1,0 +1,177 @@
+import CMicroHTTPD
+import Foundation
+import StoreService
+import Synchronization
+
+/// A ``StoreService/HTTPRouter`` served over HTTP/1.1 (keep-alive, optionally TLS) by
+/// libmicrohttpd's internal thread pool.
+///
+/// libmicrohttpd parses HTTP; this class only gathers each request's body (at most
+/// ``StoreService/HTTPRouter/maximumBodyBytes``: a larger `Content-Length` is answered `413`
+/// before the body is read, a larger chunked body is dropped), hands the request to the router
+/// on the pool's thread, and queues the router's response.
+public final class HTTPServer: @unchecked Sendable {
+    /// The router answering every request.
+    public let router: HTTPRouter
+    /// Where the server listens.
+    public let configuration: HTTPServerConfiguration
+    /// The port it listens on (the one chosen, when the configuration asked for port 0).
+    public private(set) var port: UInt16 = 0
+
+    /// libmicrohttpd's daemon, which its own threads use.
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// The daemon, until ``stop(grace:)``; guarded so a stop from a signal handler and one from
+    /// `deinit` do not race.
+    private let daemon = Mutex<Daemon?>(nil)
+    /// Requests begun and not yet completed; idle keep-alive connections hold none.
+    private let requestsInFlight = Atomic<Int>(0)
+    /// The TLS PEM text as C strings, which libmicrohttpd reads while it runs.
+    private let tlsStrings: [UnsafeMutablePointer<CChar>]
+
+    /// Starts listening.
+    ///
+    /// - Throws: ``HTTPServerError`` when the address cannot be read, TLS is asked for but the
+    ///   library lacks it, or the port cannot be bound.
+    public init(router: HTTPRouter, configuration: HTTPServerConfiguration) throws(HTTPServerError) {
+        self.router = router
+        self.configuration = configuration
+        guard configuration.threads >= 1 else { throw HTTPServerError(description: "a server needs at least one thread") }
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var tlsStrings: [UnsafeMutablePointer<CChar>] = []
+        if let tls = configuration.tls {
+            guard MHD_is_feature_supported(MHD_FEATURE.FEATURE_TLS) == MHD_Result.YES else {
+                throw HTTPServerError(description: "this libmicrohttpd was built without TLS")
+            }
+            tlsStrings = [strdup(tls.keyPEM), strdup(tls.certificatePEM)]
+        }
+        self.tlsStrings = tlsStrings
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let started = address.withPointer { pointer in
+            storerules_mhd_start(
+                flags, pointer, HTTPServer.accessHandler, context, HTTPServer.completionHandler,
+                UInt32(configuration.threads), UInt32(max(1, configuration.connectionLimit)),
+                UInt32(max(1, configuration.idleTimeoutSeconds)), 256 * 1024,
+                tlsStrings.first, tlsStrings.dropFirst().first)
+        }
+        guard let started else {
+            tlsStrings.forEach { free($0) }
+            throw HTTPServerError(description: "cannot listen on \(configuration.host):\(configuration.port) "
+                + "(the port is taken, the address is not this machine's, or the TLS certificate or key is unreadable)")
+        }
+        port = storerules_mhd_bound_port(started)
+        let running = Daemon(pointer: started)
+        daemon.withLock { $0 = running }
+    }
+
+    deinit {
+        stop(grace: .zero)
+        tlsStrings.forEach { free($0) }
+    }
+
+    /// Stops accepting connections, lets the requests in flight finish for up to `grace`, then
+    /// closes every connection (idle keep-alive ones at once) and the thread pool. Safe to call
+    /// more than once.
+    public func stop(grace: Duration = .seconds(10)) {
+        guard let running = daemon.withLock({ daemon -> Daemon? in
+            defer { daemon = nil }
+            return daemon
+        })?.pointer else { return }
+        let listener = MHD_quiesce_daemon(running)
+        if listener >= 0 { close(listener) }
+        let deadline = ContinuousClock.now + grace
+        while requestsInFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        MHD_stop_daemon(running)
+    }
+
+    /// How many connections are open now.
+    public var openConnections: Int {
+        daemon.withLock { daemon in daemon.map { Int(storerules_mhd_open_connections($0.pointer)) } ?? 0 }
+    }
+
+    // MARK: - libmicrohttpd's callbacks
+
+    /// Called for each request: first with its headers (the body state is made), then with each
+    /// piece of the body, then once more with none, when the response is queued.
+    private static let accessHandler: MHD_AccessHandlerCallback = {
+        context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+        guard let context, let connection, let requestContext, let uploadDataSize else { return MHD_Result.NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        guard let state = requestContext.pointee else {
+            let body = RequestBody()
+            requestContext.pointee = Unmanaged.passRetained(body).toOpaque()
+            server.requestsInFlight.add(1, ordering: .acquiringAndReleasing)
+            let declared = ConnectionValues.lookup(connection, kind: MHD_ValueKind.HEADER_KIND, name: "Content-Length").flatMap { Int($0) }
+            if let declared, declared > HTTPRouter.maximumBodyBytes {
+                body.isTooLarge = true
+                return queue(tooLarge(), on: connection, closing: true)
+            }
+            return MHD_Result.YES
+        }
+        let body = Unmanaged<RequestBody>.fromOpaque(state).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            uploadDataSize.pointee = 0
+            guard !body.isTooLarge else {
+                body.droppedBytes += size
+                // A client streaming far past the limit is cut off rather than read to the end.
+                return body.droppedBytes > 16 * HTTPRouter.maximumBodyBytes ? MHD_Result.NO : MHD_Result.YES
+            }
+            if body.data.count + size > HTTPRouter.maximumBodyBytes {
+                body.isTooLarge = true
+                body.droppedBytes = body.data.count + size
+                body.data = Data()
+            } else if let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { body.data.append($0, count: size) }
+            }
+            return MHD_Result.YES
+        }
+        guard !body.isTooLarge else { return queue(tooLarge(), on: connection, closing: true) }
+        let request = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "",
+            path: url.map { String(cString: $0) } ?? "/",
+            query: ConnectionValues.all(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND),
+            headers: ConnectionValues.all(connection, kind: MHD_ValueKind.HEADER_KIND),
+            body: body.data)
+        return queue(server.router.respond(to: request), on: connection, closing: false)
+    }
+
+    /// Frees a request's body state once its connection is done with it.
+    private static let completionHandler: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
+        guard let context, let requestContext, let state = requestContext.pointee else { return }
+        Unmanaged<RequestBody>.fromOpaque(state).release()
+        requestContext.pointee = nil
+        Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().requestsInFlight.subtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    private static func tooLarge() -> HTTPResponse {
+        .error(413, kind: "too_large", message: "the body is over \(HTTPRouter.maximumBodyBytes) bytes")
+    }
+
+    /// Hands `response` to libmicrohttpd, which copies it.
+    private static func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool) -> MHD_Result {
+        let made = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+        }
+        guard let made else { return MHD_Result.NO }
+        defer { MHD_destroy_response(made) }
+        for (name, value) in response.headers {
+            _ = MHD_add_response_header(made, name, value)
+        }
+        if closing { _ = MHD_add_response_header(made, "Connection", "close") }
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+}
+
+/// The body of one request, as it arrives.
+private final class RequestBody {
+    var data = Data()
+    var isTooLarge = false
+    var droppedBytes = 0
+}

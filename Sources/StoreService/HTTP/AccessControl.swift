@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+
+/// Who may call which route: the API keys of a keys file, re-read on request, or nobody
+/// checked at all (a server that then listens on loopback only).
+public final class AccessControl: Sendable {
+    /// What checking one request's credentials found.
+    public enum Verdict: Sendable, Equatable {
+        /// The request may go on.
+        case allowed
+        /// No key, or one the keyring does not hold: `401`.
+        case unauthenticated
+        /// A known key of another role: `403`.
+        case forbidden(ServiceRole)
+    }
+
+    /// The keys file, when keys are checked.
+    public let keysPath: String?
+    private let keyring: Mutex<APIKeyring?>
+
+    /// Checks the keys in the file at `path`.
+    ///
+    /// - Throws: ``APIKeyringError`` when the file cannot be read or holds a wrong line.
+    public init(keysAt path: String) throws(APIKeyringError) {
+        keysPath = path
+        keyring = Mutex(try APIKeyring(contentsOf: path))
+    }
+
+    /// Checks the keys of `keyring`, which no file backs.
+    public init(keyring: APIKeyring) {
+        keysPath = nil
+        self.keyring = Mutex(keyring)
+    }
+
+    private init() {
+        keysPath = nil
+        keyring = Mutex(nil)
+    }
+
+    /// No keys are checked: every request is allowed.
+    public static let unauthenticated = AccessControl()
+
+    /// Whether requests must present a key.
+    public var checksKeys: Bool {
+        keyring.withLock { $0 != nil }
+    }
+
+    /// Reads the keys file again and uses it from the next request on. A file that fails
+    /// leaves the keys in use unchanged.
+    ///
+    /// - Throws: ``APIKeyringError`` when the file cannot be read or holds a wrong line.
+    public func reloadKeys() throws(APIKeyringError) {
+        guard let keysPath else { return }
+        let fresh = try APIKeyring(contentsOf: keysPath)
+        keyring.withLock { $0 = fresh }
+    }
+
+    /// Whether a request with the `Authorization` header `authorization` may call a route
+    /// that needs `role`.
+    public func verdict(authorization: String?, for role: ServiceRole) -> Verdict {
+        guard let keyring = keyring.withLock({ $0 }) else { return .allowed }
+        guard let authorization, let key = Self.bearerToken(authorization) else { return .unauthenticated }
+        guard let granted = keyring.role(of: key) else { return .unauthenticated }
+        return granted == role ? .allowed : .forbidden(granted)
+    }
+
+    /// The token of a `Bearer TOKEN` header value (the scheme in any case), else nil.
+    static func bearerToken(_ value: String) -> String? {
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

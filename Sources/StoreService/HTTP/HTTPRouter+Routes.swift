@@ -1,0 +1,148 @@
+import Foundation
+import StoreCore
+import StorePolicy
+
+extension HTTPRouter {
+    /// Every route, as docs/service.md lists them.
+    static let table: [HTTPRoute] = [
+        HTTPRoute("POST", "/v1/notifications", role: nil) { router, request, _ throws(ServiceError) in
+            try router.notification(request)
+        },
+        HTTPRoute("POST", "/v1/transactions", role: .app) { router, request, _ throws(ServiceError) in
+            try router.transaction(request)
+        },
+        HTTPRoute("PUT", "/v1/customers/{id}", role: .app) { router, request, parameters throws(ServiceError) in
+            let body = try RequestBodies.decode(RequestBodies.Customer.self, from: request.body, emptyIsObject: true)
+            return .json(200, try router.service.answer(.registerCustomer(customerID: parameters[0], appAccountToken: body.appAccountToken)))
+        },
+        HTTPRoute("GET", "/v1/customers/{id}", role: .app) { router, _, parameters throws(ServiceError) in
+            .json(200, try router.service.answer(.entitlements(customerID: parameters[0])))
+        },
+        HTTPRoute("GET", "/v1/customers/{id}/storefront", role: .app, query: ["placement"]) { router, request, parameters throws(ServiceError) in
+            let placement = request.query["placement"] ?? "store"
+            guard !placement.isEmpty else { throw .badRequest("placement, when given, must not be empty") }
+            return .json(200, try router.service.answer(.storefront(customerID: parameters[0], placement: placement)))
+        },
+        HTTPRoute("POST", "/v1/decisions/{hook}", role: .app, query: ["trace"]) { router, request, parameters throws(ServiceError) in
+            try router.decision(request, hook: parameters[0])
+        },
+        HTTPRoute("POST", "/v1/admin/reload", role: .admin) { router, _, _ throws(ServiceError) in
+            do throws(ServiceError) {
+                let answer = try router.service.answer(.reload)
+                router.metrics.recordReload(result: "success")
+                return .json(200, answer)
+            } catch {
+                router.metrics.recordReload(result: "failure")
+                throw error
+            }
+        },
+        HTTPRoute("POST", "/v1/admin/retry-unfinished", role: .admin) { router, _, _ throws(ServiceError) in
+            .json(200, try router.service.answer(.retryUnfinished))
+        },
+        HTTPRoute("GET", "/v1/admin/policy", role: .admin) { router, _, _ throws(ServiceError) in
+            .json(200, try router.service.answer(.policy))
+        },
+        HTTPRoute("GET", "/healthz", role: nil) { _, _, _ throws(ServiceError) in
+            .json(200, ["status": "ok"])
+        },
+        HTTPRoute("GET", "/readyz", role: nil) { router, _, _ throws(ServiceError) in
+            let readiness = router.service.readiness()
+            return .json(readiness.isReady ? 200 : 503, readiness)
+        },
+        HTTPRoute("GET", "/metrics", role: .admin) { router, _, _ throws(ServiceError) in
+            let unfinished = try? router.service.ledger.unfinishedTransactions().count
+            return .text(200, router.metrics.exposition(unfinishedTransactions: unfinished, policyVersion: router.service.engine.version),
+                         contentType: PrometheusText.contentType)
+        },
+    ]
+
+    // MARK: - Signed data
+
+    /// Apple's notification. `200` only once it is durably stored (processed, already
+    /// processed, or kept for a customer not known yet); `503` for any storage failure, so
+    /// Apple sends it again.
+    private func notification(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        let body = try RequestBodies.decode(RequestBodies.Notification.self, from: request.body)
+        do {
+            let answer = try service.answer(.ingestNotification(jws: body.signedPayload, customerID: nil))
+            metrics.recordVerification(kind: "notification", status: "OK")
+            if case .notification(let notification) = answer {
+                metrics.recordIngest(kind: "notification", outcome: notification.status)
+                if let transaction = notification.transaction {
+                    metrics.recordIngest(kind: "transaction", outcome: transaction.outcome)
+                }
+            }
+            return .json(200, answer)
+        } catch {
+            if case .verificationFailed(_, let failure) = error {
+                metrics.recordVerification(kind: "notification", status: failure.status.rawValue)
+            }
+            if error.isStorageFailure {
+                var response = HTTPResponse.error(503, kind: error.kind, message: error.message)
+                response.headers["Retry-After"] = "5"
+                return response
+            }
+            throw error
+        }
+    }
+
+    /// A transaction from the app, granted with the `grant` hook.
+    private func transaction(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+        let body = try RequestBodies.decode(RequestBodies.Transaction.self, from: request.body)
+        guard !body.customer.isEmpty else { throw .badRequest("customer must not be empty") }
+        do {
+            let answer = try service.answer(.ingestTransaction(customerID: body.customer, jws: body.signedTransaction))
+            metrics.recordVerification(kind: "transaction", status: "OK")
+            if case .transaction(let transaction) = answer {
+                metrics.recordIngest(kind: "transaction", outcome: transaction.outcome)
+            }
+            return .json(200, answer)
+        } catch {
+            if case .verificationFailed(_, let failure) = error {
+                metrics.recordVerification(kind: "transaction", status: failure.status.rawValue)
+            }
+            throw error
+        }
+    }
+
+    // MARK: - Decisions
+
+    /// One hook, OPA-style: on the `ctx` given, or on a customer as the ledger knows them.
+    private func decision(_ request: HTTPRequest, hook: String) throws(ServiceError) -> HTTPResponse {
+        let body = try RequestBodies.decode(RequestBodies.Decision.self, from: request.body, emptyIsObject: true)
+        let subject: DecisionRequest.Subject
+        switch (body.context, body.customer) {
+        case (_?, _?): throw .badRequest("give ctx or customer, not both")
+        case (let context?, nil): subject = .context(context)
+        case (nil, let customer?):
+            guard !customer.isEmpty else { throw .badRequest("customer must not be empty") }
+            subject = .customer(customer)
+        case (nil, nil): subject = .context(PolicyContext())
+        }
+        let traced: Bool
+        switch request.query["trace"] {
+        case nil, "0", "false": traced = false
+        case "", "1", "true": traced = true
+        case let other?: throw .badRequest("trace must be 1 or 0, not '\(other)'")
+        }
+        let started = ContinuousClock.now
+        let answer = try service.answer(.decide(DecisionRequest(hook: hook, subject: subject, arguments: body.arguments, traced: traced)))
+        guard case .decision(let response) = answer else { return .json(200, answer) }
+        metrics.recordDecision(hook: hook, source: response.source ?? "policy")
+        if let decisionLog {
+            let elapsed = ContinuousClock.now - started
+            var customer: String?
+            if case .customer(let id) = subject { customer = id }
+            decisionLog.record(DecisionLog.Entry(
+                time: Self.timestamp(Date()), requestID: request.header("X-Request-Id") ?? UUID().uuidString, customer: customer,
+                hook: hook, inputs: body.arguments, result: response.result, source: response.source,
+                policyVersion: response.policyVersion,
+                durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))
+        }
+        return .json(200, answer)
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+/// What a service counts, for `GET /metrics`: requests by route, method and status and their
+/// durations; decisions by hook and source; verifications by kind and Apple's status; ingests
+/// by kind and outcome; policy reloads by result. Safe to record from any thread.
+public final class ServiceMetrics: Sendable {
+    /// The upper bounds of the request-duration histogram's buckets, in seconds.
+    public static let durationBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    private struct Histogram {
+        var bucketCounts = [UInt64](repeating: 0, count: ServiceMetrics.durationBuckets.count)
+        var count: UInt64 = 0
+        var sum: Double = 0
+    }
+
+    private struct Counts {
+        var requests: [[String]: UInt64] = [:]
+        var durations: [String: Histogram] = [:]
+        var decisions: [[String]: UInt64] = [:]
+        var verifications: [[String]: UInt64] = [:]
+        var ingests: [[String]: UInt64] = [:]
+        var reloads: [String: UInt64] = [:]
+    }
+
+    private let counts = Mutex(Counts())
+
+    /// Creates empty counters.
+    public init() {}
+
+    /// Counts one request answered with `status` after `seconds`.
+    public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        counts.withLock { counts in
+            counts.requests[[route, method, String(status)], default: 0] += 1
+            var histogram = counts.durations[route] ?? Histogram()
+            if let bucket = Self.durationBuckets.firstIndex(where: { seconds <= $0 }) {
+                histogram.bucketCounts[bucket] += 1
+            }
+            histogram.count += 1
+            histogram.sum += seconds
+            counts.durations[route] = histogram
+        }
+    }
+
+    /// Counts one decision of `hook` whose value came from `source` (`policy`, `default`, `fallback`).
+    public func recordDecision(hook: String, source: String) {
+        counts.withLock { $0.decisions[[hook, source], default: 0] += 1 }
+    }
+
+    /// Counts one verification of signed data of `kind`, with Apple's status (`OK` when it passed).
+    public func recordVerification(kind: String, status: String) {
+        counts.withLock { $0.verifications[[kind, status], default: 0] += 1 }
+    }
+
+    /// Counts one ingest of `kind` (`transaction`, `notification`) with its outcome.
+    public func recordIngest(kind: String, outcome: String) {
+        counts.withLock { $0.ingests[[kind, outcome], default: 0] += 1 }
+    }
+
+    /// Counts one reload with its result (`success`, `failure`).
+    public func recordReload(result: String) {
+        counts.withLock { $0.reloads[result, default: 0] += 1 }
+    }
+
+    /// The exposition, with the gauges read now: the unfinished transactions (nil when the
+    /// ledger could not say) and the policy version serving.
+    public func exposition(unfinishedTransactions: Int?, policyVersion: String) -> String {
+        let counts = counts.withLock { $0 }
+        var text = PrometheusText()
+        text.family("storerules_http_requests_total", type: "counter", help: "HTTP requests answered, by route, method and status.")
+        for (labels, value) in counts.requests.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            text.sample("storerules_http_requests_total", [("route", labels[0]), ("method", labels[1]), ("status", labels[2])], Double(value))
+        }
+        text.family("storerules_http_request_duration_seconds", type: "histogram", help: "Time to answer an HTTP request, by route.")
+        for (route, histogram) in counts.durations.sorted(by: { $0.key < $1.key }) {
+            var cumulative: UInt64 = 0
+            for (bound, count) in zip(Self.durationBuckets, histogram.bucketCounts) {
+                cumulative += count
+                text.sample("storerules_http_request_duration_seconds_bucket", [("route", route), ("le", PrometheusText.format(bound))],
+                            Double(cumulative))
+            }
+            text.sample("storerules_http_request_duration_seconds_bucket", [("route", route), ("le", "+Inf")], Double(histogram.count))
+            text.sample("storerules_http_request_duration_seconds_sum", [("route", route)], histogram.sum)
+            text.sample("storerules_http_request_duration_seconds_count", [("route", route)], Double(histogram.count))
+        }
+        text.family("storerules_decisions_total", type: "counter", help: "Decisions made, by hook and where the value came from.")
+        for (labels, value) in counts.decisions.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            text.sample("storerules_decisions_total", [("hook", labels[0]), ("source", labels[1])], Double(value))
+        }
+        text.family("storerules_verifications_total", type: "counter", help: "Signed data verified, by kind and Apple's verification status.")
+        for (labels, value) in counts.verifications.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            text.sample("storerules_verifications_total", [("kind", labels[0]), ("status", labels[1])], Double(value))
+        }
+        text.family("storerules_ingests_total", type: "counter", help: "Signed data ingested into the ledger, by kind and outcome.")
+        for (labels, value) in counts.ingests.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            text.sample("storerules_ingests_total", [("kind", labels[0]), ("outcome", labels[1])], Double(value))
+        }
+        text.family("storerules_policy_reloads_total", type: "counter", help: "Policy reloads, by result.")
+        for (result, value) in counts.reloads.sorted(by: { $0.key < $1.key }) {
+            text.sample("storerules_policy_reloads_total", [("result", result)], Double(value))
+        }
+        text.family("storerules_policy_info", type: "gauge", help: "The policy version serving (always 1).")
+        text.sample("storerules_policy_info", [("version", policyVersion)], 1)
+        if let unfinishedTransactions {
+            text.family("storerules_unfinished_transactions", type: "gauge", help: "Transactions stored but not granted yet.")
+            text.sample("storerules_unfinished_transactions", [], Double(unfinishedTransactions))
+        }
+        return text.text
+    }
+}

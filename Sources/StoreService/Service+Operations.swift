@@ -1,0 +1,155 @@
+import Foundation
+import StoreCore
+import StorePolicy
+
+extension Service {
+    // MARK: - Customers
+
+    /// Records a customer (with its token), then processes the notifications kept for it.
+    func registerCustomer(_ customerID: String, appAccountToken: String?) throws(ServiceError) -> CustomerAnswer {
+        guard !customerID.isEmpty else { throw .badRequest("the customer id must not be empty") }
+        if let appAccountToken, UUID(uuidString: appAccountToken) == nil {
+            throw .badRequest("app_account_token must be a UUID, such as 7E3FB20B-4CDB-47CC-936D-99D65F608138")
+        }
+        do {
+            let customer = try ledger.registerCustomer(id: customerID, appAccountToken: appAccountToken)
+            let resolved = try ledger.resolvePendingNotifications(decide: grantDecision)
+            return CustomerAnswer(customerID: customer.id, appAccountToken: customer.appAccountToken,
+                                  notificationsProcessed: resolved.count)
+        } catch {
+            throw .ledger(error)
+        }
+    }
+
+    // MARK: - Decisions
+
+    /// Runs one hook, on the context given or on the customer as the ledger knows them now.
+    func decide(_ request: DecisionRequest) throws(ServiceError) -> HookResponse {
+        let context: PolicyContext
+        switch request.subject {
+        case .context(let given): context = given
+        case .customer(let customerID): context = try self.context(of: customerID).context
+        }
+        do {
+            var response = try HookRequest(hook: request.hook, context: context, arguments: request.arguments).decide(with: engine)
+            if !request.traced { response.trace = nil }
+            return response
+        } catch {
+            throw .decisionFailed(error)
+        }
+    }
+
+    // MARK: - Administration
+
+    /// Processes the kept notifications whose customer is known now, then asks the `grant` hook
+    /// again for every unfinished transaction.
+    func retryUnfinished() throws(ServiceError) -> RetryAnswer {
+        do {
+            let resolved = try ledger.resolvePendingNotifications(decide: grantDecision)
+            let retried = try ledger.retryUnfinished(decide: grantDecision)
+            var balances: [String: [String: Int]] = [:]
+            for customerID in Set(retried.map(\.transaction.customerID)) {
+                balances[customerID] = try ledger.balances(customerID: customerID)
+            }
+            return RetryAnswer(
+                notificationsProcessed: resolved.count,
+                transactions: retried.map { TransactionAnswer($0, balances: balances[$0.transaction.customerID] ?? [:]) },
+                stillPending: try ledger.pendingNotifications().count)
+        } catch {
+            throw .ledger(error)
+        }
+    }
+
+    /// The policy serving now.
+    func policyAnswer() -> PolicyAnswer {
+        PolicyAnswer(version: engine.version, hooks: engine.definedHooks, loadedAt: engine.loadedAt, reloads: engine.reloadCount)
+    }
+
+    /// Whether the service can answer: its ledger answers a read.
+    public func readiness() -> Readiness {
+        do {
+            _ = try ledger.customer(id: "")
+            return Readiness(ledgerReachable: true, problem: nil, policyVersion: engine.version)
+        } catch {
+            return Readiness(ledgerReachable: false, problem: "\(error)", policyVersion: engine.version)
+        }
+    }
+}
+
+/// A customer recorded, and the kept notifications that registration let the ledger process.
+public struct CustomerAnswer: Encodable, Sendable {
+    /// The customer.
+    public var customerID: String
+    /// Its app account token, when it has one.
+    public var appAccountToken: String?
+    /// How many kept notifications were processed because of this registration (or were
+    /// waiting for another customer known by now).
+    public var notificationsProcessed: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case customerID = "customer", appAccountToken = "app_account_token", notificationsProcessed = "notifications_processed"
+    }
+}
+
+/// What a retry of the unfinished transactions did.
+public struct RetryAnswer: Encodable, Sendable {
+    /// Kept notifications processed because their customer is known now.
+    public var notificationsProcessed: Int
+    /// Each unfinished transaction asked again, in purchase order.
+    public var transactions: [TransactionAnswer]
+    /// Kept notifications whose customer is still unknown.
+    public var stillPending: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case notificationsProcessed = "notifications_processed", transactions, stillPending = "still_pending"
+    }
+}
+
+/// The policy a service serves.
+public struct PolicyAnswer: Encodable, Sendable {
+    /// Its version (a content hash).
+    public var version: String
+    /// The hooks it defines, sorted.
+    public var hooks: [String]
+    /// When it was loaded.
+    public var loadedAt: Date
+    /// How many reloads swapped a new policy in since the service started.
+    public var reloads: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case version, hooks, loadedAt = "loaded_at", reloads
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(hooks, forKey: .hooks)
+        try container.encode(ISO8601DateFormatter().string(from: loadedAt), forKey: .loadedAt)
+        try container.encode(reloads, forKey: .reloads)
+    }
+}
+
+/// Whether a service can answer requests.
+public struct Readiness: Encodable, Sendable {
+    /// Whether the ledger answered a read.
+    public var ledgerReachable: Bool
+    /// What failed, when something did.
+    public var problem: String?
+    /// The policy version serving.
+    public var policyVersion: String
+
+    /// Whether everything the service needs answered.
+    public var isReady: Bool { ledgerReachable }
+
+    private enum CodingKeys: String, CodingKey {
+        case ready, ledgerReachable = "ledger_reachable", problem, policyVersion = "policy_version"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(isReady, forKey: .ready)
+        try container.encode(ledgerReachable, forKey: .ledgerReachable)
+        try container.encodeIfPresent(problem, forKey: .problem)
+        try container.encode(policyVersion, forKey: .policyVersion)
+    }
+}

@@ -1,0 +1,112 @@
+import CommandLineOptions
+import Foundation
+import StoreCore
+import StoreHTTP
+import StorePolicy
+import StoreService
+
+/// `storerules serve DIR --ledger URL …`: StoreRules as an HTTP service.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "Serve Apple's notifications, the app's API and decisions over HTTP"
+
+    static var help: String {
+        """
+        Usage: storerules serve DIR --ledger URL --root PEM... --bundle-id ID --environment E
+                                [--app-apple-id N] [--listen HOST:PORT] [--threads N] [--api-keys FILE]
+                                [--tls-cert PEM --tls-key PEM] [--decision-log FILE|-] [--watch]
+                                [--insecure-no-auth]
+
+        Serves DIR's policy and catalog over HTTP/1.1: POST /v1/notifications for Apple's App Store
+        Server Notifications V2, the app's routes under /v1/customers, /v1/transactions and
+        /v1/decisions, administration under /v1/admin, and /healthz, /readyz, /metrics
+        (docs/service.md lists them). Prints the address it listens on, then serves until SIGTERM
+        or SIGINT, when it stops accepting, lets requests in flight finish and exits 0. SIGHUP
+        re-reads the API keys.
+
+        Options:
+        \(HelpText.options(syntax.options))
+        """
+    }
+
+    static let syntax = CommandSyntax(name, options: [
+        .value("ledger", "URL", help: "The ledger: a SQLite file's path, or a postgres:// or postgresql:// URL. Required."),
+        .repeatable("root", "PEM", help: "A PEM file of trusted root certificates (Apple Root CA - G3, or a local store's "
+                    + "root). Repeat for several. Required, except for the Xcode and LocalTesting environments."),
+        .value("bundle-id", "ID", help: "The bundle identifier signed data must name. Required."),
+        .value("environment", "E", help: "\(AppStoreEnvironment.knownSpellings), in any letter case: the environment "
+               + "signed data must come from. Required."),
+        .value("app-apple-id", "N", help: "The app's Apple ID; required for Production."),
+        .value("listen", "HOST:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0 picks a free one; "
+               + "[::1]:8080 for IPv6)."),
+        .value("threads", "N", help: "Threads answering requests (default 4)."),
+        .value("api-keys", "FILE", help: "`ROLE KEY` lines, roles app and admin; requests send Authorization: Bearer KEY. "
+               + "Re-read on SIGHUP."),
+        .value("tls-cert", "PEM", help: "Serve HTTPS with this certificate chain (with --tls-key)."),
+        .value("tls-key", "PEM", help: "The certificate's private key (with --tls-cert)."),
+        .value("decision-log", "FILE", help: "Append one JSON line per decision to FILE (- for standard output)."),
+        .flag("watch", help: "Reload policy.lua when it changes, keeping the old policy when the new one fails."),
+        .flag("insecure-no-auth", help: "Serve without API keys; only on a loopback address."),
+    ])
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        let options = try ServeOptions(parsed)
+        let service: Service
+        do {
+            service = try Service(configuration: options.service)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        let access: AccessControl
+        if let keys = options.apiKeysPath {
+            do {
+                access = try AccessControl(keysAt: keys)
+            } catch {
+                throw CommandFailure("--api-keys: \(error)")
+            }
+        } else {
+            access = .unauthenticated
+        }
+        let decisionLog: DecisionLog?
+        switch options.decisionLogPath {
+        case nil: decisionLog = nil
+        case "-": decisionLog = DecisionLog(handle: .standardOutput)
+        case let path?:
+            do {
+                decisionLog = try DecisionLog(appendingTo: path)
+            } catch {
+                throw CommandFailure("--decision-log \(path): \(error.localizedDescription)")
+            }
+        }
+        let router = HTTPRouter(service: service, access: access, decisionLog: decisionLog)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(router: router, configuration: options.http)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let scheme = options.http.tls == nil ? "http" : "https"
+        let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
+        Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "
+                    + "(policy \(service.engine.version), ledger \(options.service.ledger.displayName)"
+                    + (access.checksKeys ? "" : ", no API keys") + ")")
+        let watcher = options.watch ? PolicyWatcher(folder: service.folder, engine: service.engine) : nil
+        await ServeSignals.wait(
+            reloadKeys: {
+                do {
+                    try access.reloadKeys()
+                    Output.error("storerules serve: API keys re-read from \(access.keysPath ?? "nowhere")")
+                } catch {
+                    Output.error("storerules serve: API keys kept: \(error)")
+                }
+            },
+            tick: {
+                if let message = watcher?.reloadIfChanged() {
+                    Output.error("storerules serve: \(message)")
+                }
+            })
+        server.stop(grace: .seconds(10))
+        Output.error("storerules serve: stopped")
+        return 0
+    }
+}
