@@ -1,0 +1,141 @@
+import Foundation
+import StoreCore
+import Synchronization
+import Testing
+
+/// Several `storerules serve` instances on one PostgreSQL ledger behave as one: the same
+/// notification posted to all of them at once grants once, an instance killed mid-load loses
+/// nothing it answered `200`, and the ledger ends as `storerules ledger ingest` of the same
+/// payloads leaves one.
+@Suite(.serialized, .enabled(if: LedgerWorkspace.postgresServer != nil, "needs STORERULES_TEST_POSTGRES_URL"))
+struct ServeFleetTests {
+    /// A customer of the stream, and the app account token their purchases carry.
+    struct Customer {
+        let id: String
+        let token: String
+    }
+
+    static let customers = (0..<6).map { Customer(id: "fleet-\($0)", token: UUID().uuidString) }
+
+    /// For each customer: two boxes of pellets, a pass bought and renewed twice, and the first
+    /// box refunded — each as the notification Apple would post.
+    static func notifications() throws -> [(customer: String, body: String)] {
+        var bodies: [(String, String)] = []
+        for (index, customer) in customers.enumerated() {
+            func signedTransaction(_ payload: JWSTransactionDecodedPayload) throws -> String {
+                var payload = payload
+                payload.appAccountToken = customer.token
+                return try SignedFixtures.sign(payload)
+            }
+            func post(_ type: NotificationTypeV2, _ transaction: String) throws {
+                let signed = try SignedFixtures.sign(SignedFixtures.notification(type: type, signedTransaction: transaction))
+                bodies.append((customer.id, #"{"signedPayload":"\#(signed)"}"#))
+            }
+            let first = "fleet-box-\(index)-1"
+            try post(.oneTimeCharge, try signedTransaction(SignedFixtures.consumable(id: first, quantity: 2)))
+            try post(.oneTimeCharge, try signedTransaction(SignedFixtures.consumable(id: "fleet-box-\(index)-2", quantity: 1)))
+            for period in 0..<3 {
+                try post(period == 0 ? .subscribed : .didRenew,
+                         try signedTransaction(SignedFixtures.pass(original: "fleet-pass-\(index)", period: period, of: 3)))
+            }
+            try post(.refund, try signedTransaction(SignedFixtures.consumable(
+                id: first, quantity: 2, revokedAt: SignedFixtures.now, signedAt: SignedFixtures.now.addingTimeInterval(1))))
+        }
+        return bodies
+    }
+
+    /// Three instances on one new PostgreSQL ledger, the stream's customers registered.
+    private static func fleet() throws -> (ledger: String, instances: [ServeProcess]) {
+        let ledger = try LedgerWorkspace.freshPostgresLedger()
+        let instances = try (0..<3).map { _ in try ServeProcess(ledger: ledger) }
+        for customer in customers {
+            let registered = try instances[0].request("PUT", "/v1/customers/\(customer.id)", json: ["app_account_token": customer.token])
+            #expect(registered.status == 200, "\(registered.text)")
+        }
+        return (ledger, instances)
+    }
+
+    /// The ledger `storerules ledger ingest` leaves from the same notifications, one customer at a time.
+    private static func referenceLedger(_ bodies: [(customer: String, body: String)]) throws -> String {
+        let workspace = try LedgerWorkspace()
+        let ledger = workspace.sqliteLedger()
+        for customer in customers {
+            let lines = bodies.filter { $0.customer == customer.id }.map(\.body)
+            let result = try workspace.ingest(try workspace.file(lines), ledger: ledger, customer: customer.id)
+            #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        }
+        return ledger
+    }
+
+    /// `ledger customer ID --json` without the policy version, which differs by nothing here.
+    private static func customerState(_ id: String, ledger: String) throws -> String {
+        let result = try LedgerWorkspace.ledger("customer", id, "--ledger", ledger, "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.standardOutput
+    }
+
+    @Test("every notification posted to all three instances at once, shuffled, grants once and leaves what ledger ingest leaves")
+    func duplicatesAcrossTheFleetGrantOnce() throws {
+        let bodies = try Self.notifications()
+        let (ledger, instances) = try Self.fleet()
+        var generator = SystemRandomNumberGenerator()
+        let order = Array(bodies.indices).shuffled(using: &generator)
+        let failures = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for (index, instance) in instances.enumerated() {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for position in (index == 1 ? order.reversed() : order) {
+                    do {
+                        let reply = try instance.request("POST", "/v1/notifications", body: Data(bodies[position].body.utf8), key: nil)
+                        if reply.status != 200 { failures.withLock { $0.append("\(reply.status) \(reply.text)") } }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }.start()
+        }
+        #expect(group.wait(timeout: .now() + 300) == .success)
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let check = try LedgerWorkspace.ledger("check", "--ledger", ledger)
+        #expect(check.status == 0, "\(check.standardOutput)")
+        let reference = try Self.referenceLedger(bodies)
+        for customer in Self.customers {
+            #expect(try Self.customerState(customer.id, ledger: ledger) == Self.customerState(customer.id, ledger: reference),
+                    "\(customer.id)")
+        }
+        #expect(try LedgerWorkspace.balances(of: Self.customers[0].id, ledger: ledger) == ["pellet": 5])
+    }
+
+    @Test("an instance killed mid-load loses nothing it answered 200, and what it did not answer grants once elsewhere")
+    func anInstanceKilledMidLoadLosesNothing() throws {
+        let bodies = try Self.notifications()
+        let (ledger, instances) = try Self.fleet()
+        let answered = Mutex<Set<Int>>([])
+        let sender = Thread {
+            for (index, body) in bodies.enumerated() {
+                guard let reply = try? instances[1].request("POST", "/v1/notifications", body: Data(body.body.utf8), key: nil) else { return }
+                if reply.status == 200 { answered.withLock { _ = $0.insert(index) } }
+            }
+        }
+        sender.start()
+        while answered.withLock({ $0.count }) < bodies.count / 3 { Thread.sleep(forTimeInterval: 0.005) }
+        instances[1].send(signal: SIGKILL)
+        Thread.sleep(forTimeInterval: 0.5)
+        // Apple delivers again everything it did not see answered 200, to whichever instance.
+        let unanswered = bodies.indices.filter { !answered.withLock { $0 }.contains($0) }
+        #expect(!unanswered.isEmpty)
+        for index in unanswered {
+            let reply = try instances[2].request("POST", "/v1/notifications", body: Data(bodies[index].body.utf8), key: nil)
+            #expect(reply.status == 200, "\(reply.text)")
+        }
+        let check = try LedgerWorkspace.ledger("check", "--ledger", ledger)
+        #expect(check.status == 0, "\(check.standardOutput)")
+        let reference = try Self.referenceLedger(bodies)
+        for customer in Self.customers {
+            #expect(try Self.customerState(customer.id, ledger: ledger) == Self.customerState(customer.id, ledger: reference),
+                    "\(customer.id)")
+        }
+    }
+}
