@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(liblua5.4-dev libssl-dev libsqlite3-dev libedit-dev libpq-dev libmicrohttpd-dev pkg-config python3-venv)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(chromium tmux postgresql)
+    packages+=(chromium tmux postgresql openssl curl wrk)
 fi
 
 missing=()

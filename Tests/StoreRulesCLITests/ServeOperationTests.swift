@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Running `storerules serve`: HTTPS, keys re-read on SIGHUP, the decision log.
+@Suite(.serialized) struct ServeOperationTests {
+    @Test("with --tls-cert and --tls-key it serves HTTPS, which a TLS client that trusts the certificate reads")
+    func servesHTTPS() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let made = try Self.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+            "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        #expect(made.status == 0, "\(made.output)")
+        let server = try ServeProcess(extra: ["--tls-cert", certificate, "--tls-key", key])
+        #expect(server.baseURL.scheme == "https")
+        let fetched = try Self.run("/usr/bin/python3", ["-c", """
+            import ssl, sys, urllib.request
+            context = ssl.create_default_context(cafile=sys.argv[1])
+            with urllib.request.urlopen(sys.argv[2] + "/healthz", context=context, timeout=30) as response:
+                print(response.status, response.read().decode())
+            """, certificate, server.baseURL.absoluteString])
+        #expect(fetched.status == 0, "\(fetched.output)")
+        #expect(fetched.output.hasPrefix("200 "), "\(fetched.output)")
+        #expect(fetched.output.contains(#""status":"ok""#))
+    }
+
+    @Test("SIGHUP re-reads the keys file, and a broken one leaves the keys in use")
+    func keysAreReadAgainOnSIGHUP() throws {
+        let server = try ServeProcess()
+        let newKey = "rotated-app-key-0123456789"
+        try "app \(newKey)\nadmin \(ServeProcess.adminKey)\n".write(toFile: server.keysPath, atomically: true, encoding: .utf8)
+        server.send(signal: SIGHUP)
+        #expect(try Self.eventually { try server.request("GET", "/v1/customers/ana", key: newKey).status == 200 })
+        #expect(try server.request("GET", "/v1/customers/ana", key: ServeProcess.appKey).status == 401)
+        try "app short\n".write(toFile: server.keysPath, atomically: true, encoding: .utf8)
+        server.send(signal: SIGHUP)
+        #expect(try Self.eventually { server.standardError.contains("API keys kept") }, "\(server.standardError)")
+        #expect(try server.request("GET", "/v1/customers/ana", key: newKey).status == 200)
+    }
+
+    @Test("--decision-log appends one JSON line per decision, with the request id, inputs, result, source and version")
+    func decisionsAreLogged() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("decisions-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let server = try ServeProcess(extra: ["--decision-log", log])
+        let body = try JSONSerialization.data(withJSONObject: ["ctx": [String: Any](), "args": ["home"]])
+        let decided = try server.request("POST", "/v1/decisions/show_merchandising", body: body, headers: ["X-Request-Id": "req-42"])
+        #expect(decided.status == 200)
+        _ = try server.request("POST", "/v1/decisions/features", json: ["customer": "ana"])
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["request_id"] as? String == "req-42")
+        #expect(first["hook"] as? String == "show_merchandising")
+        #expect(first["inputs"] as? [String] == ["home"])
+        #expect(first["result"] as? Bool == decided.json["result"] as? Bool)
+        #expect(first["source"] as? String == "policy")
+        #expect(first["policy_version"] as? String == decided.json["policy_version"] as? String)
+        #expect(first["duration_ms"] is Double)
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["customer"] as? String == "ana")
+    }
+
+    /// Polls `condition` for up to 10 seconds.
+    private static func eventually(_ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// Runs a program and returns its status and what it printed.
+    private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
