@@ -17,6 +17,11 @@ enum PostgresLedgerSchema {
                 try connection.execute(statement)
             }
         }
+        migrator.registerMigration("create merchandising event table") { connection in
+            for statement in createMerchandisingEventTable {
+                try connection.execute(statement)
+            }
+        }
         return migrator
     }()
 
@@ -148,5 +153,18 @@ enum PostgresLedgerSchema {
         """,
         "CREATE INDEX pending_notification_by_original ON pending_notification (original_transaction_id)",
         "CREATE INDEX pending_notification_by_token ON pending_notification (app_account_token)",
+    ]
+
+    private static let createMerchandisingEventTable = [
+        """
+        CREATE TABLE merchandising_event (
+            event_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            customer_id text NOT NULL REFERENCES customer (id),
+            name text NOT NULL,
+            placement text,
+            occurred_date bigint NOT NULL
+        )
+        """,
+        "CREATE INDEX merchandising_event_by_customer ON merchandising_event (customer_id, name, occurred_date)",
     ]
 }

@@ -147,6 +147,18 @@ struct PostgresLedgerTransaction: LedgerWriting {
         ).map(LedgerRecords.pendingNotification(from:))
     }
 
+    func eventSummaries(customerID: String) throws -> [String: EventSummary] {
+        try LedgerRecords.eventSummaries(
+            counts: try connection.execute(LedgerRecords.eventCountsQuery(placeholder: "$1"), [.text(customerID)]),
+            recent: try connection.execute(LedgerRecords.recentEventsQuery(placeholder: "$1"), [.text(customerID)]))
+    }
+
+    func events() throws -> [MerchandisingEvent] {
+        try connection.execute(
+            "SELECT \(LedgerRecords.eventColumns) FROM merchandising_event ORDER BY customer_id COLLATE \"C\", occurred_date, event_id"
+        ).map(LedgerRecords.event(from:))
+    }
+
     // MARK: - Writes
 
     func lockTransaction(id: String) throws -> StoredTransaction? {
@@ -279,6 +291,12 @@ struct PostgresLedgerTransaction: LedgerWriting {
             ON CONFLICT (customer_id, item) DO UPDATE SET amount = balance.amount + EXCLUDED.amount
             """,
             [.text(customerID), .text(item), .integer(Int64(amount))])
+    }
+
+    func insertEvent(_ event: MerchandisingEvent) throws {
+        try connection.execute(
+            "INSERT INTO merchandising_event (\(LedgerRecords.eventColumns)) VALUES ($1, $2, $3, $4)",
+            [.text(event.customerID), .text(event.name), event.placement.map(PostgresValue.text), .integer(event.occurredDate)])
     }
 
     func upsertRenewalInfo(_ received: StoredRenewalInfo, storedDate: Int64) throws -> Bool {

@@ -13,6 +13,8 @@ public enum Answer: Encodable, Sendable {
     case entitlements(EntitlementsAnswer)
     /// `register_customer`.
     case customer(CustomerAnswer)
+    /// `record_event`.
+    case event(EventAnswer)
     /// `decide`.
     case decision(HookResponse)
     /// `retry_unfinished`.
@@ -29,6 +31,7 @@ public enum Answer: Encodable, Sendable {
         case .notification(let answer): try answer.encode(to: encoder)
         case .entitlements(let answer): try answer.encode(to: encoder)
         case .customer(let answer): try answer.encode(to: encoder)
+        case .event(let answer): try answer.encode(to: encoder)
         case .decision(let answer): try answer.encode(to: encoder)
         case .retry(let answer): try answer.encode(to: encoder)
         case .policy(let answer): try answer.encode(to: encoder)

@@ -14,6 +14,9 @@ public enum Operation: Sendable {
     /// Record a customer, with its app account token when given, and process the notifications
     /// kept for it.
     case registerCustomer(customerID: String, appAccountToken: String?)
+    /// Record a merchandising event of a customer (`paywall_shown` at a placement), which hooks
+    /// see in `ctx.customer.events`.
+    case recordEvent(customerID: String, name: String, placement: String?)
     /// Run one hook, on a given context or on a customer as the ledger knows them now.
     case decide(DecisionRequest)
     /// Ask the `grant` hook again for every unfinished transaction, after processing the kept

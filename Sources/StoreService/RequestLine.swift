@@ -13,7 +13,8 @@ public struct RequestLine: Decodable {
     /// The operations, as `"op"` names them.
     private enum Name: String, CaseIterable {
         case storefront, ingestTransaction = "ingest_transaction", ingestNotification = "ingest_notification"
-        case entitlements, registerCustomer = "register_customer", decide, retryUnfinished = "retry_unfinished"
+        case entitlements, registerCustomer = "register_customer", recordEvent = "record_event", decide
+        case retryUnfinished = "retry_unfinished"
         case policy, reload
 
         /// The fields the operation takes, besides `id` and `op`.
@@ -24,6 +25,7 @@ public struct RequestLine: Decodable {
             case .ingestNotification: ["jws", "customer"]
             case .entitlements: ["customer"]
             case .registerCustomer: ["customer", "app_account_token"]
+            case .recordEvent: ["customer", "name", "placement"]
             case .decide: ["hook", "ctx", "customer", "args", "trace"]
             case .retryUnfinished, .policy, .reload: []
             }
@@ -87,6 +89,8 @@ public struct RequestLine: Decodable {
             return .entitlements(customerID: try required("customer"))
         case .registerCustomer:
             return .registerCustomer(customerID: try required("customer"), appAccountToken: try string("app_account_token"))
+        case .recordEvent:
+            return .recordEvent(customerID: try required("customer"), name: try required("name"), placement: try string("placement"))
         case .decide:
             return .decide(try decision(in: container, hook: try required("hook")))
         case .retryUnfinished:

@@ -21,6 +21,16 @@ extension Service {
         }
     }
 
+    /// Records a merchandising event, and answers the customer's history of it.
+    func recordEvent(_ customerID: String, name: String, placement: String?) throws(ServiceError) -> EventAnswer {
+        do {
+            let summary = try ledger.recordEvent(customerID: customerID, name: name, placement: placement)
+            return EventAnswer(customerID: customerID, name: name, history: EventHistory(summary))
+        } catch {
+            throw .ledger(error)
+        }
+    }
+
     // MARK: - Decisions
 
     /// Runs one hook, on the context given or on the customer as the ledger knows them now.
@@ -88,6 +98,20 @@ public struct CustomerAnswer: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case customerID = "customer", appAccountToken = "app_account_token", notificationsProcessed = "notifications_processed"
+    }
+}
+
+/// A merchandising event recorded, and the customer's history of it, as hooks now see it.
+public struct EventAnswer: Encodable, Sendable {
+    /// The customer.
+    public var customerID: String
+    /// The event's name.
+    public var name: String
+    /// `ctx.customer.events[name]`, this event included.
+    public var history: EventHistory
+
+    private enum CodingKeys: String, CodingKey {
+        case customerID = "customer", name, history
     }
 }
 

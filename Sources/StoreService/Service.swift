@@ -65,6 +65,8 @@ public final class Service: Sendable {
             return .entitlements(try entitlements(of: customerID))
         case .registerCustomer(let customerID, let token):
             return .customer(try registerCustomer(customerID, appAccountToken: token))
+        case .recordEvent(let customerID, let name, let placement):
+            return .event(try recordEvent(customerID, name: name, placement: placement))
         case .decide(let request):
             return .decision(try decide(request))
         case .retryUnfinished:

@@ -97,7 +97,7 @@ import Testing
 
     @Test("JSONDecoder refuses unknown fields too, with the same error")
     func unknownFieldsThroughFoundation() {
-        #expect(throws: PolicyInputError.unknownField(path: "customer", field: "idd", known: ["id", "seed", "status_known", "entitlements", "subscriptions", "balances", "attributes"])) {
+        #expect(throws: PolicyInputError.unknownField(path: "customer", field: "idd", known: ["id", "seed", "status_known", "entitlements", "subscriptions", "balances", "attributes", "events"])) {
             try JSONDecoder().decode(PolicyContext.self, from: Data(#"{"customer":{"idd":"x"}}"#.utf8))
         }
     }

@@ -209,3 +209,32 @@ import Testing
         #expect(try server.request("GET", "/v1/customers/ana", key: nil).status == 200)
     }
 }
+
+/// Merchandising events over HTTP: recorded for a customer, seen by the next decision.
+@Suite struct ServeEventTests {
+    @Test("an event posted for a customer is counted, and a frequency-capped hook sees it in the next decision")
+    func eventsReachDecisions() throws {
+        let folder = try CommandRunner.policyFolder("""
+            local policy = {}
+            function policy.show_merchandising(ctx, placement)
+              local shown = ctx.customer.events.paywall_shown
+              return shown == nil or ctx.now - shown.last >= 3600
+            end
+            return policy
+            """)
+        let server = try ServeProcess(folder: folder)
+        let before = try server.request("POST", "/v1/decisions/show_merchandising", json: ["customer": "fay", "args": ["home"]])
+        #expect(before.status == 200, "\(before.text)")
+        #expect(before.json["result"] as? Bool == true)
+        let recorded = try server.request("POST", "/v1/customers/fay/events", json: ["name": "paywall_shown", "placement": "home"])
+        #expect(recorded.status == 200, "\(recorded.text)")
+        #expect((recorded.json["history"] as? [String: Any])?["count"] as? Int == 1)
+        let after = try server.request("POST", "/v1/decisions/show_merchandising", json: ["customer": "fay", "args": ["home"]])
+        #expect(after.json["result"] as? Bool == false)
+        let misnamed = try server.request("POST", "/v1/customers/fay/events", json: ["nmae": "paywall_shown"])
+        #expect(misnamed.status == 400)
+        #expect(misnamed.errorMessage?.contains("did you mean 'name'") == true, "\(misnamed.text)")
+        let empty = try server.request("POST", "/v1/customers/fay/events", json: ["name": ""])
+        #expect(empty.status == 400)
+    }
+}

@@ -66,6 +66,8 @@ public struct CustomerState: Sendable, Hashable {
     public let introOfferEligibility: [String: Bool]
     /// Item balances (item → amount) granted to the customer, as the ledger holds them.
     public let balances: [String: Int]
+    /// The customer's merchandising events by name (``Ledger/recordEvent(customerID:name:placement:at:)``).
+    public let events: [String: EventSummary]
 
     /// Computes the state of `customerID` at `date` from their records.
     ///
@@ -74,6 +76,7 @@ public struct CustomerState: Sendable, Hashable {
     ///   - transactions: every transaction of the customer, in any order.
     ///   - renewalInfos: the renewal infos of the customer's auto-renewable subscriptions.
     ///   - balances: the customer's item balances.
+    ///   - events: the customer's merchandising events by name; none by default.
     ///   - catalog: the products, for the groups and levels of subscriptions; optional.
     ///   - date: the date the state describes.
     /// - Throws: ``CustomerStateError`` when the customer id is empty, a transaction belongs
@@ -84,6 +87,7 @@ public struct CustomerState: Sendable, Hashable {
         transactions: [StoredTransaction],
         renewalInfos: [StoredRenewalInfo],
         balances: [String: Int],
+        events: [String: EventSummary] = [:],
         catalog: Catalog?,
         at date: Date
     ) throws(CustomerStateError) {
@@ -111,6 +115,7 @@ public struct CustomerState: Sendable, Hashable {
         self.date = date
         self.transactions = transactions.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
         self.balances = balances
+        self.events = events
 
         func groupID(of transaction: StoredTransaction) -> String? {
             transaction.subscriptionGroupID ?? catalog?.product(id: transaction.productID)?.subscription?.subscriptionGroupID

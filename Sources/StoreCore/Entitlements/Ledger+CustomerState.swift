@@ -2,7 +2,7 @@ import Foundation
 
 extension Ledger {
     /// The state of `customerID` at `date` — current entitlements, subscription statuses,
-    /// introductory-offer eligibility, history and balances — read from one consistent
+    /// introductory-offer eligibility, history, balances and merchandising events — read from one consistent
     /// snapshot of the ledger. See ``CustomerState`` for the rules.
     ///
     /// A customer the ledger does not know has an empty state: no purchases, eligible for
@@ -21,7 +21,8 @@ extension Ledger {
             let renewalInfos = try subscriptionIDs.sorted().compactMap { try ledger.renewalInfo(originalTransactionID: $0) }
             return try CustomerState(
                 customerID: customerID, transactions: transactions, renewalInfos: renewalInfos,
-                balances: try ledger.balances(customerID: customerID), catalog: catalog, at: date)
+                balances: try ledger.balances(customerID: customerID), events: try ledger.eventSummaries(customerID: customerID),
+                catalog: catalog, at: date)
         }
     }
 

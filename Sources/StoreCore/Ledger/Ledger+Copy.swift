@@ -17,12 +17,14 @@ extension Ledger {
         public var processedNotifications = 0
         /// Notifications kept for customers not known yet, copied.
         public var pendingNotifications = 0
+        /// Merchandising events copied.
+        public var events = 0
     }
 
     /// Copies everything this ledger holds into `target`, which must be empty: customers,
     /// transactions with their verbatim JWS and every version, renewal infos, grants and their
-    /// reversals, balances, processed notifications and the notifications kept for customers
-    /// not known yet — the way an app moves from the embedded SQLite ledger to a shared
+    /// reversals, balances, processed notifications, the notifications kept for customers not
+    /// known yet and merchandising events — the way an app moves from the embedded SQLite ledger to a shared
     /// PostgreSQL one, or back. The source is read from one snapshot and the target written in
     /// one transaction, so a failed copy leaves the target empty. Grants, reversals and the
     /// transactions' stored and finished dates are dated at the copy, and grant attempts start
@@ -44,7 +46,7 @@ extension Ledger {
             let customers = try ledger.customers()
             let balances = try customers.map { ($0.id, try ledger.balances(customerID: $0.id)) }
             return (customers, transactions, balances, try ledger.renewalInfos(), try ledger.processedNotifications(),
-                    try ledger.pendingNotifications())
+                    try ledger.pendingNotifications(), try ledger.events())
         }
         let now = Self.nowInMilliseconds()
         return try target.writing { ledger in
@@ -80,6 +82,10 @@ extension Ledger {
             }
             for notification in source.5 where try ledger.insertPendingNotification(notification) {
                 summary.pendingNotifications += 1
+            }
+            for event in source.6 {
+                try ledger.insertEvent(event)
+                summary.events += 1
             }
             return summary
         }

@@ -27,6 +27,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A copy's target ledger already holds this many customers, renewal infos and
     /// notifications.
     case copyTargetNotEmpty(Int)
+    /// An event that cannot be recorded, and why.
+    case invalidEvent(String)
 
     /// One line describing the refusal.
     public var description: String {
@@ -53,6 +55,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the ledger's storage failed: \(failure.message)"
         case .copyTargetNotEmpty(let count):
             "the target ledger is not empty (it holds \(count) customers, renewal infos and notifications)"
+        case .invalidEvent(let reason):
+            reason
         }
     }
 }

@@ -94,6 +94,11 @@ public protocol LedgerReading {
     func processedNotifications() throws -> [ProcessedNotification]
     /// Every notification kept for a customer not known yet, oldest first.
     func pendingNotifications() throws -> [PendingNotification]
+    /// A customer's events by name: how many, the latest, and the latest
+    /// ``EventSummary/recentLimit`` times, newest first.
+    func eventSummaries(customerID: String) throws -> [String: EventSummary]
+    /// Every event recorded, by customer, then time (for copies).
+    func events() throws -> [MerchandisingEvent]
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -126,6 +131,8 @@ public protocol LedgerWriting: LedgerReading {
     func deleteReversals(transactionID: String) throws
     /// Adds `amount` (possibly negative) to a customer's balance of an item.
     func adjustBalance(customerID: String, item: String, by amount: Int) throws
+    /// Records an event of a customer the ledger knows.
+    func insertEvent(_ event: MerchandisingEvent) throws
     /// Stores renewal info, replacing the one stored for the same subscription only when this
     /// one was signed later, in one statement; returns whether it was stored.
     func upsertRenewalInfo(_ renewalInfo: StoredRenewalInfo, storedDate: Int64) throws -> Bool

@@ -166,6 +166,17 @@ enum LedgerSchema {
                 ALTER TABLE transaction_version_by_digest RENAME TO transaction_version;
                 """)
         }
+        migrator.registerMigration("create merchandising event table") { connection in
+            try connection.execute(script: """
+                CREATE TABLE merchandising_event (
+                    customer_id TEXT NOT NULL REFERENCES customer (id),
+                    name TEXT NOT NULL,
+                    placement TEXT,
+                    occurred_date INTEGER NOT NULL
+                ) STRICT;
+                CREATE INDEX merchandising_event_by_customer ON merchandising_event (customer_id, name, occurred_date);
+                """)
+        }
         return migrator
     }()
 }

@@ -137,6 +137,18 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         ).map(LedgerRecords.pendingNotification(from:))
     }
 
+    func eventSummaries(customerID: String) throws -> [String: EventSummary] {
+        try LedgerRecords.eventSummaries(
+            counts: try connection.fetchAll(LedgerRecords.eventCountsQuery(placeholder: "?"), [customerID]),
+            recent: try connection.fetchAll(LedgerRecords.recentEventsQuery(placeholder: "?"), [customerID]))
+    }
+
+    func events() throws -> [MerchandisingEvent] {
+        try connection.fetchAll(
+            "SELECT \(LedgerRecords.eventColumns) FROM merchandising_event ORDER BY customer_id, occurred_date, rowid"
+        ).map(LedgerRecords.event(from:))
+    }
+
     // MARK: - Writes
 
     func lockTransaction(id: String) throws -> StoredTransaction? {
@@ -250,6 +262,12 @@ struct SQLiteLedgerTransaction: LedgerWriting {
             ON CONFLICT (customer_id, item) DO UPDATE SET amount = amount + excluded.amount
             """,
             [customerID, item, amount])
+    }
+
+    func insertEvent(_ event: MerchandisingEvent) throws {
+        try connection.execute(
+            "INSERT INTO merchandising_event (\(LedgerRecords.eventColumns)) VALUES (?, ?, ?, ?)",
+            [event.customerID, event.name, event.placement, event.occurredDate])
     }
 
     func upsertRenewalInfo(_ received: StoredRenewalInfo, storedDate: Int64) throws -> Bool {

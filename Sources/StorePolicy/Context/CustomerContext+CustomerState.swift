@@ -19,6 +19,7 @@ extension CustomerContext {
     ///   is absent; the customer is eligible for its introductory offer.
     /// - `balances`: the ledger's item balances.
     /// - `attributes`: `attributes`, as the host passes them.
+    /// - `events`: the ledger's merchandising events by name (``EventHistory``).
     public init(_ state: CustomerState, attributes: [String: LuaValue] = [:]) {
         var subscriptions: [String: SubscriptionSnapshot] = [:]
         for groupID in state.subscriptionStatuses.keys {
@@ -29,7 +30,8 @@ extension CustomerContext {
                 expirationDate: status.expirationDate, introEligible: state.isEligibleForIntroOffer(groupID: groupID))
         }
         self.init(id: state.customerID, statusKnown: true, entitlements: state.entitledProductIDs,
-                  subscriptions: subscriptions, balances: state.balances, attributes: attributes)
+                  subscriptions: subscriptions, balances: state.balances, attributes: attributes,
+                  events: state.events.mapValues(EventHistory.init))
     }
 
     /// The policy's view of `customerID` as the ledger knows them at `date`; see

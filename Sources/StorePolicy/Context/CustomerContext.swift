@@ -20,11 +20,13 @@ public struct CustomerContext: Sendable, Equatable, Codable {
     public var balances: [String: Int]
     /// Anything else the host passes; a Lua table (`ctx.customer.attributes`).
     public var attributes: [String: LuaValue]
+    /// Merchandising events by name (`ctx.customer.events`): a paywall shown, an offer dismissed.
+    public var events: [String: EventHistory]
 
     /// Creates a customer context. The seed is derived from the id unless given.
     public init(id: String = "", seed: Int? = nil, statusKnown: Bool = false, entitlements: [String] = [],
                 subscriptions: [String: SubscriptionSnapshot] = [:], balances: [String: Int] = [:],
-                attributes: [String: LuaValue] = [:]) {
+                attributes: [String: LuaValue] = [:], events: [String: EventHistory] = [:]) {
         self.id = id
         self.seed = seed ?? CustomerContext.seed(for: id)
         self.statusKnown = statusKnown
@@ -32,6 +34,7 @@ public struct CustomerContext: Sendable, Equatable, Codable {
         self.subscriptions = subscriptions
         self.balances = balances
         self.attributes = attributes
+        self.events = events
     }
 
     /// The A/B seed of a customer id: FNV-1a of its UTF-8 bytes, modulo 100.
@@ -61,7 +64,7 @@ public struct CustomerContext: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, seed, statusKnown = "status_known", entitlements, subscriptions, balances, attributes
+        case id, seed, statusKnown = "status_known", entitlements, subscriptions, balances, attributes, events
     }
 
     /// Reads a customer from JSON (snake_case keys, as in Lua); every field is optional, an
@@ -80,7 +83,8 @@ public struct CustomerContext: Sendable, Equatable, Codable {
             entitlements: try container.decodeIfPresent([String].self, forKey: .entitlements) ?? [],
             subscriptions: try container.decodeIfPresent([String: SubscriptionSnapshot].self, forKey: .subscriptions) ?? [:],
             balances: try container.decodeIfPresent([String: Int].self, forKey: .balances) ?? [:],
-            attributes: try container.decodeIfPresent([String: LuaValue].self, forKey: .attributes) ?? [:])
+            attributes: try container.decodeIfPresent([String: LuaValue].self, forKey: .attributes) ?? [:],
+            events: try container.decodeIfPresent([String: EventHistory].self, forKey: .events) ?? [:])
     }
 
     /// Writes the customer as JSON with the keys Lua sees.
@@ -93,6 +97,7 @@ public struct CustomerContext: Sendable, Equatable, Codable {
         try container.encode(subscriptions, forKey: .subscriptions)
         try container.encode(balances, forKey: .balances)
         try container.encode(attributes, forKey: .attributes)
+        try container.encode(events, forKey: .events)
     }
 }
 

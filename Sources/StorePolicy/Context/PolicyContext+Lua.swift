@@ -25,7 +25,7 @@ extension PolicyContext {
 extension CustomerContext {
     /// Pushes `ctx.customer`; every table the contract names is present, possibly empty.
     func push(onto stack: LuaStack) {
-        stack.pushTable(fieldCount: 7)
+        stack.pushTable(fieldCount: 8)
         let table = stack.top
         stack.push(id)
         stack.setField("id", of: table)
@@ -64,6 +64,35 @@ extension CustomerContext {
             stack.setField(named: key, of: attributeTable)
         }
         stack.setField("attributes", of: table)
+
+        stack.pushTable(fieldCount: events.count)
+        let eventTable = stack.top
+        for (name, history) in events {
+            history.push(onto: stack)
+            stack.setField(named: name, of: eventTable)
+        }
+        stack.setField("events", of: table)
+    }
+}
+
+extension EventHistory {
+    /// Pushes `{count = …, last = …, recent = {…}}`; `last` is absent when it never happened.
+    func push(onto stack: LuaStack) {
+        _ = stack.reserve(4)
+        stack.pushTable(fieldCount: 3)
+        let table = stack.top
+        stack.push(count)
+        stack.setField("count", of: table)
+        if let last {
+            stack.push(EpochSeconds.whole(last))
+            stack.setField("last", of: table)
+        }
+        stack.pushTable(arrayCount: recent.count)
+        for (position, date) in recent.enumerated() {
+            stack.push(EpochSeconds.whole(date))
+            stack.setItem(position + 1, of: -2)
+        }
+        stack.setField("recent", of: table)
     }
 }
 

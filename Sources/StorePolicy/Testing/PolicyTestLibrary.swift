@@ -124,9 +124,15 @@ package enum PolicyTestLibrary {
         end
         local entitlements = {}
         for i, id in ipairs(c.entitlements or {}) do entitlements[i] = id end
-        local balances, attributes = {}, {}
+        local balances, attributes, events = {}, {}, {}
         for k, v in pairs(c.balances or {}) do balances[k] = v end
         for k, v in pairs(c.attributes or {}) do attributes[k] = v end
+        for name, e in pairs(c.events or {}) do
+            local recent = {}
+            for i, t in ipairs(e.recent or {}) do recent[i] = t end
+            table.sort(recent, function(a, b) return a > b end)
+            events[name] = { count = e.count or #recent, last = e.last or recent[1], recent = recent }
+        end
         local id = c.id or ""
         return {
             now = spec.now or NOW,
@@ -142,6 +148,7 @@ package enum PolicyTestLibrary {
                 subscriptions = subscriptions,
                 balances = balances,
                 attributes = attributes,
+                events = events,
             },
         }
     end

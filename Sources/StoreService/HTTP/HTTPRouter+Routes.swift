@@ -23,6 +23,10 @@ extension HTTPRouter {
             guard !placement.isEmpty else { throw .badRequest("placement, when given, must not be empty") }
             return .json(200, try router.service.answer(.storefront(customerID: parameters[0], placement: placement)))
         },
+        HTTPRoute("POST", "/v1/customers/{id}/events", role: .app) { router, request, parameters throws(ServiceError) in
+            let body = try RequestBodies.decode(RequestBodies.Event.self, from: request.body)
+            return .json(200, try router.service.answer(.recordEvent(customerID: parameters[0], name: body.name, placement: body.placement)))
+        },
         HTTPRoute("POST", "/v1/decisions/{hook}", role: .app, query: ["trace"]) { router, request, parameters throws(ServiceError) in
             try router.decision(request, hook: parameters[0])
         },

@@ -42,6 +42,23 @@ enum RequestBodies {
         }
     }
 
+    /// `POST /v1/customers/{id}/events`.
+    struct Event: Decodable {
+        var name: String
+        var placement: String?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, placement
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.refuseUnknownFields(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            placement = try container.decodeIfPresent(String.self, forKey: .placement)
+        }
+    }
+
     /// `POST /v1/decisions/{hook}`: a context or a customer, and the arguments after `ctx`.
     struct Decision: Decodable {
         var context: PolicyContext?

@@ -38,7 +38,7 @@ struct LedgerIngestLine: Encodable {
                 self.init(line: line, outcome: notification.status, customer: given)
             }
             notificationUUID = notification.notificationUUID
-        case .storefront, .entitlements, .customer, .decision, .retry, .policy, .reload:
+        case .storefront, .entitlements, .customer, .event, .decision, .retry, .policy, .reload:
             return nil
         }
     }
