@@ -22,6 +22,9 @@ enum PostgresLedgerSchema {
                 try connection.execute(statement)
             }
         }
+        migrator.registerMigration("create policy release table") { connection in
+            try connection.execute(createPolicyReleaseTable)
+        }
         return migrator
     }()
 
@@ -167,4 +170,17 @@ enum PostgresLedgerSchema {
         """,
         "CREATE INDEX merchandising_event_by_customer ON merchandising_event (customer_id, name, occurred_date)",
     ]
+
+    private static let createPolicyReleaseTable = """
+        CREATE TABLE policy_release (
+            release_number bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            version text NOT NULL,
+            script text NOT NULL,
+            catalog_name text,
+            catalog text,
+            action text NOT NULL CHECK (action IN ('publish', 'rollback')),
+            released_date bigint NOT NULL,
+            CHECK ((catalog_name IS NULL) = (catalog IS NULL))
+        )
+        """
 }

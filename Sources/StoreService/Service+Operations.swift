@@ -75,14 +75,22 @@ extension Service {
         PolicyAnswer(version: engine.version, hooks: engine.definedHooks, loadedAt: engine.loadedAt, reloads: engine.reloadCount)
     }
 
-    /// Whether the service can answer: its ledger answers a read.
+    /// Whether the service can answer: its ledger answers a read. A policy release that
+    /// failed to load here is reported too, without making the service unready: it keeps
+    /// serving the previous policy.
     public func readiness() -> Readiness {
+        let policyProblem = policyProblem.withLock { $0 }
         do {
             _ = try ledger.customer(id: "")
-            return Readiness(ledgerReachable: true, problem: nil, policyVersion: engine.version)
+            return Readiness(ledgerReachable: true, problem: nil, policyVersion: engine.version, policyProblem: policyProblem)
         } catch {
-            return Readiness(ledgerReachable: false, problem: "\(error)", policyVersion: engine.version)
+            return Readiness(ledgerReachable: false, problem: "\(error)", policyVersion: engine.version, policyProblem: policyProblem)
         }
+    }
+
+    /// Records why the policy serving is not the one it should be; nil when it is again.
+    public func reportPolicyProblem(_ problem: String?) {
+        policyProblem.withLock { $0 = problem }
     }
 }
 
@@ -161,12 +169,15 @@ public struct Readiness: Encodable, Sendable {
     public var problem: String?
     /// The policy version serving.
     public var policyVersion: String
+    /// Why that is not the policy the service should serve (a release that failed to load), if so.
+    public var policyProblem: String?
 
     /// Whether everything the service needs answered.
     public var isReady: Bool { ledgerReachable }
 
     private enum CodingKeys: String, CodingKey {
         case ready, ledgerReachable = "ledger_reachable", problem, policyVersion = "policy_version"
+        case policyProblem = "policy_problem"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -175,5 +186,6 @@ public struct Readiness: Encodable, Sendable {
         try container.encode(ledgerReachable, forKey: .ledgerReachable)
         try container.encodeIfPresent(problem, forKey: .problem)
         try container.encode(policyVersion, forKey: .policyVersion)
+        try container.encodeIfPresent(policyProblem, forKey: .policyProblem)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PostgresLedger
 import StoreCore
 import StorePolicy
+import Synchronization
 
 /// StoreRules as a server embeds it: one catalog, one engine, one ledger and one verifier,
 /// shared by every worker thread.
@@ -15,6 +16,11 @@ public final class Service: Sendable {
     public let folder: PolicyFolder
     /// Its catalog, when it has one.
     public let catalog: Catalog?
+    /// The SHA-256 of the catalog file's text, when there is one: what a policy release must
+    /// carry to be served without a restart.
+    public let catalogDigest: String?
+    /// Why the policy serving is not the one it should be (a release that failed to load), if so.
+    let policyProblem = Mutex<String?>(nil)
     /// The policy engine every request decides with.
     public let engine: PolicyEngine
     /// The ledger every ingest goes to.
@@ -30,8 +36,14 @@ public final class Service: Sendable {
     public init(configuration options: ServiceConfiguration) throws(StartupError) {
         do {
             folder = try PolicyFolder(URL(fileURLWithPath: options.folder))
-            catalog = try folder.loadCatalog()
-            engine = try PolicyEngine(source: try folder.policySource(), catalog: catalog.map(PolicyCatalog.init) ?? .empty)
+            if let file = options.catalogFile {
+                catalog = try Catalog(data: Data(file.text.utf8), fileName: file.name)
+                catalogDigest = SHA256Digest.hex(of: file.text)
+            } else {
+                catalog = try folder.loadCatalog()
+                catalogDigest = try folder.catalogURL.map { SHA256Digest.hex(of: try String(contentsOf: $0, encoding: .utf8)) }
+            }
+            engine = try PolicyEngine(source: try options.policy ?? folder.policySource(), catalog: catalog.map(PolicyCatalog.init) ?? .empty)
         } catch let error as PolicyError {
             throw StartupError(error.description)
         } catch {

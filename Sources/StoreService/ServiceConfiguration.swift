@@ -1,5 +1,6 @@
 import PostgresLedger
 import StoreCore
+import StorePolicy
 
 /// What a ``Service`` serves and trusts: its policy folder, its ledger and how signed data is
 /// verified.
@@ -16,6 +17,10 @@ public struct ServiceConfiguration: Sendable {
     public var environment: AppStoreEnvironment
     /// The app's Apple ID, which production notifications must name.
     public var appAppleId: Int64?
+    /// The policy to serve instead of the folder's `policy.lua` (a release from the ledger).
+    public var policy: PolicySource?
+    /// The catalog file to serve instead of the folder's (a release's): its name and text.
+    public var catalogFile: (name: String, text: String)?
 
     /// Creates a configuration.
     public init(folder: String, ledger: LedgerLocation, rootCertificates: [X509Certificate], bundleId: String,

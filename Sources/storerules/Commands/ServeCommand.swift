@@ -1,5 +1,6 @@
 import CommandLineOptions
 import Foundation
+import PostgresLedger
 import StoreCore
 import StoreHTTP
 import StorePolicy
@@ -14,15 +15,17 @@ enum ServeCommand: Command {
         """
         Usage: storerules serve DIR --ledger URL --root PEM... --bundle-id ID --environment E
                                 [--app-apple-id N] [--listen HOST:PORT] [--threads N] [--api-keys FILE]
-                                [--tls-cert PEM --tls-key PEM] [--decision-log FILE|-] [--watch]
-                                [--insecure-no-auth]
+                                [--tls-cert PEM --tls-key PEM] [--decision-log FILE|-]
+                                [--watch | --policy-from-ledger] [--insecure-no-auth]
 
         Serves DIR's policy and catalog over HTTP/1.1: POST /v1/notifications for Apple's App Store
         Server Notifications V2, the app's routes under /v1/customers, /v1/transactions and
         /v1/decisions, administration under /v1/admin, and /healthz, /readyz, /metrics
         (docs/service.md lists them). Prints the address it listens on, then serves until SIGTERM
         or SIGINT, when it stops accepting, lets requests in flight finish and exits 0. SIGHUP
-        re-reads the API keys.
+        re-reads the API keys. With --policy-from-ledger it serves the newest policy published to
+        its PostgreSQL ledger (storerules policy publish) and switches to each new one within a
+        second.
 
         Options:
         \(HelpText.options(syntax.options))
@@ -46,14 +49,34 @@ enum ServeCommand: Command {
         .value("tls-key", "PEM", help: "The certificate's private key (with --tls-cert)."),
         .value("decision-log", "FILE", help: "Append one JSON line per decision to FILE (- for standard output)."),
         .flag("watch", help: "Reload policy.lua when it changes, keeping the old policy when the new one fails."),
+        .flag("policy-from-ledger", help: "Serve the newest policy released in the PostgreSQL ledger instead of DIR's "
+              + "policy.lua and catalog, and follow new releases."),
         .flag("insecure-no-auth", help: "Serve without API keys; only on a loopback address."),
     ])
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let options = try ServeOptions(parsed)
+        var configuration = options.service
+        var release: (store: PolicyReleaseStore, current: PolicyRelease)?
+        if options.policyFromLedger, case .postgres(let url) = options.service.ledger {
+            let store: PolicyReleaseStore
+            let latest: PolicyRelease?
+            do {
+                store = try PolicyReleaseStore(url: url)
+                latest = try store.latest()
+            } catch {
+                throw CommandFailure("the ledger's policy releases: \(error)")
+            }
+            guard let latest else {
+                throw CommandFailure("no policy is released in \(options.service.ledger.displayName); run storerules policy publish DIR first")
+            }
+            configuration.policy = PolicySource(text: latest.script)
+            if let name = latest.catalogName, let text = latest.catalog { configuration.catalogFile = (name, text) }
+            release = (store, latest)
+        }
         let service: Service
         do {
-            service = try Service(configuration: options.service)
+            service = try Service(configuration: configuration)
         } catch {
             throw CommandFailure(error.message)
         }
@@ -78,20 +101,15 @@ enum ServeCommand: Command {
                 throw CommandFailure("--decision-log \(path): \(error.localizedDescription)")
             }
         }
-        let router = HTTPRouter(service: service, access: access, decisionLog: decisionLog)
-        let server: HTTPServer
-        do {
-            server = try HTTPServer(router: router, configuration: options.http)
-        } catch {
-            throw CommandFailure(error.description)
-        }
-        let scheme = options.http.tls == nil ? "http" : "https"
-        let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
-        Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "
-                    + "(policy \(service.engine.version), ledger \(options.service.ledger.displayName)"
-                    + (access.checksKeys ? "" : ", no API keys") + ")")
+        let metrics = ServiceMetrics()
+        let router = HTTPRouter(service: service, access: access, metrics: metrics, decisionLog: decisionLog)
         let watcher = options.watch ? PolicyWatcher(folder: service.folder, engine: service.engine) : nil
-        await ServeSignals.wait(
+        let following = release.map { release in
+            LedgerPolicyFollowing(service: service, store: release.store, current: release.current, metrics: metrics) {
+                Output.error("storerules serve: " + $0)
+            }
+        }
+        let signals = ServeSignals(
             reloadKeys: {
                 do {
                     try access.reloadKeys()
@@ -105,7 +123,20 @@ enum ServeCommand: Command {
                     Output.error("storerules serve: \(message)")
                 }
             })
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(router: router, configuration: options.http)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let scheme = options.http.tls == nil ? "http" : "https"
+        let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
+        Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "
+                    + "(policy \(service.engine.version), ledger \(options.service.ledger.displayName)"
+                    + (access.checksKeys ? "" : ", no API keys") + ")")
+        await signals.wait()
         server.stop(grace: .seconds(10))
+        following?.stop()
         Output.error("storerules serve: stopped")
         return 0
     }

@@ -16,6 +16,8 @@ struct ServeOptions {
     let decisionLogPath: String?
     /// Whether policy.lua is reloaded when it changes.
     let watch: Bool
+    /// Whether the policy comes from the ledger's releases, followed as they are published.
+    let policyFromLedger: Bool
 
     init(_ parsed: ParsedArguments) throws {
         let folder = try parsed.positional(0, "the policy folder DIR")
@@ -64,6 +66,13 @@ struct ServeOptions {
         }
         decisionLogPath = parsed.value("decision-log")
         watch = parsed.flag("watch")
+        policyFromLedger = parsed.flag("policy-from-ledger")
+        if policyFromLedger {
+            guard case .postgres = ledger else {
+                throw UsageError("--policy-from-ledger needs a PostgreSQL ledger (postgres://…), where releases are published")
+            }
+            guard !watch else { throw UsageError("--policy-from-ledger and --watch exclude each other: the policy comes from one place") }
+        }
     }
 
     /// The host and port of `HOST:PORT` (`[IPv6]:PORT` for IPv6).

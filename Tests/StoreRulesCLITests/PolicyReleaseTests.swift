@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `storerules policy publish|list|rollback` and instances that follow the releases.
+@Suite(.serialized, .enabled(if: LedgerWorkspace.postgresServer != nil, "needs STORERULES_TEST_POSTGRES_URL"))
+struct PolicyReleaseTests {
+    /// A copy of the Backyard Birds folder whose `plan_icon` for the Premium pass is `icon`.
+    private static func folder(icon: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("release-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let example = CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds")
+        try FileManager.default.copyItem(at: example.appendingPathComponent("Products.storekit"), to: folder.appendingPathComponent("Products.storekit"))
+        let original = try String(contentsOf: example.appendingPathComponent("policy.lua"), encoding: .utf8)
+        let end = try #require(original.range(of: "return policy", options: .backwards))
+        let policy = original.replacingCharacters(in: end, with: """
+                local original_plan_icon = policy.plan_icon
+                function policy.plan_icon(ctx, plan)
+                    if plan.id == "pass.premium" then return "\(icon)" end
+                    return original_plan_icon(ctx, plan)
+                end
+                return policy
+                """)
+        try policy.write(to: folder.appendingPathComponent("policy.lua"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    private static func policy(_ arguments: String...) throws -> CommandRunner.Result {
+        try CommandRunner.run(["policy"] + arguments)
+    }
+
+    @Test("a policy whose tests fail, or that does not compile, is not published")
+    func onlyCheckedPoliciesArePublished() throws {
+        let ledger = try LedgerWorkspace.freshPostgresLedger()
+        let broken = try Self.folder(icon: "star")
+        try "return {".write(to: broken.appendingPathComponent("policy.lua"), atomically: true, encoding: .utf8)
+        let refused = try Self.policy("publish", broken.path, "--ledger", ledger)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("nothing was published"), "\(refused.standardError)")
+        let failing = try Self.folder(icon: "star")
+        try "function test_fails() expect_eq(1, 2) end\n".write(to: failing.appendingPathComponent("policy_test.lua"), atomically: true, encoding: .utf8)
+        let untested = try Self.policy("publish", failing.path, "--ledger", ledger)
+        #expect(untested.status == 1)
+        #expect(untested.standardError.contains("1 test failed; nothing was published"), "\(untested.standardError)")
+        #expect(try Self.policy("list", "--ledger", ledger).standardOutput.isEmpty)
+        let published = try Self.policy("publish", try Self.folder(icon: "star").path, "--ledger", ledger)
+        #expect(published.status == 0, "\(published.standardError)")
+        #expect(published.standardOutput.hasPrefix("policy publish: release 1, version "))
+        let listed = try Self.policy("list", "--ledger", ledger, "--json")
+        let releases = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+        #expect(releases.count == 1)
+        #expect(releases.first?["action"] as? String == "publish")
+        let sqlite = try Self.policy("list", "--ledger", FileManager.default.temporaryDirectory.appendingPathComponent("x.sqlite").path)
+        #expect(sqlite.status == 64)
+    }
+
+    @Test("instances following the ledger switch to a release within a second, with no failed request, and back on rollback")
+    func instancesFollowReleases() throws {
+        let ledger = try LedgerWorkspace.freshPostgresLedger()
+        #expect(try Self.policy("publish", try Self.folder(icon: "star").path, "--ledger", ledger).status == 0)
+        let instances = try (0..<2).map { _ in try ServeProcess(ledger: ledger, extra: ["--policy-from-ledger"]) }
+        func icons() throws -> [String?] {
+            try instances.map { instance in
+                let reply = try instance.request("POST", "/v1/decisions/plan_icon", json: ["ctx": [String: Any](), "args": ["pass.premium"]])
+                return reply.status == 200 ? reply.json["result"] as? String : "failed \(reply.status)"
+            }
+        }
+        #expect(try icons() == ["star", "star"])
+        let failures = Mutex(0)
+        let stop = Mutex(false)
+        let load = Thread {
+            while !stop.withLock({ $0 }) {
+                for instance in instances {
+                    let reply = try? instance.request("GET", "/v1/customers/ana/storefront?placement=home")
+                    if reply?.status != 200 { failures.withLock { $0 += 1 } }
+                }
+            }
+        }
+        load.start()
+        let published = try Self.policy("publish", try Self.folder(icon: "moon").path, "--ledger", ledger)
+        #expect(published.status == 0, "\(published.standardError)")
+        let switched = Date()
+        var seen: [String?] = []
+        while Date().timeIntervalSince(switched) < 10 {
+            seen = try icons()
+            if seen == ["moon", "moon"] { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let elapsed = Date().timeIntervalSince(switched)
+        #expect(seen == ["moon", "moon"])
+        #expect(elapsed < 1, "every instance served the release after \(elapsed) s")
+        stop.withLock { $0 = true }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(failures.withLock { $0 } == 0)
+
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(Self.policy("list", "--ledger", ledger, "--json").standardOutput.utf8)) as? [[String: Any]]).last
+        let version = try #require(first?["version"] as? String)
+        let rolledBack = try Self.policy("rollback", String(version.prefix(12)), "--ledger", ledger)
+        #expect(rolledBack.status == 0, "\(rolledBack.standardError)")
+        var back: [String?] = []
+        for _ in 0..<200 {
+            back = try icons()
+            if back == ["star", "star"] { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(back == ["star", "star"])
+        #expect(try Self.policy("rollback", "nope", "--ledger", ledger).status == 1)
+    }
+
+    @Test("a release that changes the catalog keeps the previous policy serving and shows in /readyz")
+    func aReleaseWithAnotherCatalogIsReported() throws {
+        let ledger = try LedgerWorkspace.freshPostgresLedger()
+        #expect(try Self.policy("publish", try Self.folder(icon: "star").path, "--ledger", ledger).status == 0)
+        let server = try ServeProcess(ledger: ledger, extra: ["--policy-from-ledger"])
+        let changed = try Self.folder(icon: "sun")
+        let catalog = changed.appendingPathComponent("Products.storekit")
+        try (try String(contentsOf: catalog, encoding: .utf8) + "\n").write(to: catalog, atomically: true, encoding: .utf8)
+        #expect(try Self.policy("publish", changed.path, "--ledger", ledger).status == 0)
+        var readiness: [String: Any] = [:]
+        for _ in 0..<200 {
+            readiness = try server.request("GET", "/readyz", key: nil).json
+            if readiness["policy_problem"] != nil { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect((readiness["policy_problem"] as? String)?.contains("changes the catalog") == true, "\(readiness)")
+        #expect(readiness["ready"] as? Bool == true)
+        let icon = try server.request("POST", "/v1/decisions/plan_icon", json: ["ctx": [String: Any](), "args": ["pass.premium"]])
+        #expect(icon.json["result"] as? String == "star")
+    }
+}
