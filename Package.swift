@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
-            dependencies: ["StorePolicy", "StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StoreCore", "PostgresLedger",
+            dependencies: ["StorePolicy", "StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StoreBench", "StoreCore",
+                           "PostgresLedger",
                            "LuaBridge",
                            "CLuaBaseline", "CEditLine",
                            "COpenSSL", "CommandLineOptions"]
@@ -56,6 +57,9 @@ let package = Package(
         // The fuzz targets' bodies, shared by the fuzz executables (Fuzz/) and the regression tests.
         .target(name: "StoreFuzzing", dependencies: ["StoreService", "StoreJourneys", "StoreTesting", "StorePolicy", "StoreCore",
                                                    "LuaBridge"]),
+
+        // Load on the HTTP service from a second process (wrk), for storerules bench.
+        .target(name: "StoreBench", dependencies: ["StoreTesting", "StoreCore", "PostgresLedger"]),
 
         // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "PostgresLedger",

@@ -4,7 +4,7 @@ import Testing
 /// The service section of `storerules bench`.
 @Suite struct PolicyServiceBenchTests {
     @Test func theBenchLoadTestsTheServiceBesideIt() throws {
-        let result = try CommandRunner.run(["bench", "--json", "--iterations", "200", "--service-requests", "400"])
+        let result = try CommandRunner.run(["bench", "--json", "--iterations", "200", "--service-requests", "400", "--http-seconds", "0"])
         #expect(result.status == 0, "\(result.standardError)")
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(figures["service_requests"] as? Int == 401)
@@ -27,14 +27,15 @@ import Testing
 
         let process = Process()
         process.executableURL = alone
-        process.arguments = ["bench", "--iterations", "200"]
+        process.arguments = ["bench", "--iterations", "200", "--http-seconds", "0"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let note = try #require(text.split(separator: "\n").last)
+        let note = try #require(text.split(separator: "\n").first { $0.hasPrefix("PolicyService under load") })
         #expect(note.hasPrefix("PolicyService under load: skipped (no PolicyService binary beside storerules"))
+        #expect(text.split(separator: "\n").last == "storerules serve under wrk: skipped (--http-seconds 0)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBench
 import PostgresLedger
 import StoreCore
 

@@ -205,6 +205,7 @@ enum BenchCommand: Command {
         .value("service-folder", "DIR", help: "The policy folder the service serves (default: the package's "
                + "Examples/BackyardBirds). It needs a .storekit catalog with consumables or subscriptions."),
         .value("service-requests", "N", help: "Requests in the load test's stream (default 4000), plus the reload."),
+        .value("http-seconds", "N", help: "How long each HTTP run under wrk lasts (default 3; 0 skips the HTTP section)."),
         .value("postgres", "URL", help: "A PostgreSQL server (postgresql://…) whose role may CREATE DATABASE, for the "
                + "ledger's PostgreSQL figures (default: $\(postgresEnvironmentVariable); without either, skipped)."),
     ])
@@ -223,6 +224,12 @@ enum BenchCommand: Command {
         }
         let iterations = try positive("iterations") ?? 100_000
         let serviceRequests = try positive("service-requests") ?? 4_000
+        let httpSeconds = try parsed.value("http-seconds").map { text throws(UsageError) -> Int in
+            guard let seconds = Int(text), (0...600).contains(seconds) else {
+                throw UsageError("--http-seconds must be a whole number from 0 to 600, not '\(text)'")
+            }
+            return seconds
+        } ?? 3
         let serviceFolder = parsed.value("service-folder").map { URL(fileURLWithPath: $0) }
         if let serviceFolder, !FileManager.default.fileExists(atPath: serviceFolder.appendingPathComponent("policy.lua").path) {
             throw UsageError("--service-folder \(serviceFolder.path) is not a policy folder: it has no policy.lua")
@@ -236,10 +243,11 @@ enum BenchCommand: Command {
         try measureSignedData(into: &figures)
         let ledger = try measureLedger(postgresURL: postgresURL)
         try loadTestService(folder: serviceFolder, requests: serviceRequests, into: &figures)
+        let http = measureHTTP(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
         if parsed.flag("json") {
-            Output.line(try Output.json(BenchReport(figures: figures, ledger: ledger)))
+            Output.line(try Output.json(BenchReport(figures: figures, ledger: ledger, http: http)))
         } else {
-            Output.line(engineTable(figures) + "\n" + ledgerTable(ledger) + "\n" + serviceTable(figures))
+            Output.line(engineTable(figures) + "\n" + ledgerTable(ledger) + "\n" + serviceTable(figures) + "\n" + httpTable(http))
         }
         return ledger.postgresFailed == nil ? 0 : 1
     }

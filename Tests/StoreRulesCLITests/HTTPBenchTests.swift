@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// `storerules bench`'s HTTP section: wrk against `storerules serve`, from a second process.
+@Suite struct HTTPBenchTests {
+    @Test("the HTTP section reports storefront GETs and notification ingests with their latencies, none failed")
+    func httpSectionReportsItsFigures() throws {
+        let result = try CommandRunner.run(
+            ["bench", "--json", "--iterations", "100", "--service-requests", "40", "--http-seconds", "1"],
+            environment: ["STORERULES_BENCH_POSTGRES_URL": ""])
+        #expect(result.status == 0, "\(result.standardError)")
+        let line = try #require(result.standardOutput.split(separator: "\n").last)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
+            #expect(report["http_skipped"] as? String == "wrk is not installed (apt install wrk)")
+            return
+        }
+        let runs = try #require(report["http"] as? [[String: Any]], "\(report["http_skipped"] ?? "")")
+        #expect(runs.count == 1)
+        let sqlite = try #require(runs.first)
+        #expect(sqlite["ledger"] as? String == "sqlite")
+        for route in ["storefront", "notifications"] {
+            let figures = try #require(sqlite[route] as? [String: Any])
+            #expect((figures["requests_per_second"] as? Double ?? 0) > 0)
+            #expect((figures["p99_ms"] as? Double ?? 0) >= (figures["p50_ms"] as? Double ?? 0))
+            #expect(figures["non_2xx_responses"] as? Int == 0, "\(route): \(figures)")
+            #expect(figures["socket_errors"] as? Int == 0, "\(route): \(figures)")
+        }
+    }
+}
