@@ -72,19 +72,23 @@ public struct HTTPBench {
                 "--environment", "Sandbox", "--api-keys", file("keys").path, "--threads", "4",
             ])
         }
-        let perInstance = Self.connections / count
-        let storefront = try combine(instances.enumerated().map { index, instance in
-            try WrkRun.start(url: instance.url + "/v1/customers/bench-0/storefront?placement=home", connections: perInstance,
-                             threads: 1, seconds: seconds, headers: ["Authorization: Bearer \(appKey)"],
-                             script: file("storefront.lua").path, scriptArguments: [String(Self.customers), String(index)])
-        })
-        let notifications = try combine(instances.enumerated().map { index, instance in
-            try WrkRun.start(url: instance.url + "/v1/notifications", connections: perInstance, threads: 1, seconds: seconds,
-                             script: file("notifications.lua").path,
-                             scriptArguments: [bodies.path, String(index), String(count)])
-        })
-        return HTTPBenchFigures(ledger: label, instances: count, storefront: storefront, notifications: notifications,
-                                notificationsRepeated: notifications.requests > notificationCount)
+        // The servers must outlive every wrk run, which an optimized build would not see from
+        // their last use.
+        return try withExtendedLifetime(instances) {
+            let perInstance = Self.connections / count
+            let storefront = try combine(instances.enumerated().map { index, instance in
+                try WrkRun.start(url: instance.url + "/v1/customers/bench-0/storefront?placement=home", connections: perInstance,
+                                 threads: 1, seconds: seconds, headers: ["Authorization: Bearer \(appKey)"],
+                                 script: file("storefront.lua").path, scriptArguments: [String(Self.customers), String(index)])
+            })
+            let notifications = try combine(instances.enumerated().map { index, instance in
+                try WrkRun.start(url: instance.url + "/v1/notifications", connections: perInstance, threads: 1, seconds: seconds,
+                                 script: file("notifications.lua").path,
+                                 scriptArguments: [bodies.path, String(index), String(count)])
+            })
+            return HTTPBenchFigures(ledger: label, instances: count, storefront: storefront, notifications: notifications,
+                                    notificationsRepeated: notifications.requests > notificationCount)
+        }
     }
 
     /// Runs started together, finished, and added up: rates and counts summed, the worst

@@ -36,6 +36,10 @@ public final class FuzzHarness {
             let fuzzer = try ServiceRequestFuzzer(packageRoot: packageRoot)
             body = fuzzer.answer
             seeds = fuzzer.requestSeeds
+        case .httpRequest:
+            let fuzzer = try HTTPRequestFuzzer(packageRoot: packageRoot)
+            body = fuzzer.answer
+            seeds = fuzzer.requestSeeds
         case .luaResult:
             let fuzzer = try LuaResultFuzzer()
             body = fuzzer.decode

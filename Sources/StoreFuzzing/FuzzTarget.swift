@@ -18,6 +18,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case journey
     /// A request line answered by the JSON-lines service over a real ledger and policy.
     case serviceRequest = "service-request"
+    /// An HTTP request (method, path, query, headers, body) answered by the HTTP API's router
+    /// over a real ledger and policy, with API keys.
+    case httpRequest = "http-request"
     /// A Lua value built from the bytes, as a hostile policy could return it, read back by
     /// ``LuaBridge/LuaDecoder`` as the shapes hook results take.
     case luaResult = "lua-result"

@@ -1,29 +1,48 @@
 import Dispatch
 import Foundation
 
+/// The write end of the pipe the signal handler writes a signal's number to.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+/// The signal handler: one byte to the pipe, all it may safely do.
+private func noteSignal(_ number: Int32) {
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWriteEnd, &byte, 1)
+}
+
 /// The signals a running server answers: SIGTERM and SIGINT end ``wait()``, SIGHUP re-reads
-/// the API keys. Made before the server says it listens, so that no signal sent once it has
-/// said so finds the default action.
+/// the API keys. Taken over before the server says it listens, so no signal sent once it has
+/// said so finds the default action. The handler writes each signal to a pipe, whichever thread
+/// it lands on; a thread of its own reads the pipe and acts.
 final class ServeSignals: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "storerules.serve.signals")
+    private let readEnd: Int32
     private let stopped = DispatchSemaphore(value: 0)
-    private var sources: [DispatchSourceSignal] = []
     private let timer: DispatchSourceTimer
 
     /// Takes over SIGTERM, SIGINT and SIGHUP, calling `reloadKeys` on each SIGHUP and `tick`
     /// about every half second.
     init(reloadKeys: @escaping @Sendable () -> Void, tick: @escaping @Sendable () -> Void) {
-        let stopped = stopped
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 { ends = [-1, -1] }
+        readEnd = ends[0]
+        signalPipeWriteEnd = ends[1]
         for number in [SIGTERM, SIGINT, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                if number == SIGHUP { reloadKeys() } else { stopped.signal() }
-            }
-            source.resume()
-            sources.append(source)
+            signal(number, noteSignal)
         }
-        timer = DispatchSource.makeTimerSource(queue: queue)
+        let (readEnd, stopped) = (readEnd, stopped)
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) == 1 {
+                if Int32(byte) == SIGHUP {
+                    reloadKeys()
+                } else {
+                    stopped.signal()
+                    return
+                }
+            }
+            stopped.signal()
+        }
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "storerules.serve.tick"))
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
         timer.setEventHandler(handler: tick)
         timer.resume()
@@ -39,6 +58,5 @@ final class ServeSignals: @unchecked Sendable {
             }
         }
         timer.cancel()
-        sources.forEach { $0.cancel() }
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import StoreCore
+import StoreService
+
+/// The HTTP API's router over the Backyard Birds policy and a ledger in a temporary folder,
+/// with an `app` and an `admin` key, trusting a signing authority made for the run.
+///
+/// An input is a request as the transport hands it over: a first line `METHOD PATH[?QUERY]`,
+/// header lines `Name: value` up to an empty line, then the body. The bytes are cut up with no
+/// checks of their own (the transport's parser has made them a request); the router must answer
+/// whatever comes.
+final class HTTPRequestFuzzer {
+    static let appKey = "fuzz-app-key-0123456789"
+    static let adminKey = "fuzz-admin-key-0123456789"
+
+    private let signedData: SignedDataFuzzer
+    private let router: HTTPRouter
+
+    init(packageRoot: URL) throws {
+        signedData = try SignedDataFuzzer()
+        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-fuzz-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let configuration = ServiceConfiguration(
+            folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
+            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [signedData.rootCertificate],
+            bundleId: SignedDataFuzzer.bundleId, environment: .sandbox, appAppleId: 1)
+        let service: Service
+        do {
+            service = try Service(configuration: configuration)
+        } catch {
+            throw FuzzSetupError("the service cannot start: \(error.message)")
+        }
+        let keyring = try APIKeyring(text: "app \(Self.appKey)\nadmin \(Self.adminKey)\n")
+        router = HTTPRouter(service: service, access: AccessControl(keyring: keyring))
+    }
+
+    /// Answers the input as one request.
+    func answer(_ input: Data) {
+        _ = router.respond(to: Self.request(from: input))
+    }
+
+    /// The request the input describes.
+    static func request(from input: Data) -> HTTPRequest {
+        let bytes = [UInt8](input)
+        let separator: [UInt8] = [0x0A, 0x0A]
+        let split = (0..<max(0, bytes.count - 1)).first { bytes[$0] == separator[0] && bytes[$0 + 1] == separator[1] }
+        let head = String(decoding: bytes[..<(split ?? bytes.count)], as: UTF8.self)
+        let body = split.map { Data(bytes[($0 + 2)...]) } ?? Data()
+        var lines = head.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = lines.isEmpty ? "" : lines.removeFirst()
+        let parts = first.split(separator: " ", maxSplits: 1).map(String.init)
+        let target = parts.count > 1 ? parts[1] : "/"
+        let pathAndQuery = target.split(separator: "?", maxSplits: 1).map(String.init)
+        var query: [String: String] = [:]
+        if pathAndQuery.count > 1 {
+            for pair in pathAndQuery[1].split(separator: "&") {
+                let keyValue = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                query[keyValue[0]] = keyValue.count > 1 ? keyValue[1] : ""
+            }
+        }
+        var headers: [String: String] = [:]
+        for line in lines {
+            let nameValue = line.split(separator: ":", maxSplits: 1).map(String.init)
+            guard nameValue.count == 2 else { continue }
+            headers[nameValue[0]] = nameValue[1].trimmingCharacters(in: .whitespaces)
+        }
+        return HTTPRequest(method: parts.first ?? "", path: pathAndQuery.first ?? "/", query: query, headers: headers, body: body)
+    }
+
+    /// One request of each route, the ingests carrying payloads the run's authority signed.
+    func requestSeeds() throws -> [Data] {
+        let signed = try signedData.signedSeeds().map { String(decoding: $0, as: UTF8.self) }
+        let app = "Authorization: Bearer \(Self.appKey)"
+        let admin = "Authorization: Bearer \(Self.adminKey)"
+        return [
+            "POST /v1/notifications\n\n{\"signedPayload\": \"\(signed[3])\"}",
+            "POST /v1/transactions\n\(app)\n\n{\"customer\": \"ada\", \"signed_transaction\": \"\(signed[0])\"}",
+            "PUT /v1/customers/ada\n\(app)\n\n{\"app_account_token\": \"7E3FB20B-4CDB-47CC-936D-99D65F608138\"}",
+            "GET /v1/customers/ada\n\(app)\n\n",
+            "GET /v1/customers/ada/storefront?placement=home\n\(app)\n\n",
+            "POST /v1/customers/ada/events\n\(app)\n\n{\"name\": \"paywall_shown\", \"placement\": \"home\"}",
+            "POST /v1/decisions/show_merchandising?trace=1\n\(app)\n\n{\"ctx\": {\"customer\": {\"status_known\": true}}, \"args\": [\"home\"]}",
+            "POST /v1/decisions/features\n\(app)\n\n{\"customer\": \"ada\"}",
+            "GET /v1/admin/policy\n\(admin)\n\n",
+            "POST /v1/admin/retry-unfinished\n\(admin)\n\n",
+            "GET /metrics\n\(admin)\n\n",
+            "GET /readyz\n\n",
+        ].map { Data($0.utf8) }
+    }
+}
