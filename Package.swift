@@ -59,7 +59,7 @@ let package = Package(
                                                    "LuaBridge"]),
 
         // Load on the HTTP service from a second process (wrk), for storerules bench.
-        .target(name: "StoreBench", dependencies: ["StoreTesting", "StoreCore", "PostgresLedger"]),
+        .target(name: "StoreBench", dependencies: ["StoreTesting", "StorePolicy", "StoreCore", "PostgresLedger"]),
 
         // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "PostgresLedger",

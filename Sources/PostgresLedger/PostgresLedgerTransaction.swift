@@ -110,7 +110,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
     }
 
     func balances(customerID: String) throws -> [String: Int] {
-        let rows = try connection.execute("SELECT item, amount FROM balance WHERE customer_id = $1", [.text(customerID)])
+        let rows = try connection.execute("SELECT item, amount FROM balance WHERE customer_id = $1 AND amount <> 0", [.text(customerID)])
         return try Dictionary(uniqueKeysWithValues: rows.map {
             (try $0.decode(String.self, column: "item"), try $0.decode(Int.self, column: "amount"))
         })

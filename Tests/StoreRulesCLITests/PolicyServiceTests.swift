@@ -88,7 +88,7 @@ import Testing
         #expect(reversed["outcome"] as? String == "revoked")
         #expect(reversed["storage"] as? String == "updated")
         #expect(reversed["grants"] as? [JSON] as NSArray? == [["item": "pellet", "amount": 15]] as NSArray)
-        #expect(reversed["balances"] as? [String: Int] == ["pellet": 0])
+        #expect(reversed["balances"] as? [String: Int] == [:])
     }
 
     @Test func aNotificationWhoseNestedTransactionIsUntrustedChangesNothing() throws {

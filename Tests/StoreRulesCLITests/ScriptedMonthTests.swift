@@ -128,7 +128,7 @@ import Testing
     @Test func refundingThePelletsTakesThemBack() throws {
         let refunded = try month.output(.refundPellets)
         #expect(StoreCommandTests.summaries(refunded) == ["REFUND"])
-        try expectOwnership(after: .refundPellets, entitlements: [], balances: ["pellet": 0], features: [], introEligible: false)
+        try expectOwnership(after: .refundPellets, entitlements: [], balances: [:], features: [], introEligible: false)
         try expectStatus(try month.subscription(after: .refundPellets), product: "pass.premium", state: "expired",
                          givesService: false)
     }

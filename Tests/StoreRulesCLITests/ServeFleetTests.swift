@@ -138,4 +138,45 @@ struct ServeFleetTests {
                     "\(customer.id)")
         }
     }
+
+    @Test("a month of the local store's signed data, posted as the app and Apple post it to three instances, leaves what ledger ingest leaves")
+    func aLocalStoreMonthAcrossTheFleet() throws {
+        let month = try ScriptedMonth.played.get()
+        let payloads = try month.payloads().filter { $0.kind != .renewal }
+        #expect(payloads.contains { $0.kind == .notification })
+        let ledger = try LedgerWorkspace.freshPostgresLedger()
+        let instances = try (0..<3).map { _ in try ServeProcess(ledger: ledger, rootPEM: month.rootCertificate) }
+        var generator = SystemRandomNumberGenerator()
+        // The app delivers its transactions first, in any order; then Apple's notifications
+        // arrive shuffled, each at an instance chosen at random.
+        let transactions = payloads.filter { $0.kind == .transaction }.shuffled(using: &generator)
+        let notifications = payloads.filter { $0.kind == .notification }.shuffled(using: &generator)
+        for payload in transactions {
+            let reply = try instances.randomElement(using: &generator)!.request(
+                "POST", "/v1/transactions", json: ["customer": ScriptedMonth.customer, "signed_transaction": payload.jws])
+            #expect(reply.status == 200, "\(reply.text)")
+        }
+        for payload in notifications {
+            let reply = try instances.randomElement(using: &generator)!.request(
+                "POST", "/v1/notifications", json: ["signedPayload": payload.jws], key: nil)
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.json["status"] as? String != "pending", "\(reply.text)")
+        }
+
+        let workspace = try LedgerWorkspace()
+        let root = workspace.directory.appendingPathComponent("month-root.pem").path
+        try month.rootCertificate.write(toFile: root, atomically: true, encoding: .utf8)
+        let reference = workspace.sqliteLedger("reference.sqlite")
+        let ingested = try CommandRunner.run([
+            "ledger", "ingest", LedgerWorkspace.folder, "--ledger", reference, "--root", root, "--bundle-id", ScriptedMonth.bundleID,
+            "--environment", ScriptedMonth.environment, "--customer", ScriptedMonth.customer,
+            try workspace.file(payloads.map(\.jws)),
+        ])
+        #expect(ingested.status == 0, "\(ingested.standardOutput)\(ingested.standardError)")
+        let served = try Self.customerState(ScriptedMonth.customer, ledger: ledger)
+        let expected = try Self.customerState(ScriptedMonth.customer, ledger: reference)
+        #expect(served == expected, "served \(served)\ningested \(expected)")
+        let check = try LedgerWorkspace.ledger("check", "--ledger", ledger)
+        #expect(check.status == 0, "\(check.standardOutput)")
+    }
 }

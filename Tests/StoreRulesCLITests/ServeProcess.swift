@@ -42,8 +42,9 @@ final class ServeProcess: @unchecked Sendable {
     private let session: URLSession
 
     /// Starts a server on `ledger` (a new SQLite file when nil) with `extra` arguments;
-    /// `auth: false` starts it with `--insecure-no-auth` instead of keys.
-    init(ledger: String? = nil, auth: Bool = true, extra: [String] = [], folder existing: URL? = nil) throws {
+    /// `auth: false` starts it with `--insecure-no-auth` instead of keys. It trusts `rootPEM`,
+    /// or ``ServiceProcess/authority``'s root.
+    init(ledger: String? = nil, auth: Bool = true, extra: [String] = [], folder existing: URL? = nil, rootPEM: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let existing {
@@ -57,7 +58,7 @@ final class ServeProcess: @unchecked Sendable {
             }
         }
         let rootPath = directory.appendingPathComponent("root.pem").path
-        try ServiceProcess.authority.rootCertificate.pemRepresentation.write(toFile: rootPath, atomically: true, encoding: .utf8)
+        try (rootPEM ?? ServiceProcess.authority.rootCertificate.pemRepresentation).write(toFile: rootPath, atomically: true, encoding: .utf8)
         keysPath = directory.appendingPathComponent("keys").path
         try "# test keys\napp \(Self.appKey)\nadmin \(Self.adminKey)\n".write(toFile: keysPath, atomically: true, encoding: .utf8)
 

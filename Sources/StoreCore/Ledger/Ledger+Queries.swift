@@ -52,8 +52,10 @@ extension Ledger {
         try reading { try $0.reversedGrants(ofTransaction: transactionID) }
     }
 
-    /// A customer's balance of every item they were ever granted: the sum of the grants minus
-    /// the reversed ones (possibly zero or negative).
+    /// A customer's balance of every item whose balance is not zero: the sum of the grants minus
+    /// the reversed ones (possibly negative). An item granted and wholly reversed reads as one
+    /// never granted, so the state does not depend on the order deliveries arrived in (a refund
+    /// delivered before its purchase grants nothing at all).
     public func balances(customerID: String) throws -> [String: Int] {
         try reading { try $0.balances(customerID: customerID) }
     }

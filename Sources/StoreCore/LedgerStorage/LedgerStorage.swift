@@ -82,7 +82,7 @@ public protocol LedgerReading {
     func reversedGrants(ofTransaction transactionID: String) throws -> [Grant]
     /// The grants of a transaction not reversed yet, with their positions.
     func unreversedGrants(ofTransaction transactionID: String) throws -> [(position: Int, grant: Grant)]
-    /// A customer's balance of every item they were ever granted.
+    /// A customer's balance of every item whose balance is not zero.
     func balances(customerID: String) throws -> [String: Int]
     /// The renewal info stored for a subscription.
     func renewalInfo(originalTransactionID: String) throws -> StoredRenewalInfo?

@@ -102,7 +102,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
     }
 
     func balances(customerID: String) throws -> [String: Int] {
-        let rows = try connection.fetchAll("SELECT item, amount FROM balance WHERE customer_id = ?", [customerID])
+        let rows = try connection.fetchAll("SELECT item, amount FROM balance WHERE customer_id = ? AND amount <> 0", [customerID])
         return try Dictionary(uniqueKeysWithValues: rows.map {
             (try $0.decode(String.self, column: "item"), try $0.decode(Int.self, column: "amount"))
         })

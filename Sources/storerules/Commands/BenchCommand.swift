@@ -2,6 +2,7 @@ import CommandLineOptions
 import CLuaBaseline
 import Dispatch
 import Foundation
+import StoreBench
 import LuaBridge
 import StorePolicy
 import Synchronization

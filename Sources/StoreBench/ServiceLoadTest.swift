@@ -13,24 +13,37 @@ import StoreTesting
 /// the moment a request is written to the moment its reply (matched by id) is read. After
 /// the stream, the load test checks that every transaction was granted exactly once and that
 /// the ledger's balances are the sums of the grants the replies reported.
-struct ServiceLoadTest {
+public struct ServiceLoadTest {
     /// How many customers the stream speaks for.
-    static let customers = 200
+    public static let customers = 200
     /// How many requests may wait for their replies at once.
-    static let window = 64
+    public static let window = 64
     /// The service's workers.
-    static let workers = 2
+    public static let workers = 2
     static let bundleId = "com.example.storerules.bench"
 
     /// What the load test measured.
-    struct Figures {
-        var requests: Int
-        var requestsPerSecond: Double
-        var p50Milliseconds: Double
-        var p99Milliseconds: Double
-        var failedRequests: Int
+    public struct Figures: Sendable {
+        /// Requests sent, the reload not counted.
+        public var requests: Int
+        /// Replies per second.
+        public var requestsPerSecond: Double
+        /// The median latency, in milliseconds.
+        public var p50Milliseconds: Double
+        /// The 99th-percentile latency, in milliseconds.
+        public var p99Milliseconds: Double
+        /// Requests whose reply was an error, or that were granted other than once.
+        public var failedRequests: Int
         /// The first failed reply, when a request failed.
-        var firstFailure: String?
+        public var firstFailure: String?
+    }
+
+    /// Prepares a load test of the `PolicyService` binary at `executable` serving a copy of
+    /// `folder` with a stream of `requestCount` requests.
+    public init(executable: URL, folder: URL, requestCount: Int) {
+        self.executable = executable
+        self.folder = folder
+        self.requestCount = requestCount
     }
 
     /// The `PolicyService` binary.
@@ -41,15 +54,15 @@ struct ServiceLoadTest {
     let requestCount: Int
 
     /// `PolicyService` beside the running `storerules`, when it was built.
-    static func executableBesideThisOne() -> URL? {
+    public static func executableBesideThisOne() -> URL? {
         let this = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
         let service = this.deletingLastPathComponent().appendingPathComponent("PolicyService")
         return FileManager.default.isExecutableFile(atPath: service.path) ? service : nil
     }
 
     /// The Backyard Birds example of the package `storerules` was built from.
-    static let exampleFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let exampleFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples/BackyardBirds")
 
     // MARK: - The stream
@@ -159,7 +172,7 @@ struct ServiceLoadTest {
 
     // MARK: - Running
 
-    func run() throws -> Figures {
+    public func run() throws -> Figures {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let policyFolder = directory.appendingPathComponent("policy")
@@ -170,18 +183,18 @@ struct ServiceLoadTest {
                 try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: policyFolder.appendingPathComponent(name))
             }
         } catch {
-            throw CommandFailure("service load test: cannot copy \(folder.path): \(error.localizedDescription)")
+            throw BenchFailure("service load test: cannot copy \(folder.path): \(error.localizedDescription)")
         }
         let catalog: Catalog
         do {
             guard let loaded = try PolicyFolder(policyFolder).loadCatalog() else {
-                throw CommandFailure("service load test: \(folder.path) has no .storekit catalog")
+                throw BenchFailure("service load test: \(folder.path) has no .storekit catalog")
             }
             catalog = loaded
         } catch let error as PolicyError {
-            throw CommandFailure("service load test: \(error.description)")
+            throw BenchFailure("service load test: \(error.description)")
         } catch let error as CatalogError {
-            throw CommandFailure("service load test: \(error)")
+            throw BenchFailure("service load test: \(error)")
         }
         let signing = directory.appendingPathComponent("signing")
         let authority = try SigningAuthority.loadOrCreate(in: signing)
@@ -206,17 +219,17 @@ struct ServiceLoadTest {
         do {
             try process.run()
         } catch {
-            throw CommandFailure("service load test: cannot start \(executable.path): \(error.localizedDescription)")
+            throw BenchFailure("service load test: cannot start \(executable.path): \(error.localizedDescription)")
         }
         let replies = ReplyReader(output.fileHandleForReading)
         do {
             try warmUp(input: input.fileHandleForWriting, replies: replies)
-        } catch let failure as CommandFailure {
+        } catch let failure as BenchFailure {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
             let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            throw CommandFailure(failure.message + (said.isEmpty ? "" : " (\(said))"))
+            throw BenchFailure(failure.description + (said.isEmpty ? "" : " (\(said))"))
         }
 
         let run = LoadRun(stream)
@@ -235,9 +248,9 @@ struct ServiceLoadTest {
         sender.wait()
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
-        if let problem = run.problem { throw CommandFailure("service load test: \(problem)") }
+        if let problem = run.problem { throw BenchFailure("service load test: \(problem)") }
         guard process.terminationStatus == 0 else {
-            throw CommandFailure("service load test: PolicyService exited with status \(process.terminationStatus)")
+            throw BenchFailure("service load test: PolicyService exited with status \(process.terminationStatus)")
         }
         try run.checkGrants(ledgerPath: ledgerPath)
 
@@ -259,13 +272,13 @@ struct ServiceLoadTest {
             do {
                 try input.write(contentsOf: Data(line.utf8))
             } catch {
-                throw CommandFailure("service load test: PolicyService did not start: \(error.localizedDescription)")
+                throw BenchFailure("service load test: PolicyService did not start: \(error.localizedDescription)")
             }
         }
         for _ in 0..<count {
-            guard let reply = replies.next() else { throw CommandFailure("service load test: PolicyService stopped while warming up") }
+            guard let reply = replies.next() else { throw BenchFailure("service load test: PolicyService stopped while warming up") }
             guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any], object["result"] != nil else {
-                throw CommandFailure("service load test: warming up failed: \(reply)")
+                throw BenchFailure("service load test: warming up failed: \(reply)")
             }
         }
     }
@@ -424,18 +437,18 @@ private final class LoadRun: @unchecked Sendable {
     func checkGrants(ledgerPath: String) throws {
         let (times, items) = lock.withLock { (grantedTimes, grantedItems) }
         if let (transactionID, count) = times.first(where: { $0.value != 1 }) {
-            throw CommandFailure("service load test: transaction \(transactionID) was granted \(count) times, not once")
+            throw BenchFailure("service load test: transaction \(transactionID) was granted \(count) times, not once")
         }
         let ledger: Ledger
         do {
             ledger = try Ledger(path: ledgerPath)
         } catch {
-            throw CommandFailure("service load test: cannot open the service's ledger: \(error)")
+            throw BenchFailure("service load test: cannot open the service's ledger: \(error)")
         }
         for (customer, expected) in items {
             let balances = try ledger.balances(customerID: customer)
             guard balances == expected else {
-                throw CommandFailure("service load test: \(customer) has balances \(balances), and the replies granted \(expected)")
+                throw BenchFailure("service load test: \(customer) has balances \(balances), and the replies granted \(expected)")
             }
         }
     }
