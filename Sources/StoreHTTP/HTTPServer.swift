@@ -26,6 +26,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// The daemon, until ``stop(grace:)``; guarded so a stop from a signal handler and one from
     /// `deinit` do not race.
     private let daemon = Mutex<Daemon?>(nil)
+    /// The memory libmicrohttpd keeps per connection for a request's line, headers and read
+    /// buffer; bodies are gathered apart from it, so 64 KiB leaves room for long headers while
+    /// 256 connections hold at most 16 MiB of it.
+    static let connectionMemoryBytes = 64 * 1024
+
     /// Requests begun and not yet completed; idle keep-alive connections hold none.
     private let requestsInFlight = Atomic<Int>(0)
     /// The TLS PEM text as C strings, which libmicrohttpd reads while it runs.
@@ -55,7 +60,7 @@ public final class HTTPServer: @unchecked Sendable {
             storerules_mhd_start(
                 flags, pointer, HTTPServer.accessHandler, context, HTTPServer.completionHandler,
                 UInt32(configuration.threads), UInt32(max(1, configuration.connectionLimit)),
-                UInt32(max(1, configuration.idleTimeoutSeconds)), 256 * 1024,
+                UInt32(max(1, configuration.idleTimeoutSeconds)), Self.connectionMemoryBytes,
                 tlsStrings.first, tlsStrings.dropFirst().first)
         }
         guard let started else {
