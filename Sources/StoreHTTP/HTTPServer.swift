@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// libmicrohttpd parses HTTP; this class only gathers each request's body (at most
 /// ``StoreService/HTTPRouter/maximumBodyBytes``: a larger `Content-Length` is answered `413`
-/// before the body is read, a larger chunked body is dropped), hands the request to the router
-/// on the pool's thread, and queues the router's response.
+/// before the body is read; a larger chunked body is read on and answered `413` when it ends,
+/// or its connection closed once it passes 16 times the limit), hands the request to the
+/// router on the pool's thread, and queues the router's response.
 public final class HTTPServer: @unchecked Sendable {
     /// The router answering every request.
     public let router: HTTPRouter
@@ -33,6 +34,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Requests begun and not yet completed; idle keep-alive connections hold none.
     private let requestsInFlight = Atomic<Int>(0)
+    /// Whether ``stop(grace:)`` began: every response then closes its connection, so keep-alive
+    /// clients do not send more requests into the shutdown.
+    private let isStopping = Atomic<Bool>(false)
     /// The TLS PEM text as C strings, which libmicrohttpd reads while it runs.
     private let tlsStrings: [UnsafeMutablePointer<CChar>]
 
@@ -63,8 +67,8 @@ public final class HTTPServer: @unchecked Sendable {
                 UInt32(max(1, configuration.idleTimeoutSeconds)), Self.connectionMemoryBytes,
                 tlsStrings.first, tlsStrings.dropFirst().first)
         }
+        // On failure `deinit` still runs, since every property is set, and frees the TLS strings.
         guard let started else {
-            tlsStrings.forEach { free($0) }
             throw HTTPServerError(description: "cannot listen on \(configuration.host):\(configuration.port) "
                 + "(the port is taken, the address is not this machine's, or the TLS certificate or key is unreadable)")
         }
@@ -78,21 +82,23 @@ public final class HTTPServer: @unchecked Sendable {
         tlsStrings.forEach { free($0) }
     }
 
-    /// Stops accepting connections, lets the requests in flight finish for up to `grace`, then
-    /// closes every connection (idle keep-alive ones at once) and the thread pool. Safe to call
-    /// more than once.
+    /// Stops accepting connections, lets the requests in flight finish for up to `grace` (each
+    /// answer closing its connection), then closes every connection and the thread pool. Safe to
+    /// call more than once.
     public func stop(grace: Duration = .seconds(10)) {
         guard let running = daemon.withLock({ daemon -> Daemon? in
             defer { daemon = nil }
             return daemon
         })?.pointer else { return }
+        isStopping.store(true, ordering: .releasing)
         let listener = MHD_quiesce_daemon(running)
-        if listener >= 0 { close(listener) }
         let deadline = ContinuousClock.now + grace
         while requestsInFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         MHD_stop_daemon(running)
+        // libmicrohttpd's threads may use the listening socket until the daemon has stopped.
+        if listener >= 0 { close(listener) }
     }
 
     /// How many connections are open now.
@@ -144,7 +150,8 @@ public final class HTTPServer: @unchecked Sendable {
             query: ConnectionValues.all(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND),
             headers: ConnectionValues.all(connection, kind: MHD_ValueKind.HEADER_KIND),
             body: body.data)
-        return queue(server.router.respond(to: request), on: connection, closing: false)
+        let response = server.router.respond(to: request)
+        return queue(response, on: connection, closing: server.isStopping.load(ordering: .acquiring))
     }
 
     /// Frees a request's body state once its connection is done with it.

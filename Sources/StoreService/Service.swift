@@ -21,6 +21,8 @@ public final class Service: Sendable {
     public let catalogDigest: String?
     /// Why the policy serving is not the one it should be (a release that failed to load), if so.
     let policyProblem = Mutex<String?>(nil)
+    /// Whether the policy follows the ledger's releases rather than the folder.
+    public let followsLedgerReleases: Bool
     /// The policy engine every request decides with.
     public let engine: PolicyEngine
     /// The ledger every ingest goes to.
@@ -36,10 +38,14 @@ public final class Service: Sendable {
     public init(configuration options: ServiceConfiguration) throws(StartupError) {
         do {
             folder = try PolicyFolder(URL(fileURLWithPath: options.folder))
-            if let file = options.catalogFile {
-                catalog = try Catalog(data: Data(file.text.utf8), fileName: file.name)
-                catalogDigest = SHA256Digest.hex(of: file.text)
-            } else {
+            switch options.catalog {
+            case .file(let name, let text):
+                catalog = try Catalog(data: Data(text.utf8), fileName: name)
+                catalogDigest = SHA256Digest.hex(of: text)
+            case .none:
+                catalog = nil
+                catalogDigest = nil
+            case .folder:
                 catalog = try folder.loadCatalog()
                 catalogDigest = try folder.catalogURL.map { SHA256Digest.hex(of: try String(contentsOf: $0, encoding: .utf8)) }
             }
@@ -62,6 +68,7 @@ public final class Service: Sendable {
             throw StartupError("the ledger \(options.ledger.displayName): \(error)")
         }
         grantDecision = engine.grantDecision(for: ledger, catalog: catalog)
+        followsLedgerReleases = options.followsLedgerReleases
     }
 
     /// Answers one operation. Called from many threads at once.
@@ -199,6 +206,9 @@ public final class Service: Sendable {
     /// requests already running finish on the old policy, the next ones use the new one. A
     /// policy that fails leaves the old one serving.
     private func reload() throws(ServiceError) -> ReloadAnswer {
+        guard !followsLedgerReleases else {
+            throw .conflict("this service follows the ledger's policy releases; publish with storerules policy publish instead")
+        }
         let previous = engine.version
         do throws(PolicyError) {
             let version = try engine.reload(try folder.policySource())

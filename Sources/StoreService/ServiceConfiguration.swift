@@ -19,8 +19,20 @@ public struct ServiceConfiguration: Sendable {
     public var appAppleId: Int64?
     /// The policy to serve instead of the folder's `policy.lua` (a release from the ledger).
     public var policy: PolicySource?
-    /// The catalog file to serve instead of the folder's (a release's): its name and text.
-    public var catalogFile: (name: String, text: String)?
+    /// Where the catalog comes from: the folder's `.storekit` file by default.
+    public var catalog: CatalogChoice = .folder
+    /// Whether the policy follows the ledger's releases, so a reload from the folder is refused.
+    public var followsLedgerReleases = false
+
+    /// Where a service's catalog comes from.
+    public enum CatalogChoice: Sendable {
+        /// The policy folder's `.storekit` file, if it has one.
+        case folder
+        /// A `.storekit` file's name and text (a release's).
+        case file(name: String, text: String)
+        /// No catalog (a release made from a folder without one).
+        case none
+    }
 
     /// Creates a configuration.
     public init(folder: String, ledger: LedgerLocation, rootCertificates: [X509Certificate], bundleId: String,

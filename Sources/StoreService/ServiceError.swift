@@ -19,6 +19,9 @@ public enum ServiceError: Error, Sendable, Encodable {
     /// A decision asked for could not be made (`decision`): a wrong argument, or a `grant` or
     /// custom hook that failed (they have no default to fall back to).
     case decisionFailed(PolicyError)
+    /// The request conflicts with how the service runs (`conflict`), such as a reload from the
+    /// folder on a service that follows the ledger's policy releases.
+    case conflict(String)
     /// The ledger's database failed (`storage`); the failure says whether it may pass.
     case storageFailed(LedgerStorageFailure)
     /// The answer could not be written as JSON (`internal`).
@@ -32,6 +35,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .ledgerRefused: "ledger"
         case .reloadFailed: "reload"
         case .decisionFailed: "decision"
+        case .conflict: "conflict"
         case .storageFailed: "storage"
         case .unencodable: "internal"
         }
@@ -45,6 +49,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .ledgerRefused(let error): error.description
         case .reloadFailed(let error, let version): "\(error.description); version \(version) keeps serving"
         case .decisionFailed(let error): error.description
+        case .conflict(let problem): problem
         case .storageFailed(let failure): failure.message
         case .unencodable(let problem): problem
         }
@@ -71,6 +76,7 @@ public enum ServiceError: Error, Sendable, Encodable {
             default: 400
             }
         case .reloadFailed, .decisionFailed: 422
+        case .conflict: 409
         case .storageFailed(let failure): failure.isTransient ? 503 : 500
         case .unencodable: 500
         }

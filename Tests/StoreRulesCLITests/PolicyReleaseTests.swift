@@ -66,6 +66,8 @@ struct PolicyReleaseTests {
             }
         }
         #expect(try icons() == ["star", "star"])
+        let reload = try instances[0].request("POST", "/v1/admin/reload", key: ServeProcess.adminKey)
+        #expect(reload.status == 409, "an instance following the releases reloads nothing from its folder")
         let failures = Mutex(0)
         let stop = Mutex(false)
         let load = Thread {

@@ -140,7 +140,13 @@ import Testing
         #expect(try server.request("GET", "/v1/customers/ana", key: ServeProcess.appKey).status == 200)
         #expect(try server.request("GET", "/v1/admin/policy", key: ServeProcess.appKey).status == 403)
         #expect(try server.request("GET", "/metrics", key: nil).status == 401)
+        for invented in ["FOO1", "FOO2", "FOO3"] {
+            #expect(try server.request(invented, "/v1/customers/ana").status == 405)
+        }
         let metrics = try server.request("GET", "/metrics", key: ServeProcess.adminKey)
+        #expect(metrics.text.contains(#"storerules_http_requests_total{route="/v1/customers/{id}",method="other",status="405"} 3"#),
+                "methods a client invents count as one label")
+        #expect(!metrics.text.contains("FOO1"))
         #expect(metrics.status == 200)
         #expect(metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         #expect(metrics.text.contains(#"storerules_http_requests_total{route="/v1/customers/{id}",method="GET",status="403"} 1"#), "\(metrics.text)")

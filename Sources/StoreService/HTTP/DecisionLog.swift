@@ -47,18 +47,17 @@ public final class DecisionLog: Sendable {
         self.handle = handle
     }
 
-    /// A log appending to the file at `path`, created when missing.
+    /// A log appending to the file at `path`, created when missing. The file is opened for
+    /// appending, so several processes may share it and a rotation that truncates it leaves no hole.
     ///
     /// - Throws: when the file cannot be created or opened for writing.
     public convenience init(appendingTo path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-            }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
+                                                               NSLocalizedDescriptionKey: String(cString: strerror(errno))])
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
-        self.init(handle: handle)
+        self.init(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
     }
 
     /// Appends one entry; a line that cannot be written is dropped, never the decision.

@@ -37,9 +37,17 @@ public final class HTTPRouter: Sendable {
         let started = ContinuousClock.now
         let (response, label) = route(request)
         let elapsed = ContinuousClock.now - started
-        metrics.recordRequest(route: label, method: request.method, status: response.status,
+        metrics.recordRequest(route: label, method: Self.methodLabel(request.method), status: response.status,
                               seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         return response
+    }
+
+    /// The methods counted by name; any other counts as `other`, so a client inventing method
+    /// names cannot grow the metrics without bound.
+    static let countedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+
+    static func methodLabel(_ method: String) -> String {
+        countedMethods.contains(method) ? method : "other"
     }
 
     /// The response, and the route label it counts under.

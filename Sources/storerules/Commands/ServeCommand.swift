@@ -71,7 +71,12 @@ enum ServeCommand: Command {
                 throw CommandFailure("no policy is released in \(options.service.ledger.displayName); run storerules policy publish DIR first")
             }
             configuration.policy = PolicySource(text: latest.script)
-            if let name = latest.catalogName, let text = latest.catalog { configuration.catalogFile = (name, text) }
+            if let name = latest.catalogName, let text = latest.catalog {
+                configuration.catalog = .file(name: name, text: text)
+            } else {
+                configuration.catalog = .none
+            }
+            configuration.followsLedgerReleases = true
             release = (store, latest)
         }
         let service: Service
@@ -109,7 +114,7 @@ enum ServeCommand: Command {
                 Output.error("storerules serve: " + $0)
             }
         }
-        let signals = ServeSignals(
+        let signals = try ServeSignals(
             reloadKeys: {
                 do {
                     try access.reloadKeys()

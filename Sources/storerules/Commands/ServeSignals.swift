@@ -4,10 +4,13 @@ import Foundation
 /// The write end of the pipe the signal handler writes a signal's number to.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
-/// The signal handler: one byte to the pipe, all it may safely do.
+/// The signal handler: one byte to the pipe, all it may safely do, leaving `errno` as the
+/// interrupted code had it.
 private func noteSignal(_ number: Int32) {
+    let saved = errno
     var byte = UInt8(truncatingIfNeeded: number)
     _ = write(signalPipeWriteEnd, &byte, 1)
+    errno = saved
 }
 
 /// The signals a running server answers: SIGTERM and SIGINT end ``wait()``, SIGHUP re-reads
@@ -21,9 +24,13 @@ final class ServeSignals: @unchecked Sendable {
 
     /// Takes over SIGTERM, SIGINT and SIGHUP, calling `reloadKeys` on each SIGHUP and `tick`
     /// about every half second.
-    init(reloadKeys: @escaping @Sendable () -> Void, tick: @escaping @Sendable () -> Void) {
+    ///
+    /// - Throws: ``CommandFailure`` when the pipe cannot be made.
+    init(reloadKeys: @escaping @Sendable () -> Void, tick: @escaping @Sendable () -> Void) throws {
         var ends: [Int32] = [-1, -1]
-        if pipe(&ends) != 0 { ends = [-1, -1] }
+        guard pipe(&ends) == 0 else {
+            throw CommandFailure("cannot make the pipe signals are read from: \(String(cString: strerror(errno)))")
+        }
         readEnd = ends[0]
         signalPipeWriteEnd = ends[1]
         for number in [SIGTERM, SIGINT, SIGHUP] {
