@@ -18,18 +18,7 @@ final class HTTPRequestFuzzer {
 
     init(packageRoot: URL) throws {
         signedData = try SignedDataFuzzer()
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-fuzz-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let configuration = ServiceConfiguration(
-            folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
-            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [signedData.rootCertificate],
-            bundleId: SignedDataFuzzer.bundleId, environment: .sandbox, appAppleId: 1)
-        let service: Service
-        do {
-            service = try Service(configuration: configuration)
-        } catch {
-            throw FuzzSetupError("the service cannot start: \(error.message)")
-        }
+        let service = try ServiceRequestFuzzer.service(packageRoot: packageRoot, trusting: signedData)
         let keyring = try APIKeyring(text: "app \(Self.appKey)\nadmin \(Self.adminKey)\n")
         router = HTTPRouter(service: service, access: AccessControl(keyring: keyring))
     }

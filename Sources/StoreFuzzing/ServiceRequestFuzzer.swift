@@ -10,6 +10,12 @@ final class ServiceRequestFuzzer {
 
     init(packageRoot: URL) throws {
         signedData = try SignedDataFuzzer()
+        lines = JSONLineProtocol(service: try Self.service(packageRoot: packageRoot, trusting: signedData))
+    }
+
+    /// The service the request targets answer through: the Backyard Birds policy, a new SQLite
+    /// ledger in a temporary folder, and the root of `signedData`'s authority trusted.
+    static func service(packageRoot: URL, trusting signedData: SignedDataFuzzer) throws -> Service {
         let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-fuzz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let configuration = ServiceConfiguration(
@@ -17,7 +23,7 @@ final class ServiceRequestFuzzer {
             ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [signedData.rootCertificate],
             bundleId: SignedDataFuzzer.bundleId, environment: .sandbox, appAppleId: 1)
         do {
-            lines = JSONLineProtocol(service: try Service(configuration: configuration))
+            return try Service(configuration: configuration)
         } catch {
             throw FuzzSetupError("the service cannot start: \(error.message)")
         }
