@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 
 /// Up to `size` connections to one server, shared by many threads: each thread checks one out,
 /// uses it alone, and checks it back in.
@@ -50,8 +51,7 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     ///   connection cannot be opened, or of kind ``PostgresError/Kind/client`` when none came
     ///   back within ``checkoutTimeout``.
     public func checkout() throws(PostgresError) -> PostgresConnection {
-        let components = checkoutTimeout.components
-        let deadline = Date(timeIntervalSinceNow: Double(components.seconds) + Double(components.attoseconds) / 1e18)
+        let deadline = Date(timeIntervalSinceNow: checkoutTimeout.seconds)
         condition.lock()
         while idle.isEmpty && openCount == size {
             guard condition.wait(until: deadline) else {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 
 /// How work that failed with a transient ``PostgresError`` is run again: a bounded number of
 /// attempts, with exponential backoff and jitter between them.
@@ -36,8 +37,7 @@ public struct PostgresRetryPolicy: Hashable, Sendable {
     /// The pause before retry number `retry`: drawn uniformly between half of
     /// ``delayCeiling(beforeRetry:)`` and all of it.
     public func delay(beforeRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
-        let components = delayCeiling(beforeRetry: retry).components
-        let ceiling = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let ceiling = delayCeiling(beforeRetry: retry).seconds
         guard ceiling > 0 else { return .zero }
         return .seconds(Double.random(in: (ceiling / 2)...ceiling, using: &generator))
     }
@@ -57,8 +57,7 @@ public struct PostgresRetryPolicy: Hashable, Sendable {
             do {
                 return try body()
             } catch let error as PostgresError where error.isTransient && attempt < maxAttempts {
-                let pause = delay(beforeRetry: attempt, using: &generator).components
-                Thread.sleep(forTimeInterval: Double(pause.seconds) + Double(pause.attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: delay(beforeRetry: attempt, using: &generator).seconds)
                 attempt += 1
             }
         }

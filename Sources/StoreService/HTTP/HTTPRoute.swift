@@ -33,9 +33,9 @@ struct HTTPRoute: Sendable {
         self.handle = handle
     }
 
-    /// The parameters `path` gives this route's pattern, or nil when it does not match.
-    func parameters(of path: String) -> [String]? {
-        let parts = Self.segments(of: path)
+    /// The parameters a path's segments (``segments(of:)``) give this route's pattern, or nil
+    /// when they do not match.
+    func parameters(of parts: [String]) -> [String]? {
         guard parts.count == segments.count else { return nil }
         var parameters: [String] = []
         for (part, segment) in zip(parts, segments) {
@@ -47,7 +47,8 @@ struct HTTPRoute: Sendable {
         return parameters
     }
 
-    private static func segments(of path: String) -> [String] {
+    /// The non-empty segments of a path, as patterns and paths are matched by.
+    static func segments(of path: String) -> [String] {
         path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     }
 }

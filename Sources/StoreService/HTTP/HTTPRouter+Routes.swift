@@ -141,7 +141,7 @@ extension HTTPRouter {
                 time: Self.timestamp(Date()), requestID: request.header("X-Request-Id") ?? UUID().uuidString, customer: customer,
                 hook: hook, inputs: body.arguments, result: response.result, source: response.source,
                 policyVersion: response.policyVersion,
-                durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))
+                durationMilliseconds: elapsed.seconds * 1000))
         }
         return .json(200, answer)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import StorePolicy
 
 /// StoreRules' HTTP API over a ``Service``, apart from any transport: a transport hands over
@@ -38,7 +39,7 @@ public final class HTTPRouter: Sendable {
         let (response, label) = route(request)
         let elapsed = ContinuousClock.now - started
         metrics.recordRequest(route: label, method: Self.methodLabel(request.method), status: response.status,
-                              seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                              seconds: elapsed.seconds)
         return response
     }
 
@@ -52,7 +53,8 @@ public final class HTTPRouter: Sendable {
 
     /// The response, and the route label it counts under.
     private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
-        let matching = routes.compactMap { route in route.parameters(of: request.path).map { (route, $0) } }
+        let parts = HTTPRoute.segments(of: request.path)
+        let matching = routes.compactMap { route in route.parameters(of: parts).map { (route, $0) } }
         guard !matching.isEmpty else {
             return (.error(404, kind: "not_found", message: "no route \(request.path); see docs/service.md"), "unmatched")
         }

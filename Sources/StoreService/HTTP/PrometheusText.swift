@@ -11,6 +11,14 @@ struct PrometheusText {
         text += "# HELP \(name) \(Self.escapedHelp(help))\n# TYPE \(name) \(type)\n"
     }
 
+    /// A counter family: a sample for each set of label values (in `labels`' order), sorted.
+    mutating func counter(_ name: String, help: String, labels: [String], _ counts: [[String]: UInt64]) {
+        family(name, type: "counter", help: help)
+        for (values, count) in counts.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            sample(name, Array(zip(labels, values)), Double(count))
+        }
+    }
+
     /// One sample.
     mutating func sample(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
         text += name

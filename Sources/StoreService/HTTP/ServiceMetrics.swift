@@ -20,7 +20,7 @@ public final class ServiceMetrics: Sendable {
         var decisions: [[String]: UInt64] = [:]
         var verifications: [[String]: UInt64] = [:]
         var ingests: [[String]: UInt64] = [:]
-        var reloads: [String: UInt64] = [:]
+        var reloads: [[String]: UInt64] = [:]
     }
 
     private let counts = Mutex(Counts())
@@ -59,7 +59,7 @@ public final class ServiceMetrics: Sendable {
 
     /// Counts one reload with its result (`success`, `failure`).
     public func recordReload(result: String) {
-        counts.withLock { $0.reloads[result, default: 0] += 1 }
+        counts.withLock { $0.reloads[[result], default: 0] += 1 }
     }
 
     /// The exposition, with the gauges read now: the unfinished transactions (nil when the
@@ -67,10 +67,8 @@ public final class ServiceMetrics: Sendable {
     public func exposition(unfinishedTransactions: Int?, policyVersion: String) -> String {
         let counts = counts.withLock { $0 }
         var text = PrometheusText()
-        text.family("storerules_http_requests_total", type: "counter", help: "HTTP requests answered, by route, method and status.")
-        for (labels, value) in counts.requests.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            text.sample("storerules_http_requests_total", [("route", labels[0]), ("method", labels[1]), ("status", labels[2])], Double(value))
-        }
+        text.counter("storerules_http_requests_total", help: "HTTP requests answered, by route, method and status.",
+                     labels: ["route", "method", "status"], counts.requests)
         text.family("storerules_http_request_duration_seconds", type: "histogram", help: "Time to answer an HTTP request, by route.")
         for (route, histogram) in counts.durations.sorted(by: { $0.key < $1.key }) {
             var cumulative: UInt64 = 0
@@ -83,22 +81,13 @@ public final class ServiceMetrics: Sendable {
             text.sample("storerules_http_request_duration_seconds_sum", [("route", route)], histogram.sum)
             text.sample("storerules_http_request_duration_seconds_count", [("route", route)], Double(histogram.count))
         }
-        text.family("storerules_decisions_total", type: "counter", help: "Decisions made, by hook and where the value came from.")
-        for (labels, value) in counts.decisions.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            text.sample("storerules_decisions_total", [("hook", labels[0]), ("source", labels[1])], Double(value))
-        }
-        text.family("storerules_verifications_total", type: "counter", help: "Signed data verified, by kind and Apple's verification status.")
-        for (labels, value) in counts.verifications.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            text.sample("storerules_verifications_total", [("kind", labels[0]), ("status", labels[1])], Double(value))
-        }
-        text.family("storerules_ingests_total", type: "counter", help: "Signed data ingested into the ledger, by kind and outcome.")
-        for (labels, value) in counts.ingests.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            text.sample("storerules_ingests_total", [("kind", labels[0]), ("outcome", labels[1])], Double(value))
-        }
-        text.family("storerules_policy_reloads_total", type: "counter", help: "Policy reloads, by result.")
-        for (result, value) in counts.reloads.sorted(by: { $0.key < $1.key }) {
-            text.sample("storerules_policy_reloads_total", [("result", result)], Double(value))
-        }
+        text.counter("storerules_decisions_total", help: "Decisions made, by hook and where the value came from.",
+                     labels: ["hook", "source"], counts.decisions)
+        text.counter("storerules_verifications_total", help: "Signed data verified, by kind and Apple's verification status.",
+                     labels: ["kind", "status"], counts.verifications)
+        text.counter("storerules_ingests_total", help: "Signed data ingested into the ledger, by kind and outcome.",
+                     labels: ["kind", "outcome"], counts.ingests)
+        text.counter("storerules_policy_reloads_total", help: "Policy reloads, by result.", labels: ["result"], counts.reloads)
         text.family("storerules_policy_info", type: "gauge", help: "The policy version serving (always 1).")
         text.sample("storerules_policy_info", [("version", policyVersion)], 1)
         if let unfinishedTransactions {

@@ -49,10 +49,3 @@ extension BenchCommand {
         figures.ingestToSQLiteInsertRatio = ratios.sorted()[ratios.count / 2]
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -70,7 +70,7 @@ extension BenchCommand {
         let started = clock.now
         try body()
         let elapsed = clock.now - started
-        return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return Double(count) / elapsed.seconds
     }
 
     /// The signed-data lines of the table.

@@ -2,6 +2,7 @@ import CommandLineOptions
 import CLuaBaseline
 import Dispatch
 import Foundation
+import StoreCore
 import StoreBench
 import LuaBridge
 import StorePolicy
@@ -420,8 +421,7 @@ enum BenchCommand: Command {
         }
         let elapsed = clock.now - started
         guard failures.count == 0 else { throw CommandFailure("\(failures.count) decisions failed under load") }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Double(iterations * threads) / seconds
+        return Double(iterations * threads) / elapsed.seconds
     }
 
     static func engineTable(_ figures: Figures) -> String {

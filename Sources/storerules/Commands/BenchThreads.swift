@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import Synchronization
 
 /// Threads of their own for the ledger benchmarks: unlike `DispatchQueue.concurrentPerform`,
@@ -48,6 +49,6 @@ enum BenchThreads {
         finished.wait()
         let elapsed = clock.now - started
         if let error = failure.withLock({ $0 }) { throw error }
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return elapsed.seconds
     }
 }

@@ -14,10 +14,7 @@ extension LedgerCommand {
         let rootPaths = parsed.values("root")
         guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: only verified data is ingested") }
         let environment = try parsed.value("environment").map(EnvironmentOption.parse) ?? .xcode
-        let appAppleId = try parsed.value("app-apple-id").map { text throws(UsageError) -> Int64 in
-            guard let number = Int64(text) else { throw UsageError("--app-apple-id must be an integer, not '\(text)'") }
-            return number
-        }
+        let appAppleId = try AppAppleIDOption.parse(parsed)
         let customer = parsed.value("customer")
         let configuration = ServiceConfiguration(
             folder: folder, ledger: ledger, rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),

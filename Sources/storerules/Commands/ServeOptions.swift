@@ -30,10 +30,7 @@ struct ServeOptions {
         if rootPaths.isEmpty, environment != .xcode, environment != .localTesting {
             throw UsageError("missing --root PEM: \(environment.rawValue) data must chain to a trusted root")
         }
-        let appAppleId = try parsed.value("app-apple-id").map { text throws(UsageError) -> Int64 in
-            guard let number = Int64(text) else { throw UsageError("--app-apple-id must be an integer, not '\(text)'") }
-            return number
-        }
+        let appAppleId = try AppAppleIDOption.parse(parsed)
         service = ServiceConfiguration(
             folder: folder, ledger: ledger, rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
             bundleId: bundleID, environment: environment, appAppleId: appAppleId)

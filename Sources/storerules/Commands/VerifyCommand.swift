@@ -80,10 +80,7 @@ enum VerifyCommand: Command {
             return kind
         }
         let givenEnvironment = try parsed.value("environment").map(EnvironmentOption.parse)
-        let appAppleId = try parsed.value("app-apple-id").map { text throws(UsageError) -> Int64 in
-            guard let number = Int64(text) else { throw UsageError("--app-apple-id must be an integer, not '\(text)'") }
-            return number
-        }
+        let appAppleId = try AppAppleIDOption.parse(parsed)
         let roots = try rootPaths.flatMap(rootCertificates(at:))
         let text = try signedText(input)
 
