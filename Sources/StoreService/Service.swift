@@ -75,7 +75,7 @@ public final class Service: Sendable {
     public func answer(_ operation: Operation) throws(ServiceError) -> Answer {
         switch operation {
         case .storefront(let customerID, let placement):
-            return .storefront(engine.storefrontPlan(try context(of: customerID).context, placement: placement))
+            return .storefront(try storefrontPlan(customerID: customerID, placement: placement))
         case .ingestTransaction(let customerID, let jws):
             return .transaction(try ingestTransaction(jws, customerID: customerID))
         case .ingestNotification(let jws, let customerID):
@@ -98,6 +98,11 @@ public final class Service: Sendable {
     }
 
     // MARK: - Decisions
+
+    /// The storefront plan for `customerID` at `placement`, as the ledger knows them now.
+    public func storefrontPlan(customerID: String, placement: String) throws(ServiceError) -> StorefrontPlan {
+        engine.storefrontPlan(try context(of: customerID).context, placement: placement)
+    }
 
     /// The customer as the ledger knows them now, and the context the policy decides in.
     ///

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 @testable import StoreCore
 
 @Suite struct SQLiteDatabaseTests {
@@ -213,5 +214,92 @@ import Testing
             }
         }
         #expect(try database.read { try $0.fetchValue(Int.self, "SELECT n FROM counter") } == threads * incrementsPerThread)
+    }
+}
+
+@Suite struct SQLiteGroupCommitTests {
+    private struct Refused: Error {}
+
+    /// Holds the connection with one slow write while `count` others queue behind it, so they
+    /// run as one group; returns how each of them ended.
+    private func queueBehindASlowWrite(_ database: Database, count: Int, body: @escaping @Sendable (Int, DatabaseConnection) throws -> Void) -> [Bool] {
+        let started = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[Int: Bool]>([:])
+        let group = DispatchGroup()
+        // Threads of their own: a dispatch queue on two cores would run the writers one by one.
+        func onThread(_ work: @escaping @Sendable () -> Void) {
+            group.enter()
+            Thread { work(); group.leave() }.start()
+        }
+        onThread {
+            try? database.write { connection in
+                started.signal()
+                Thread.sleep(forTimeInterval: 0.3)
+                try connection.execute("INSERT INTO item (n) VALUES (-1)")
+            }
+        }
+        started.wait()
+        for index in 0..<count {
+            onThread {
+                let succeeded = (try? database.write { try body(index, $0) }) != nil
+                outcomes.withLock { $0[index] = succeeded }
+            }
+        }
+        group.wait()
+        return outcomes.withLock { outcomes in (0..<count).map { outcomes[$0] ?? false } }
+    }
+
+    private func itemDatabase() throws -> (SQLiteTemporaryDirectory, Database) {
+        let directory = try SQLiteTemporaryDirectory()
+        let database = try Database(path: directory.path("group.sqlite"))
+        try database.write { try $0.execute("CREATE TABLE item (n INTEGER NOT NULL UNIQUE)") }
+        return (directory, database)
+    }
+
+    @Test func writesQueuedTogetherCommitOnceAndAThrowingOneIsRolledBackAlone() throws {
+        let (directory, database) = try itemDatabase()
+        let commitsBefore = database.groupCommitCount
+        let outcomes = queueBehindASlowWrite(database, count: 6) { index, connection in
+            try connection.execute("INSERT INTO item (n) VALUES (?)", [index])
+            if index == 3 { throw Refused() }
+        }
+        #expect(outcomes == [true, true, true, false, true, true])
+        let stored = try database.read { try $0.fetchAll("SELECT n FROM item ORDER BY n").map { try $0.decode(Int.self, at: 0) } }
+        #expect(stored == [-1, 0, 1, 2, 4, 5])
+        #expect(database.groupCommitCount - commitsBefore < 6, "the queued writes shared commits")
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func aWriteThatBreaksTheSharedTransactionLeavesTheOthersCommitted() throws {
+        let (directory, database) = try itemDatabase()
+        let outcomes = queueBehindASlowWrite(database, count: 5) { index, connection in
+            try connection.execute("INSERT INTO item (n) VALUES (?)", [100 + index])
+            if index == 2 {
+                try connection.execute("INSERT INTO item (n) VALUES (?)", [100 + index + 1000])
+                // Ending the shared transaction from inside rolls back every write before it.
+                try connection.execute("ROLLBACK")
+                throw Refused()
+            }
+        }
+        #expect(outcomes == [true, true, false, true, true])
+        #expect(database.groupCommitCount < 4, "the queued writes shared commits")
+        let stored = try database.read { try $0.fetchAll("SELECT n FROM item WHERE n >= 100 ORDER BY n").map { try $0.decode(Int.self, at: 0) } }
+        #expect(stored == [100, 101, 103, 104])
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func aWriteReturnsOnlyOnceItIsCommittedAndVisibleToAnotherConnection() throws {
+        let (directory, database) = try itemDatabase()
+        let other = try Database(path: database.path)
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            for round in 0..<20 {
+                let n = index * 100 + round
+                try? database.write { try $0.execute("INSERT INTO item (n) VALUES (?)", [n]) }
+                let seen = try? other.read { try $0.fetchValue(Int.self, "SELECT count(*) FROM item WHERE n = ?", [n]) }
+                #expect(seen == 1)
+            }
+        }
+        #expect(try other.read { try $0.fetchValue(Int.self, "SELECT count(*) FROM item") } == 160)
+        withExtendedLifetime(directory) {}
     }
 }

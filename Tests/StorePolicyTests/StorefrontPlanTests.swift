@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StorePolicy
+import StoreCore
 
 @Suite struct StorefrontPlanTests {
     private func backyardBirds() throws -> PolicyEngine {
@@ -86,5 +87,42 @@ import Testing
         #expect(note.source == "fallback")
         #expect(note.reason?.contains("no styles today") == true)
         #expect(plan.products.allSatisfy { $0.style == .regular })
+    }
+}
+
+@Suite struct StorefrontPlanJSONTests {
+    private func encoded(_ plan: StorefrontPlan) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(plan))
+    }
+
+    private func written(_ plan: StorefrontPlan) -> [UInt8] {
+        var writer = JSONTextWriter()
+        writer.write(plan)
+        return writer.bytes
+    }
+
+    @Test(arguments: [SubscriptionState.subscribed, .expired, .inBillingRetry, .inGracePeriod, .revoked])
+    func aBackyardBirdsPlanIsWrittenAsItsCodableConformanceEncodesIt(state: SubscriptionState) throws {
+        let folder = BackyardBirdsLedger.folder
+        let engine = try PolicyEngine(source: folder.policySource(), catalog: PolicyCatalog(try #require(try folder.loadCatalog())))
+        var context = PolicyContext(now: BackyardBirdsLedger.day(0), locale: "en_GB", customer: CustomerContext(
+            id: "watcher \"one\"/\n", statusKnown: true, entitlements: state.isEntitled ? ["pass.family"] : [],
+            subscriptions: [BackyardBirdsLedger.pass: SubscriptionSnapshot(
+                productID: "pass.family", groupLevel: 0, state: state, willAutoRenew: false,
+                expirationDate: BackyardBirdsLedger.day(28))]))
+        context.customer.fillMissingGroupLevels(from: engine.catalog)
+        for placement in ["home", "store", "pl\u{1}ace"] {
+            let plan = engine.storefrontPlan(context, placement: placement)
+            #expect(written(plan) == (try encoded(plan)))
+        }
+    }
+
+    @Test func aPlanWithAFallbackReasonAndNoCatalogIsWrittenAsEncoded() throws {
+        let engine = try PolicyEngine(source: PolicySource(text: "return { show_merchandising = function() error('\\t down') end }"))
+        let plan = engine.storefrontPlan(PolicyContext(customer: CustomerContext(id: "", statusKnown: false)), placement: "home")
+        #expect(plan.decisions.contains { $0.reason != nil })
+        #expect(written(plan) == (try encoded(plan)))
     }
 }

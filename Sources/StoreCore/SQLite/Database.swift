@@ -11,6 +11,10 @@ import Foundation
 /// connection for the duration of the closure, so calls from many threads run one at a time.
 /// The lock is recursive: a `read` inside a `write` on the same thread joins the open
 /// transaction, while a `write` inside another transaction fails with an ``SQLiteError``.
+///
+/// Writes from several threads at once commit in groups: each runs in its own savepoint of one
+/// transaction, and the transaction commits once for all of them (one `fsync`), before any of
+/// their `write` calls returns.
 public final class Database: @unchecked Sendable {
     /// How a database is opened.
     public struct Configuration: Sendable, Hashable {
@@ -30,6 +34,16 @@ public final class Database: @unchecked Sendable {
     // Guards `connection`: every use of it happens inside `lock`.
     private let lock = NSRecursiveLock()
     private let connection: DatabaseConnection
+    private let writes = DatabaseWriteQueue()
+    // How many transactions the write queue committed; guarded by `lock`.
+    private var queuedCommits = 0
+
+    /// How many transactions grouped writes have committed, however many writes each held.
+    var groupCommitCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return queuedCommits
+    }
 
     /// Opens (creating when missing) the database file at `path` and configures it.
     ///
@@ -88,12 +102,121 @@ public final class Database: @unchecked Sendable {
     /// taken up front, and every change in `body` is committed together, or — when `body` or
     /// the commit throws — none of them is.
     ///
+    /// Writes that wait for the connection at the same moment share one transaction, each in
+    /// its own savepoint: one that throws is rolled back to its savepoint alone, and the rest
+    /// commit together. Should a failing write end the whole transaction (as SQLite does for
+    /// some errors), the writes grouped before it run again in a new one, so `body` may run
+    /// more than once and must only read and write through its argument.
+    ///
     /// - Throws: whatever `body` throws, after rolling back; ``SQLiteError`` when the
     ///   transaction cannot begin (for example inside another transaction) or commit.
     public func write<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+        if lock.try() {
+            defer { lock.unlock() }
+            if connection.isInsideTransaction {
+                // This thread is inside a transaction of its own; SQLite refuses to nest one.
+                return try inTransaction(beginning: "BEGIN IMMEDIATE", body)
+            }
+        }
+        return try withoutActuallyEscaping(body) { body in
+            var result: Result<T, any Error>?
+            let job = DatabaseWriteJob { connection in
+                do {
+                    result = .success(try body(connection))
+                    return true
+                } catch {
+                    result = .failure(error)
+                    return false
+                }
+            }
+            writes.perform(job, runGroup: runGroup)
+            if let failure = job.failure { throw failure }
+            guard let result else {
+                throw SQLiteError(extendedResultCode: .error, message: "the write did not run", sql: nil)
+            }
+            return try result.get()
+        }
+    }
+
+    /// Runs a group of queued writes: a lone one exactly as a single transaction, several in
+    /// savepoints of shared transactions.
+    private func runGroup(_ group: [DatabaseWriteJob]) {
         lock.lock()
         defer { lock.unlock() }
-        return try inTransaction(beginning: "BEGIN IMMEDIATE", body)
+        guard group.count > 1 else {
+            for job in group { runAlone(job) }
+            return
+        }
+        var remaining = group[...]
+        while !remaining.isEmpty {
+            remaining = commitTogether(remaining)
+        }
+    }
+
+    private func runAlone(_ job: DatabaseWriteJob) {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            job.failure = error
+            return
+        }
+        guard job.run(connection) else {
+            rollBack()
+            return
+        }
+        do {
+            try connection.execute("COMMIT")
+            queuedCommits += 1
+        } catch {
+            rollBack()
+            job.failure = error
+        }
+    }
+
+    /// Runs `jobs` in one transaction, each in a savepoint, and commits them together; returns
+    /// the writes still to run when a failing one ended the transaction early.
+    private func commitTogether(_ jobs: ArraySlice<DatabaseWriteJob>) -> ArraySlice<DatabaseWriteJob> {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            for job in jobs { job.failure = error }
+            return []
+        }
+        var included: [DatabaseWriteJob] = []
+        for (offset, job) in zip(jobs.indices, jobs) {
+            var ran = false
+            var succeeded = false
+            do {
+                try connection.execute("SAVEPOINT grouped_write")
+                ran = true
+                succeeded = job.run(connection)
+                if succeeded {
+                    try connection.execute("RELEASE grouped_write")
+                } else if connection.isInsideTransaction {
+                    try connection.execute("ROLLBACK TO grouped_write")
+                    try connection.execute("RELEASE grouped_write")
+                }
+            } catch {
+                // A body that failed keeps its own error; any other write gets this one.
+                if !ran || succeeded { job.failure = error }
+                rollBack()
+                return included[...] + jobs[(offset + 1)...]
+            }
+            guard connection.isInsideTransaction else {
+                // SQLite ended the transaction with this write's failure: the writes before
+                // it were rolled back too, and run again in the next transaction.
+                return included[...] + jobs[(offset + 1)...]
+            }
+            if succeeded { included.append(job) }
+        }
+        do {
+            try connection.execute("COMMIT")
+            queuedCommits += 1
+        } catch {
+            rollBack()
+            for job in included { job.failure = error }
+        }
+        return []
     }
 
     /// Begins a transaction with `begin`, runs `body`, and commits, or rolls back when `body`

@@ -17,6 +17,8 @@ import Synchronization
 public final class PolicyEngine: Sendable {
     /// The catalog hooks see as `ctx.catalog`.
     public let catalog: PolicyCatalog
+    /// The catalog's part in every storefront plan.
+    let storefrontLayout: StorefrontLayout
     /// The limits each hook call runs under.
     public let limits: LuaLimits
     private let print: LuaState.PrintHandler
@@ -38,6 +40,7 @@ public final class PolicyEngine: Sendable {
                 maximumIdleStates: Int = max(2, ProcessInfo.processInfo.activeProcessorCount * 2),
                 print: @escaping LuaState.PrintHandler = { _ in }) throws(PolicyError) {
         self.catalog = catalog
+        storefrontLayout = StorefrontLayout(catalog)
         self.limits = limits
         self.print = print
         self.maximumIdleStates = maximumIdleStates

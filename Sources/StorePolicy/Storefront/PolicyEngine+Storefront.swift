@@ -20,7 +20,7 @@ extension PolicyEngine {
 
         let owned = Set(context.customer.entitlements)
         var products: [StorefrontPlan.Product] = []
-        for product in catalog.products.values.sorted(by: { $0.id < $1.id }) where product.subscription == nil {
+        for product in storefrontLayout.storeProducts {
             let style = productStyle(context, productID: product.id)
             notes.record(.productStyle, product.id, style, style.value.rawValue)
             let icon = planIcon(context, productID: product.id)
@@ -30,20 +30,24 @@ extension PolicyEngine {
                                   style: style.value, icon: icon.value,
                                   owned: product.type != "consumable" && owned.contains(product.id)))
         }
-        products.sort { displayOrder($0) < displayOrder($1) }
+        products = products.map { (displayOrder($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
 
-        let groups = catalog.groups.values.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
         return StorefrontPlan(
             placement: placement, customerID: context.customer.id, policyVersion: version,
             showMerchandising: merchandising.value, statusLine: Self.statusLine(context),
             products: products, storeButtons: buttons(context, view: .store, notes: notes),
-            subscriptionStores: groups.map { subscriptionStore(context, group: $0, notes: notes) },
+            subscriptionStores: storefrontLayout.groups.map { subscriptionStore(context, group: $0, notes: notes) },
             decisions: notes.all)
     }
 
+    /// Where a product goes in the store: large, regular, then compact, then by price and id.
     private func displayOrder(_ product: StorefrontPlan.Product) -> (Int, Decimal, String) {
-        let prominence: [ProductViewStyle: Int] = [.large: 0, .regular: 1, .compact: 2]
-        return (prominence[product.style] ?? 1, Decimal(string: catalog.products[product.id]?.price ?? "") ?? 0, product.id)
+        let prominence = switch product.style {
+        case .large: 0
+        case .regular: 1
+        case .compact: 2
+        }
+        return (prominence, storefrontLayout.prices[product.id] ?? 0, product.id)
     }
 
     private func subscriptionStore(_ context: PolicyContext, group: PolicyCatalog.Group, notes: DecisionNotes) -> StorefrontPlan.SubscriptionStore {

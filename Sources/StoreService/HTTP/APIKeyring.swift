@@ -89,7 +89,7 @@ public struct APIKeyring: Sendable {
     }
 
     private static func digest(of key: String) -> [UInt8] {
-        Array(SHA256Digest.hex(of: key).utf8)
+        SHA256Digest.bytes(of: key)
     }
 }
 

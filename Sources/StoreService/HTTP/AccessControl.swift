@@ -66,9 +66,13 @@ public final class AccessControl: Sendable {
 
     /// The token of a `Bearer TOKEN` header value (the scheme in any case), else nil.
     static func bearerToken(_ value: String) -> String? {
-        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let bytes = value.utf8
+        let scheme = bytes.drop(while: isBlank)
+        guard scheme.count > 7, scheme.prefix(6).elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
+              scheme.dropFirst(6).first == UInt8(ascii: " ") else { return nil }
+        var token = scheme.dropFirst(7).drop(while: isBlank)
+        while let last = token.last, isBlank(last) { token = token.dropLast() }
+        return token.isEmpty ? nil : String(token)
     }
 }

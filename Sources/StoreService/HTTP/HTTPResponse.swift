@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 
 /// An HTTP response for a transport to send: a status, headers and a body.
 public struct HTTPResponse: Sendable {
@@ -27,6 +28,16 @@ public struct HTTPResponse: Sendable {
         } catch {
             return .error(500, kind: "internal", message: "the answer could not be written as JSON: \(error)")
         }
+    }
+
+    /// `value` as a JSON body with `status`, written directly: the same text as
+    /// ``json(_:_:)`` gives for it, faster.
+    public static func json(_ status: Int, writing value: some JSONWritable) -> HTTPResponse {
+        var writer = JSONTextWriter(capacity: 4096)
+        writer.write(value)
+        var body = Data(writer.bytes)
+        body.append(0x0A)
+        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
     }
 
     /// The JSON error body every route answers a failure with: `{"error": {"kind", "message"}}`.

@@ -21,7 +21,7 @@ extension HTTPRouter {
         HTTPRoute("GET", "/v1/customers/{id}/storefront", role: .app, query: ["placement"]) { router, request, parameters throws(ServiceError) in
             let placement = request.query["placement"] ?? "store"
             guard !placement.isEmpty else { throw .badRequest("placement, when given, must not be empty") }
-            return .json(200, try router.service.answer(.storefront(customerID: parameters[0], placement: placement)))
+            return .json(200, writing: try router.service.storefrontPlan(customerID: parameters[0], placement: placement))
         },
         HTTPRoute("POST", "/v1/customers/{id}/events", role: .app) { router, request, parameters throws(ServiceError) in
             let body = try RequestBodies.decode(RequestBodies.Event.self, from: request.body)

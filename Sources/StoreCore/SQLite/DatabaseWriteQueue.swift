@@ -1,0 +1,55 @@
+import Foundation
+
+/// One write waiting for its turn on a ``Database``'s connection.
+final class DatabaseWriteJob: @unchecked Sendable {
+    /// Runs the write's body on the connection, keeping its result; returns whether the body
+    /// succeeded. It may run again when a write grouped with it ends their transaction.
+    let run: (DatabaseConnection) -> Bool
+    /// Why the write's changes were not committed although its body succeeded (the group's
+    /// commit failed), if so.
+    var failure: (any Error)?
+    /// Whether the write ran and its group ended: set by the queue.
+    fileprivate var isDone = false
+
+    init(run: @escaping (DatabaseConnection) -> Bool) {
+        self.run = run
+    }
+}
+
+/// The writes waiting for a database's connection, run in groups that commit once.
+///
+/// A thread that finds no write running leads: it takes the waiting writes (its own first)
+/// and runs them as one group, then wakes the others; writes that arrive meanwhile wait for
+/// the next group, which one of their threads leads. Under load each commit, and so each
+/// `fsync`, serves every write that queued during the one before; alone, a write commits by
+/// itself at once.
+final class DatabaseWriteQueue: @unchecked Sendable {
+    /// The most writes one group runs, which bounds how long a group holds the connection.
+    static let maximumGroupSize = 64
+
+    private let condition = NSCondition()
+    private var waiting: [DatabaseWriteJob] = []
+    private var isLeading = false
+
+    /// Queues `job` and returns once it has run in a group that `runGroup` ended.
+    func perform(_ job: DatabaseWriteJob, runGroup: ([DatabaseWriteJob]) -> Void) {
+        condition.lock()
+        waiting.append(job)
+        while !job.isDone {
+            if isLeading {
+                condition.wait()
+                continue
+            }
+            isLeading = true
+            let group = Array(waiting.prefix(Self.maximumGroupSize))
+            waiting.removeFirst(group.count)
+            condition.unlock()
+            runGroup(group)
+            condition.lock()
+            for member in group { member.isDone = true }
+            isLeading = false
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+}
