@@ -49,6 +49,16 @@ struct PostgresLedgerTransaction: LedgerWriting {
         ).map(LedgerRecords.transaction(from:))
     }
 
+    func transactionsWithoutSignedData(customerID: String) throws -> [StoredTransaction] {
+        try connection.execute(
+            """
+            SELECT \(LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction
+            WHERE customer_id = $1 ORDER BY purchase_date, transaction_id COLLATE "C"
+            """,
+            [.text(customerID)]
+        ).map(LedgerRecords.transaction(from:))
+    }
+
     func latestTransactions(customerID: String) throws -> [StoredTransaction] {
         try connection.execute(
             """
@@ -148,9 +158,7 @@ struct PostgresLedgerTransaction: LedgerWriting {
     }
 
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {
-        try LedgerRecords.eventSummaries(
-            counts: try connection.execute(LedgerRecords.eventCountsQuery(placeholder: "$1"), [.text(customerID)]),
-            recent: try connection.execute(LedgerRecords.recentEventsQuery(placeholder: "$1"), [.text(customerID)]))
+        try LedgerRecords.eventSummaries(placeholder: "$1") { try connection.execute($0, [.text(customerID)]) }
     }
 
     func events() throws -> [MerchandisingEvent] {

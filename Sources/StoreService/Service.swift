@@ -110,7 +110,7 @@ public final class Service: Sendable {
     func context(of customerID: String) throws(ServiceError) -> (state: CustomerState, context: PolicyContext) {
         let state: CustomerState
         do {
-            state = try ledger.customerState(customerID: customerID, catalog: catalog, at: Date())
+            state = try ledger.customerState(customerID: customerID, catalog: catalog, at: Date(), signedData: false)
         } catch {
             throw .ledger(error)
         }

@@ -43,6 +43,22 @@ import Testing
         #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
     }
 
+    @Test("a customer's state read without signed data is the same state, every JWS left empty", arguments: LedgerBackend.available)
+    func stateWithoutSignedData(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        for id in ["1200", "1201", "1202"] { _ = try ingest(Payloads.transaction(id: id), into: ledger) }
+        _ = try ingest(Payloads.transaction(id: "1203"), into: ledger, customer: "bo")
+        let full = try ledger.customerState(customerID: "ana")
+        let light = try ledger.customerState(customerID: "ana", signedData: false)
+        #expect(full.transactions.allSatisfy { !$0.jwsRepresentation.isEmpty })
+        #expect(light.transactions.allSatisfy { $0.jwsRepresentation.isEmpty })
+        #expect(light.transactions.map(\.id) == full.transactions.map(\.id))
+        var stripped = full.transactions
+        for index in stripped.indices { stripped[index].jwsRepresentation = "" }
+        #expect(light.transactions == stripped)
+        #expect(light.balances == full.balances)
+    }
+
     @Test("a failing decision leaves the transaction unfinished, and a retry grants it once", arguments: LedgerBackend.available)
     func failedDecisionIsRetried(on backend: LedgerBackend) throws {
         struct PolicyDown: Error {}

@@ -26,6 +26,22 @@ import Testing
         #expect(try ledger.customerState(customerID: "ana").events == summaries)
     }
 
+    @Test("a few events of several names are summarized in full, newest first", arguments: LedgerBackend.available)
+    func fewEvents(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        for minute in [3, 1, 2] {
+            try ledger.recordEvent(customerID: "ana", name: "paywall_shown", at: Self.start.addingTimeInterval(Double(minute) * 60))
+        }
+        try ledger.recordEvent(customerID: "ana", name: "offer_dismissed", at: Self.start)
+        try ledger.recordEvent(customerID: "bo", name: "paywall_shown", at: Self.start)
+        let summaries = try ledger.eventSummaries(customerID: "ana")
+        #expect(summaries == [
+            "paywall_shown": EventSummary(count: 3, last: Self.start.addingTimeInterval(180),
+                                          recent: [180, 120, 60].map { Self.start.addingTimeInterval($0) }),
+            "offer_dismissed": EventSummary(count: 1, last: Self.start, recent: [Self.start]),
+        ])
+    }
+
     @Test("an event without a name, or with one too long, is refused and stores nothing", arguments: LedgerBackend.available)
     func invalidEvents(on backend: LedgerBackend) throws {
         let ledger = try backend.freshLedger()

@@ -4,7 +4,7 @@ import Foundation
 /// entitlements, the status of each subscription group, introductory-offer eligibility, the
 /// transaction history and the item balances.
 ///
-/// Build it from the ledger with ``Ledger/customerState(customerID:catalog:at:)``, or from
+/// Build it from the ledger with ``Ledger/customerState(customerID:catalog:at:signedData:)``, or from
 /// records with ``init(customerID:transactions:renewalInfos:balances:catalog:at:)``. It is a
 /// value: it does not change when the ledger does.
 ///

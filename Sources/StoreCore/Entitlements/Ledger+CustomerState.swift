@@ -12,11 +12,16 @@ extension Ledger {
     ///   - customerID: the customer.
     ///   - catalog: the products, for the groups and levels of subscriptions; optional.
     ///   - date: the date the state describes; now by default.
+    ///   - signedData: whether the state's transactions carry their signed JWS; without it
+    ///     (for deciding and showing, which never read it) each `jwsRepresentation` is empty
+    ///     and the read skips the kilobytes of every signature.
     /// - Throws: ``LedgerError/emptyCustomerID``; ``LedgerError/storage(_:)`` when the storage fails.
-    public func customerState(customerID: String, catalog: Catalog? = nil, at date: Date = Date()) throws -> CustomerState {
+    public func customerState(customerID: String, catalog: Catalog? = nil, at date: Date = Date(), signedData: Bool = true) throws -> CustomerState {
         guard !customerID.isEmpty else { throw LedgerError.emptyCustomerID }
         return try reading { ledger in
-            let transactions = try ledger.transactions(.customer(customerID))
+            let transactions = signedData
+                ? try ledger.transactions(.customer(customerID))
+                : try ledger.transactionsWithoutSignedData(customerID: customerID)
             let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
             let renewalInfos = try subscriptionIDs.sorted().compactMap { try ledger.renewalInfo(originalTransactionID: $0) }
             return try CustomerState(

@@ -25,6 +25,27 @@ extension LedgerRecords {
         """
     }
 
+    /// The query for every time of a customer's events, newest first by name: what
+    /// ``recentEventsQuery(placeholder:)`` gives when no event has more than
+    /// ``EventSummary/recentLimit`` times, without its window.
+    public static func allEventsQuery(placeholder: String) -> String {
+        """
+        SELECT name, occurred_date FROM merchandising_event
+        WHERE customer_id = \(placeholder) ORDER BY name, occurred_date DESC
+        """
+    }
+
+    /// A customer's summaries, read through `fetch` (which runs a query whose one parameter is
+    /// written `placeholder`, bound to the customer): the counts first, then the latest times
+    /// only when there are any, without a window when no event has more than the recent limit.
+    public static func eventSummaries<Row: LedgerRecordRow>(placeholder: String, fetch: (String) throws -> [Row]) throws -> [String: EventSummary] {
+        let counts = try fetch(eventCountsQuery(placeholder: placeholder))
+        guard !counts.isEmpty else { return [:] }
+        let fitsTheLimit = try counts.allSatisfy { try $0.integer("event_count") <= Int64(EventSummary.recentLimit) }
+        let recent = try fetch(fitsTheLimit ? allEventsQuery(placeholder: placeholder) : recentEventsQuery(placeholder: placeholder))
+        return try eventSummaries(counts: counts, recent: recent)
+    }
+
     /// A customer's summaries from the rows of ``eventCountsQuery(placeholder:)`` and
     /// ``recentEventsQuery(placeholder:)``.
     public static func eventSummaries(counts: [some LedgerRecordRow], recent: [some LedgerRecordRow]) throws -> [String: EventSummary] {

@@ -15,6 +15,9 @@ public enum LedgerRecords {
         grant_state, unfinished_reason, unfinished_detail
         """
 
+    /// ``transactionColumns`` with an empty text in place of the JWS.
+    public static let transactionColumnsWithoutSignedData = transactionColumns.replacingOccurrences(of: " jws,", with: " '' AS jws,")
+
     /// The columns of a renewal info.
     public static let renewalInfoColumns = """
         original_transaction_id, product_id, auto_renew_product_id, auto_renew_status, expiration_intent,

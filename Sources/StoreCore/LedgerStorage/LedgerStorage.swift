@@ -70,6 +70,10 @@ public protocol LedgerReading {
     func transaction(id: String) throws -> StoredTransaction?
     /// The transactions a query asks for, oldest purchase first.
     func transactions(_ query: LedgerTransactionQuery) throws -> [StoredTransaction]
+    /// A customer's transactions, oldest purchase first, each without its signed JWS
+    /// (``StoredTransaction/jwsRepresentation`` is empty): what a customer's state is worked
+    /// out from, read without the kilobytes of every signature.
+    func transactionsWithoutSignedData(customerID: String) throws -> [StoredTransaction]
     /// A customer's latest transaction for each product, ordered by product id.
     func latestTransactions(customerID: String) throws -> [StoredTransaction]
     /// The customer of a stored transaction with this id or this original transaction id.

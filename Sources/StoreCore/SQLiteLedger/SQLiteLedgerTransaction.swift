@@ -41,6 +41,16 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         ).map(LedgerRecords.transaction(from:))
     }
 
+    func transactionsWithoutSignedData(customerID: String) throws -> [StoredTransaction] {
+        try connection.fetchAll(
+            """
+            SELECT \(LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction
+            WHERE customer_id = ? ORDER BY purchase_date, transaction_id
+            """,
+            [customerID]
+        ).map(LedgerRecords.transaction(from:))
+    }
+
     func latestTransactions(customerID: String) throws -> [StoredTransaction] {
         try connection.fetchAll(
             """
@@ -138,9 +148,7 @@ struct SQLiteLedgerTransaction: LedgerWriting {
     }
 
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {
-        try LedgerRecords.eventSummaries(
-            counts: try connection.fetchAll(LedgerRecords.eventCountsQuery(placeholder: "?"), [customerID]),
-            recent: try connection.fetchAll(LedgerRecords.recentEventsQuery(placeholder: "?"), [customerID]))
+        try LedgerRecords.eventSummaries(placeholder: "?") { try connection.fetchAll($0, [customerID]) }
     }
 
     func events() throws -> [MerchandisingEvent] {

@@ -37,9 +37,9 @@ extension CustomerContext {
     /// The policy's view of `customerID` as the ledger knows them at `date`; see
     /// ``init(_:attributes:)``.
     ///
-    /// - Throws: what ``StoreCore/Ledger/customerState(customerID:catalog:at:)`` throws.
+    /// - Throws: what ``StoreCore/Ledger/customerState(customerID:catalog:at:signedData:)`` throws.
     public init(customerID: String, ledger: Ledger, catalog: Catalog? = nil, at date: Date = Date(),
                 attributes: [String: LuaValue] = [:]) throws {
-        self.init(try ledger.customerState(customerID: customerID, catalog: catalog, at: date), attributes: attributes)
+        self.init(try ledger.customerState(customerID: customerID, catalog: catalog, at: date, signedData: false), attributes: attributes)
     }
 }

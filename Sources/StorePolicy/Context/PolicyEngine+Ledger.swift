@@ -18,7 +18,7 @@ extension PolicyEngine {
     ///   - environment: where the purchase data comes from.
     ///   - attributes: the host's attributes of the customer (`ctx.customer.attributes`).
     ///   - traced: whether to trace the decision.
-    /// - Throws: what ``StoreCore/Ledger/customerState(customerID:catalog:at:)`` throws. A
+    /// - Throws: what ``StoreCore/Ledger/customerState(customerID:catalog:at:signedData:)`` throws. A
     ///   failing hook does not throw: the decision falls back to the entitled product ids.
     public func features(
         forCustomer customerID: String, ledger: Ledger, catalog: Catalog? = nil, at date: Date = Date(),

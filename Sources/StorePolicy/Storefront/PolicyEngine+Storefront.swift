@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension PolicyEngine {
     /// The storefront plan for the customer in `context` at `placement`, decided by the
@@ -130,10 +131,7 @@ extension PolicyEngine {
         guard let subscription = subscriptions.first(where: { $0.state != .expired && $0.state != .revoked }) ?? subscriptions.first else {
             return nil
         }
-        let date = subscription.expirationDate.map {
-            $0.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: context.locale),
-                                          timeZone: TimeZone(identifier: "UTC")!))
-        }
+        let date = subscription.expirationDate.map { $0.formatted(StatusDateStyle.style(for: context.locale)) }
         switch subscription.state {
         case .subscribed:
             guard let date else { return "Subscribed" }
@@ -145,6 +143,23 @@ extension PolicyEngine {
         case .revoked:
             return "Refunded"
         }
+    }
+}
+
+/// The style of a status line's date, in a locale (abbreviated, in UTC), made once per locale.
+enum StatusDateStyle {
+    private static let styles = Mutex<[String: Date.FormatStyle]>([:])
+
+    static func style(for locale: String) -> Date.FormatStyle {
+        if let style = styles.withLock({ $0[locale] }) { return style }
+        let style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: locale),
+                                     timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+        styles.withLock { styles in
+            // A policy's locales are few; a flood of made-up ones starts the cache afresh.
+            if styles.count >= 64 { styles.removeAll() }
+            styles[locale] = style
+        }
+        return style
     }
 }
 
