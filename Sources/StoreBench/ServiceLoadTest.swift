@@ -172,6 +172,8 @@ public struct ServiceLoadTest {
 
     // MARK: - Running
 
+    /// Starts the service, sends the stream with the reload halfway, checks the ledger, and
+    /// returns the figures.
     public func run() throws -> Figures {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

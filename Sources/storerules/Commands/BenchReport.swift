@@ -1,16 +1,24 @@
-/// What `storerules bench --json` prints: one object holding the decision, signed-data and
-/// service figures, the ledger's and the HTTP service's beside them.
+import StoreBench
+
+/// What `storerules bench --json` prints: one object holding the decision, signed-data,
+/// service, ledger and HTTP figures side by side.
 struct BenchReport: Encodable {
-    /// The decision, signed-data and service figures.
-    let figures: BenchCommand.Figures
+    /// The decision figures.
+    let decisions: DecisionBenchFigures
+    /// The signed-data figures.
+    let signedData: SignedDataBenchFigures
+    /// The service load test's figures, or why it was skipped.
+    let service: ServiceLoadTestSection
     /// The ledger's figures.
     let ledger: LedgerBenchFigures
     /// The HTTP service's figures under wrk.
-    let http: BenchCommand.HTTPSection
+    let http: HTTPBenchSection
 
     /// Encodes every set of figures into one object.
     func encode(to encoder: any Encoder) throws {
-        try figures.encode(to: encoder)
+        try decisions.encode(to: encoder)
+        try service.encode(to: encoder)
+        try signedData.encode(to: encoder)
         try ledger.encode(to: encoder)
         try http.encode(to: encoder)
     }

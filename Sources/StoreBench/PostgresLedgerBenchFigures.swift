@@ -1,20 +1,20 @@
 /// The PostgreSQL part of the ledger section: ingests through ``PostgresLedgerStorage`` against
 /// plain inserts of the same rows, for each number of concurrent writers. Keyed by the number
 /// of writers, as text (`"1"`, `"2"`, `"8"`).
-struct PostgresLedgerBenchFigures: Encodable {
+public struct PostgresLedgerBenchFigures: Sendable, Encodable {
     /// The numbers of concurrent writers measured.
-    static let writerCounts = [1, 2, 8]
+    public static let writerCounts = [1, 2, 8]
 
     /// Durable ledger ingests per second, all writers together.
-    var ingestsPerSecond: [String: Double] = [:]
+    public var ingestsPerSecond: [String: Double] = [:]
     /// Reference rows inserted per second, one statement per commit, all writers together.
-    var insertsPerSecond: [String: Double] = [:]
+    public var insertsPerSecond: [String: Double] = [:]
     /// `ingestsPerSecond / insertsPerSecond`, per number of writers.
-    var ingestToInsertRatio: [String: Double] = [:]
+    public var ingestToInsertRatio: [String: Double] = [:]
     /// The server's `synchronous_commit`, which both sides ran at.
-    var synchronousCommit = ""
+    public var synchronousCommit = ""
     /// The server's `fsync`: `off` on a test server, where a commit never waits for the disk.
-    var fsync = ""
+    public var fsync = ""
 
     enum CodingKeys: String, CodingKey {
         case ingestsPerSecond = "postgres_ingests_per_second"

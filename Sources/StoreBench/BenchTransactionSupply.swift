@@ -26,11 +26,11 @@ struct BenchTransactionSupply: Sendable {
         do {
             let authority = try SigningAuthority.generate(name: "StoreRules Ledger Bench")
             items = try (0..<count).map { index in
-                let payload = BenchCommand.benchTransaction(index)
+                let payload = SignedDataBench.transaction(index)
                 return Item(payload: payload, jws: try authority.sign(payload), customerID: Self.customerID(index))
             }
         } catch {
-            throw CommandFailure("preparing the ledger benchmark's transactions: \(error)")
+            throw BenchFailure("preparing the ledger benchmark's transactions: \(error)")
         }
     }
 

@@ -1,22 +1,23 @@
 import Foundation
-import StoreBench
 import PostgresLedger
 import StoreCore
 
-extension BenchCommand {
+/// Durable ingests per second into a PostgreSQL ledger with several writers, against raw
+/// inserts of the same rows at the same `synchronous_commit`.
+public enum PostgresIngestBench {
     /// Transactions ingested, and reference rows inserted, per round and number of writers,
     /// shared among the writers.
-    static let postgresIngestCount = 240
+    public static let ingestCount = 240
 
     /// The supply's size the PostgreSQL rounds need.
-    static var postgresSupplyCount: Int { rounds * PostgresLedgerBenchFigures.writerCounts.count * postgresIngestCount }
+    static var supplyCount: Int { BenchRounds.count * PostgresLedgerBenchFigures.writerCounts.count * ingestCount }
 
     /// Measures, in interleaved rounds in a new database on the server at `serverURL`, durable
     /// ingests per second through ``PostgresLedgerStorage`` with 1, 2 and 8 writer threads (as
     /// many connections) against the same transactions inserted as reference rows by as many
     /// threads, each over a connection of its own, one statement per commit, at the same
     /// `synchronous_commit`; records the best of each. The database is dropped afterwards.
-    static func measurePostgresIngest(_ supply: BenchTransactionSupply, serverURL: String) throws -> PostgresLedgerBenchFigures {
+    static func measure(_ supply: BenchTransactionSupply, serverURL: String) throws -> PostgresLedgerBenchFigures {
         let database = try BenchPostgresDatabase(serverURL: serverURL)
         defer { try? database.drop() }
         var figures = PostgresLedgerBenchFigures()
@@ -27,9 +28,9 @@ extension BenchCommand {
         let ledgers = try counts.map { Ledger(storage: try PostgresLedgerStorage(url: database.url, connections: $0)) }
         var ingests = [Double](repeating: 0, count: counts.count)
         var inserts = [Double](repeating: 0, count: counts.count)
-        for round in 0..<rounds {
+        for round in 0..<BenchRounds.count {
             for (position, writers) in counts.enumerated() {
-                let items = Array(supply.slice(from: (round * counts.count + position) * postgresIngestCount, count: postgresIngestCount))
+                let items = Array(supply.slice(from: (round * counts.count + position) * ingestCount, count: ingestCount))
                 let ledger = ledgers[position]
                 let ingestSeconds = try BenchThreads.run(count: writers, prepare: { $0 }) { writer in
                     for item in stride(from: writer, to: items.count, by: writers).map({ items[$0] }) {

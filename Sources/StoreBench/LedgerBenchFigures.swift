@@ -1,29 +1,29 @@
 /// The ledger section of `storerules bench`, each figure against a reference measured in the
 /// same run.
-struct LedgerBenchFigures: Encodable {
+public struct LedgerBenchFigures: Sendable, Encodable {
     /// Durable ingests per second into a SQLite ledger: store, ask, grant.
-    var ingestsPerSecond = 0.0
+    public var ingestsPerSecond = 0.0
     /// Reference rows inserted per second into SQLite at the ledger's durability.
-    var sqliteInsertsPerSecond = 0.0
+    public var sqliteInsertsPerSecond = 0.0
     /// `ingestsPerSecond / sqliteInsertsPerSecond`.
-    var ingestToSQLiteInsertRatio = 0.0
+    public var ingestToSQLiteInsertRatio = 0.0
     /// Customer-state reads per second on two reader threads, nothing else running.
-    var readsPerSecondAlone = 0.0
+    public var readsPerSecondAlone = 0.0
     /// The same reads per second while one thread ingests.
-    var readsPerSecondBesideWrites = 0.0
+    public var readsPerSecondBesideWrites = 0.0
     /// Ingests per second of that thread, beside the readers.
-    var ingestsPerSecondBesideReads = 0.0
+    public var ingestsPerSecondBesideReads = 0.0
     /// `readsPerSecondBesideWrites / readsPerSecondAlone`.
-    var readsBesideWritesRatio = 0.0
+    public var readsBesideWritesRatio = 0.0
     /// The PostgreSQL section, when a server was given.
-    var postgres: PostgresLedgerBenchFigures?
+    public var postgres: PostgresLedgerBenchFigures?
     /// Why the PostgreSQL section did not run.
-    var postgresSkipped: String?
+    public var postgresSkipped: String?
     /// How the PostgreSQL section failed.
-    var postgresFailed: String?
+    public var postgresFailed: String?
 
     /// The goal of ``ingestToSQLiteInsertRatio``.
-    static let ingestToSQLiteInsertGoal = 0.8
+    public static let ingestToSQLiteInsertGoal = 0.8
 
     enum CodingKeys: String, CodingKey {
         case ingestsPerSecond = "ledger_ingests_per_second"
@@ -38,7 +38,7 @@ struct LedgerBenchFigures: Encodable {
     }
 
     /// Encodes the figures, and PostgreSQL's beside them under their own names.
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ingestsPerSecond, forKey: .ingestsPerSecond)
         try container.encode(sqliteInsertsPerSecond, forKey: .sqliteInsertsPerSecond)

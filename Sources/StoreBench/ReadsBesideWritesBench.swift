@@ -2,12 +2,14 @@ import Foundation
 import StoreCore
 import Synchronization
 
-extension BenchCommand {
+/// Customer-state reads per second on a SQLite ledger while one thread ingests, against the
+/// same reads alone.
+public enum ReadsBesideWritesBench {
     /// Threads reading customer states at once.
-    static let readerThreads = 2
+    public static let readerThreads = 2
 
     /// Transactions in the ledger before the reads begin: four for each customer.
-    static let readLedgerTransactionCount = 4 * BenchTransactionSupply.customerCount
+    static let ledgerTransactionCount = 4 * BenchTransactionSupply.customerCount
 
     /// Transactions the writing thread ingests per round, beside the readers.
     static let ingestsBesideReads = 300
@@ -16,23 +18,23 @@ extension BenchCommand {
     static let quietReadSeconds = 0.25
 
     /// The supply's size these reads need.
-    static var readsSupplyCount: Int { readLedgerTransactionCount + rounds * ingestsBesideReads }
+    static var supplyCount: Int { ledgerTransactionCount + BenchRounds.count * ingestsBesideReads }
 
     /// Measures, in interleaved rounds on one SQLite ledger in `workspace`, customer-state
     /// reads per second on ``readerThreads`` threads with nothing else running, and the same
     /// reads while one more thread ingests new transactions for the same customers, and records
     /// the best of each in `figures`.
-    static func measureReadsBesideWrites(_ supply: BenchTransactionSupply, workspace: URL, into figures: inout LedgerBenchFigures) throws {
+    static func measure(_ supply: BenchTransactionSupply, workspace: URL, into figures: inout LedgerBenchFigures) throws {
         let ledger = try Ledger(path: workspace.appendingPathComponent("reads.sqlite").path)
-        for item in supply.slice(from: 0, count: readLedgerTransactionCount) {
+        for item in supply.slice(from: 0, count: ledgerTransactionCount) {
             try BenchTransactionSupply.ingest(item, into: ledger)
         }
         var alone = 0.0
         var beside = 0.0
         var ingests = 0.0
-        for round in 0..<rounds {
+        for round in 0..<BenchRounds.count {
             alone = max(alone, try readsPerSecondAlone(ledger))
-            let fresh = supply.slice(from: readLedgerTransactionCount + round * ingestsBesideReads, count: ingestsBesideReads)
+            let fresh = supply.slice(from: ledgerTransactionCount + round * ingestsBesideReads, count: ingestsBesideReads)
             let window = ReadWindow(seconds: nil)
             let elapsed = try BenchThreads.run(count: readerThreads + 1, prepare: { $0 }) { thread in
                 if thread < readerThreads {

@@ -1,12 +1,14 @@
 import Foundation
 import StoreCore
 
-extension BenchCommand {
+/// Durable ingests per second into a SQLite ledger against raw inserts of the same rows at the
+/// same durability.
+public enum SQLiteIngestBench {
     /// Transactions ingested, and reference rows inserted, per round.
-    static let sqliteIngestCount = 400
+    public static let ingestCount = 400
 
     /// Ingests and inserts taken in turn within a round, so both meet the disk in the same state.
-    static let sqliteIngestChunk = 20
+    static let chunkSize = 20
 
     /// Measures, in rounds on new files in `workspace`, durable ingests per second into a SQLite
     /// ledger against inserts per second of the same transactions as reference rows through
@@ -14,21 +16,21 @@ extension BenchCommand {
     /// `BEGIN IMMEDIATE … COMMIT` each. Within a round, chunks of ingests and of inserts
     /// alternate, since a disk's sync time drifts; the figures are each side's best round, and
     /// the ratio the median of the rounds' own ratios.
-    static func measureSQLiteIngest(_ supply: BenchTransactionSupply, workspace: URL, into figures: inout LedgerBenchFigures) throws {
-        let items = Array(supply.slice(from: 0, count: sqliteIngestCount))
+    static func measure(_ supply: BenchTransactionSupply, workspace: URL, into figures: inout LedgerBenchFigures) throws {
+        let items = Array(supply.slice(from: 0, count: ingestCount))
         let clock = ContinuousClock()
         var ingests = 0.0
         var inserts = 0.0
         var ratios: [Double] = []
-        for round in 0..<rounds {
+        for round in 0..<BenchRounds.count {
             let ledger = try Ledger(path: workspace.appendingPathComponent("ingest-\(round).sqlite").path)
             let reference = try Database(path: workspace.appendingPathComponent("reference-\(round).sqlite").path)
             try reference.write { try $0.execute(ReferenceTransactionRow.sqliteTable) }
             let storedDate = Date().millisecondsSince1970
             var ingestTime = Duration.zero
             var insertTime = Duration.zero
-            for start in stride(from: 0, to: items.count, by: sqliteIngestChunk) {
-                let chunk = items[start..<min(start + sqliteIngestChunk, items.count)]
+            for start in stride(from: 0, to: items.count, by: chunkSize) {
+                let chunk = items[start..<min(start + chunkSize, items.count)]
                 ingestTime += try clock.measure {
                     for item in chunk { try BenchTransactionSupply.ingest(item, into: ledger) }
                 }

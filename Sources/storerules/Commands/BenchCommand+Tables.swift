@@ -1,0 +1,111 @@
+import Foundation
+import StoreBench
+
+extension BenchCommand {
+    /// The decision lines of the table.
+    static func engineTable(_ figures: DecisionBenchFigures) -> String {
+        func ns(_ value: Double) -> String { String(format: "%8.0f ns", value) }
+        func rate(_ value: Double) -> String { String(format: "%10.0f /s", value) }
+        return """
+        Decision cost (best of \(BenchRounds.count) rounds of \(figures.iterations) decisions)
+          engine (Lua through the bridge)  \(ns(figures.engineNanosecondsPerDecision))
+          raw Lua C API call in C          \(ns(figures.cAPINanosecondsPerDecision))
+          … with a count hook and deadline \(ns(figures.cAPIWithLimitsNanosecondsPerDecision))
+          Swift closure                    \(ns(figures.swiftClosureNanosecondsPerDecision))
+          engine / raw C API               \(String(format: "%8.2f×", figures.engineToCAPIRatio))
+          engine / C API with limits       \(String(format: "%8.2f×", figures.engineToCAPIWithLimitsRatio))
+          engine / Swift closure           \(String(format: "%8.1f×", figures.engineToSwiftClosureRatio))
+        Throughput through the engine
+          1 thread                         \(rate(figures.decisionsPerSecond1Thread))
+          2 threads                        \(rate(figures.decisionsPerSecond2Threads))
+          scaling                          \(String(format: "%8.2f×", figures.twoThreadScaling))
+          raw C API scaling, for reference \(String(format: "%8.2f×", figures.cAPITwoThreadScaling))
+        """
+    }
+
+    /// The signed-data lines of the table.
+    static func signedDataTable(_ figures: SignedDataBenchFigures) -> String {
+        func rate(_ value: Double) -> String { String(format: "%10.0f /s", value) }
+        return """
+        Signed data (best of \(BenchRounds.count) rounds)
+          verifications, chain cached      \(rate(figures.verificationsPerSecond)) (\(SignedDataBench.transactionCount) transactions)
+          OpenSSL ECDSA P-256 verify       \(rate(figures.openSSLVerifiesPerSecond))
+          verifier / OpenSSL               \(String(format: "%8.2f×", figures.verificationToOpenSSLRatio))
+        """
+    }
+
+    /// The ledger lines of the table.
+    static func ledgerTable(_ figures: LedgerBenchFigures) -> String {
+        func rate(_ value: Double) -> String { String(format: "%10.0f /s", value) }
+        func ratio(_ value: Double) -> String { String(format: "%8.2f×", value) }
+        let readerThreads = ReadsBesideWritesBench.readerThreads
+        let table = """
+        The ledger on SQLite (write-ahead log, synchronous=FULL; best of \(BenchRounds.count) rounds of ingests and inserts in turn, the ratio their median)
+          durable ingests                  \(rate(figures.ingestsPerSecond)) (\(SQLiteIngestBench.ingestCount) transactions)
+          raw inserts of the same rows     \(rate(figures.sqliteInsertsPerSecond)) (one transaction each)
+          ingest / raw insert              \(ratio(figures.ingestToSQLiteInsertRatio)) (goal ≥ \
+        \(String(format: "%.1f", LedgerBenchFigures.ingestToSQLiteInsertGoal))×)
+          customer-state reads, \(readerThreads) threads  \(rate(figures.readsPerSecondAlone))
+          … beside one ingesting thread    \(rate(figures.readsPerSecondBesideWrites)) \
+        (it ingests \(String(format: "%.0f", figures.ingestsPerSecondBesideReads)) /s)
+          reads beside writes / alone      \(ratio(figures.readsBesideWritesRatio))
+        """
+        if let failure = figures.postgresFailed {
+            return table + "\nThe ledger on PostgreSQL: failed: \(failure)"
+        }
+        guard let postgres = figures.postgres else {
+            return table + "\nThe ledger on PostgreSQL: skipped (\(figures.postgresSkipped ?? "not run"))"
+        }
+        let rows = PostgresLedgerBenchFigures.writerCounts.map { writers in
+            let key = String(writers)
+            return String(format: "  %-7d %14.0f /s %14.0f /s %12.2f×", writers, postgres.ingestsPerSecond[key] ?? 0,
+                          postgres.insertsPerSecond[key] ?? 0, postgres.ingestToInsertRatio[key] ?? 0)
+        }
+        return table + """
+
+        The ledger on PostgreSQL (best of \(BenchRounds.count) rounds of \(PostgresIngestBench.ingestCount) transactions; \
+        synchronous_commit=\(postgres.synchronousCommit), fsync=\(postgres.fsync))
+          writers   durable ingests     raw inserts  ingest / insert
+        \(rows.joined(separator: "\n"))
+        """
+    }
+
+    /// The service lines of the table.
+    static func serviceTable(_ section: ServiceLoadTestSection) -> String {
+        guard let requests = section.requests, let rate = section.requestsPerSecond,
+              let p50 = section.p50Milliseconds, let p99 = section.p99Milliseconds,
+              let failed = section.failedRequests else {
+            return "PolicyService under load: skipped (\(section.skipped ?? "not run"))"
+        }
+        var table = """
+        PolicyService under load (\(ServiceLoadTest.workers) workers, \(ServiceLoadTest.customers) customers, \(requests) requests \
+        with a reload halfway, \(ServiceLoadTest.window) in flight)
+          requests per second              \(String(format: "%10.0f /s", rate))
+          latency p50                      \(String(format: "%8.2f ms", p50))
+          latency p99                      \(String(format: "%8.2f ms", p99))
+          failed requests                  \(String(format: "%8d", failed))
+        """
+        if let failure = section.firstFailure { table += "\n  first failure: \(failure)" }
+        return table
+    }
+
+    /// The HTTP lines of the table.
+    static func httpTable(_ section: HTTPBenchSection) -> String {
+        guard !section.runs.isEmpty else { return "storerules serve under wrk: skipped (\(section.skipped ?? "not run"))" }
+        let header = """
+        storerules serve under wrk (\(HTTPBench.connections) connections from a second process; goals: \
+        ≥ \(Int(HTTPBenchFigures.storefrontGoal)) storefront GETs/s with p99 ≤ \(Int(HTTPBenchFigures.storefrontP99GoalMilliseconds)) ms, \
+        ≥ \(Int(HTTPBenchFigures.notificationGoal)) notification ingests/s)
+          ledger      instances  storefront GETs/s   p50 ms   p99 ms   notifications/s   p50 ms   p99 ms   non-2xx
+        """
+        let rows = section.runs.map { run in
+            "  " + run.ledger.padding(toLength: 10, withPad: " ", startingAt: 0)
+                + String(format: " %9d %18.0f %8.2f %8.2f %17.0f %8.2f %8.2f %9d", run.instances,
+                   run.storefront.requestsPerSecond, run.storefront.p50Milliseconds, run.storefront.p99Milliseconds,
+                   run.notifications.requestsPerSecond, run.notifications.p50Milliseconds, run.notifications.p99Milliseconds,
+                   run.storefront.non2xxResponses + run.notifications.non2xxResponses)
+                + (run.notificationsRepeated ? " (notifications ran out and repeated)" : "")
+        }
+        return ([header] + rows).joined(separator: "\n")
+    }
+}
