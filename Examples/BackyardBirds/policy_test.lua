@@ -175,3 +175,15 @@ end
 function test_the_golden_feeder_unlocks_its_skin()
     expect_eq({ "golden_feeder" }, policy.features(watcher(nil, nil, { "feeder.golden" })))
 end
+
+function test_the_host_shows_the_premium_plan_with_its_bird()
+    local icon, how = decide("plan_icon", context{}, "pass.premium")
+    expect_eq("bird", icon)
+    expect_eq("policy", how.source)
+end
+
+function test_the_host_grants_what_the_policy_says_for_two_boxes()
+    local grants, how = decide("grant", context{}, transaction{ product_id = "pellet.box", quantity = 2 })
+    expect_eq(policy.grant(context{}, transaction{ product_id = "pellet.box", quantity = 2 }, product("pellet.box")), grants)
+    expect_eq("policy", how.source)
+end

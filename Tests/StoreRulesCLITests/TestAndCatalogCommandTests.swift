@@ -93,3 +93,68 @@ import Testing
         #expect(products.first?["display_price"] != nil)
     }
 }
+
+@Suite struct TestCommandReportTests {
+    private func folder() throws -> URL {
+        let catalog = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds/Products.storekit"),
+                                 encoding: .utf8)
+        return try CommandRunner.policyFolder("""
+        local policy = {}
+        function policy.show_merchandising(ctx, placement) return ctx.customer.status_known end
+        function policy.grant(ctx, tx, product) return { { item = "seed", amount = 3 * tx.quantity } } end
+        return policy
+        """, files: ["Products.storekit": catalog, "policy_test.lua": """
+        function test_grant_through_the_host()
+            local grants, how = decide("grant", context{}, transaction{ product_id = "pellet.box", quantity = 2 })
+            expect_eq({ { item = "seed", amount = 6 } }, grants)
+            expect_eq("policy", how.source)
+        end
+
+        function test_grant_printing()
+            print("granting <seed> & more")
+        end
+
+        function test_merchandising_fails()
+            expect_eq(true, policy.show_merchandising(context{}, "home"))
+        end
+        """])
+    }
+
+    @Test func namePatternsPickTheTestsAndPrintsAppearUnderTheirOwnLine() throws {
+        let folder = try folder()
+        let result = try CommandRunner.run(["test", folder.path, "test_grant_*"], environment: ["NO_COLOR": "1"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == """
+        ✔ policy_test.lua › test_grant_through_the_host
+        ✔ policy_test.lua › test_grant_printing
+            granting <seed> & more
+        2 passed, 0 failed
+
+        """)
+        let part = try CommandRunner.run(["test", folder.path, "merchandising"], environment: ["NO_COLOR": "1"])
+        #expect(part.status == 1)
+        #expect(part.standardOutput.hasSuffix("0 passed, 1 failed\n"))
+        let none = try CommandRunner.run(["test", folder.path, "nothing_like_this"], environment: ["NO_COLOR": "1"])
+        #expect(none.status != 0)
+        #expect(none.standardError.contains("no test"))
+    }
+
+    @Test func jsonAndJUnitReportEveryTest() throws {
+        let folder = try folder()
+        let junit = folder.appending(path: "report.xml")
+        let result = try CommandRunner.run(["test", folder.path, "--json", "--junit", junit.path])
+        #expect(result.status == 1)
+        let objects = try result.standardOutput.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 4)
+        #expect(objects.prefix(3).map { $0["name"] as? String } == ["test_grant_through_the_host", "test_grant_printing", "test_merchandising_fails"])
+        #expect(objects[1]["output"] as? [String] == ["granting <seed> & more"])
+        #expect(objects[2]["failure_line"] as? Int == 12)
+        #expect((objects[3]["summary"] as? [String: Any])?["failed"] as? Int == 1)
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testcase name="test_merchandising_fails" classname="policy_test""#))
+        #expect(xml.contains("<failure message="))
+        #expect(xml.contains("granting &lt;seed&gt; &amp; more"))
+    }
+}

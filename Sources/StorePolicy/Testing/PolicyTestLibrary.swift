@@ -1,5 +1,6 @@
 import Foundation
 import LuaBridge
+import StoreCore
 
 /// The helpers `*_test.lua` files (and the REPL) can use, written in Lua.
 ///
@@ -18,6 +19,70 @@ package enum PolicyTestLibrary {
             return 1
         }
         _ = try state.load(source, chunkName: "storerules-test-library", environment: environment)
+    }
+
+    /// Defines `decide(hook, ctx, ...)`: `hook` run through `engine` on the context `ctx`
+    /// describes (a table such as `context{...}` builds) with the arguments after it, as a host
+    /// decides — results validated, a missing display hook's default, a failing one's fallback.
+    /// It returns the result and `{ source = "policy" | "default" | "fallback", reason = … }`;
+    /// a failing `grant` or custom hook, or a request naming what does not exist, raises the
+    /// error instead.
+    package static func defineDecide(in state: LuaState, engine: PolicyEngine) {
+        state.defineFunction("decide") { stack throws(LuaError) in
+            guard let hook = stack.string(at: 1) else {
+                throw LuaError(kind: .runtime, message: "decide: the first argument is the hook's name, such as \"plan_icon\"")
+            }
+            guard stack.type(at: 2) == .table else {
+                throw LuaError(kind: .runtime, message: "decide: the second argument is ctx, a table such as context{...} builds")
+            }
+            let described = try stack.value(at: 2)
+            let context: PolicyContext
+            do throws(PolicyInputError) {
+                context = try PolicyContext(luaValue: described)
+            } catch {
+                throw LuaError(kind: .runtime, message: "decide: ctx: \(error.description)")
+            }
+            if hook == PolicyHook.grant.name {
+                return try decideGrant(stack, context: context, engine: engine)
+            }
+            var arguments: [LuaValue] = []
+            if stack.top >= 3 {
+                for index in 3...stack.top { arguments.append(try stack.value(at: index)) }
+            }
+            let response: HookResponse
+            do throws(PolicyError) {
+                response = try HookRequest(hook: hook, context: context, arguments: arguments).decide(with: engine)
+            } catch {
+                throw LuaError(kind: .runtime, message: "decide: \(error.description)")
+            }
+            stack.push(response.result.luaValue)
+            var how = LuaTable(hash: [.string("source"): .string(response.source ?? "policy")])
+            if let reason = response.fallbackReason { how.hash[.string("reason")] = .string(reason) }
+            stack.push(LuaValue.table(how))
+            return 2
+        }
+    }
+
+    /// `decide("grant", ctx, tx [, product])`: `tx` as `grant` receives it (what
+    /// `transaction{...}` builds), the product its own unless named.
+    private static func decideGrant(_ stack: LuaStack, context: PolicyContext, engine: PolicyEngine) throws(LuaError) -> Int32 {
+        guard stack.type(at: 3) == .table else {
+            throw LuaError(kind: .runtime, message: "decide: grant takes a transaction table, such as transaction{...} builds")
+        }
+        let transaction = try LuaDecoder().decode(JWSTransactionDecodedPayload.self, from: stack, at: 3)
+        let productID = stack.top >= 4 ? stack.string(at: 4) : transaction.productId
+        guard let productID, !productID.isEmpty else {
+            throw LuaError(kind: .runtime, message: "decide: grant needs a product: the transaction's product_id, or a fourth argument")
+        }
+        let grants: [Grant]
+        do throws(PolicyError) {
+            grants = try engine.grant(context, transaction: transaction, product: productID).value
+        } catch {
+            throw LuaError(kind: .runtime, message: "decide: \(error.description)")
+        }
+        stack.push(HookResult.grants(grants).luaValue)
+        stack.push(LuaValue.table(LuaTable(hash: [.string("source"): .string("policy")])))
+        return 2
     }
 
     static let source = #"""

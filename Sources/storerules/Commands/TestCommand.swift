@@ -7,11 +7,15 @@ enum TestCommand: Command {
     static let name = "test"
     static let summary = "Run a policy folder's *_test.lua tests"
     static var help: String { """
-    Usage: storerules test DIR
+    Usage: storerules test DIR [NAME_PATTERN...] [--junit FILE] [--json]
 
     Runs every global function named test_* in DIR/*_test.lua, in the order they are defined,
-    and prints one line per test and a final "N passed, N failed" line. Exits with status 1
-    when any test fails.
+    and prints one line per test (what a test prints, indented under it) and a final
+    "N passed, N failed" line. Exits with status 1 when any test fails.
+
+    With NAME_PATTERNs only the tests whose names match one run: a pattern with *, ? or [...]
+    is a shell-style pattern for the whole name (test_grant_*), any other matches names that
+    contain it (grant).
 
     Each test file sees:
       policy                 the table DIR/policy.lua returns
@@ -25,16 +29,24 @@ enum TestCommand: Command {
       sorted_keys(t)         the keys of t in order, for stable loops
       expect_eq(expected, actual [, message]), expect_true, expect_false, expect_nil,
       expect_contains(list, item), expect_error(fn [, pattern])
+      decide(hook, ctx, ...) the hook run as the engine runs it for a host: its result
+                             validated, the default when the policy lacks a display hook, the
+                             fallback when one fails; returns the result and
+                             { source = "policy"|"default"|"fallback", reason = ... }
 
     Options:
     \(HelpText.options(syntax.options))
     """ }
 
-    static let syntax = CommandSyntax(name, options: PolicyLoader.limitOptions)
+    static let syntax = CommandSyntax(name, options: [
+        .value("junit", "FILE", help: "Also write the outcomes as JUnit XML to FILE (a testsuite per file, a testcase per test)."),
+        .flag("json", help: #"Print one JSON object per test ({"file", "name", "line", "passed", "failure", "output", …}) "#
+              + #"and a last {"summary": {"tests", "passed", "failed", "seconds"}}, instead of text."#),
+    ] + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let path = try parsed.positional(0, "the policy folder DIR")
-        try parsed.expectPositionals(atMost: 1)
+        let patterns = Array(parsed.positionals.dropFirst())
         let (folder, catalog) = try PolicyLoader.open(path)
         let source: PolicySource
         do {
@@ -48,21 +60,48 @@ enum TestCommand: Command {
         }
         let runner = PolicyTestRunner(source: source, catalog: catalog.map(PolicyCatalog.init) ?? .empty,
                                       limits: try PolicyLoader.limits(parsed))
+        let json = parsed.flag("json")
         let style = TerminalStyle.forStandardOutput
-        var passed = 0
-        var failed = 0
+        var outcomes: [PolicyTestRunner.Outcome] = []
         for file in files {
-            _ = runner.run(file: file, print: { Output.line("    " + $0) }) { outcome in
+            outcomes += runner.run(file: file, selected: { TestNamePattern.matches($0, any: patterns) }) { outcome in
+                guard !json else { return }
                 if let failure = outcome.failure {
-                    failed += 1
                     Output.line(style.red("✘") + " \(outcome.file) › \(outcome.name)\n    \(failure)")
                 } else {
-                    passed += 1
                     Output.line(style.green("✔") + " \(outcome.file) › \(outcome.name)")
                 }
+                for line in outcome.output { Output.line("    " + line) }
             }
         }
-        Output.line("\(passed) passed, \(failed) failed")
-        return failed == 0 ? 0 : 1
+        let report = PolicyTestReport(outcomes: outcomes, folder: path)
+        if let junit = parsed.value("junit") {
+            do {
+                try report.junitXML().write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write \(junit): \(error.localizedDescription)")
+            }
+        }
+        let summary = report.summary
+        if json {
+            for line in try report.jsonLines() { Output.line(line) }
+        } else {
+            Output.line("\(summary.passed) passed, \(summary.failed) failed")
+        }
+        if !patterns.isEmpty && outcomes.isEmpty {
+            throw CommandFailure("no test in \(path) matches \(patterns.joined(separator: " "))")
+        }
+        return summary.failed == 0 ? 0 : 1
+    }
+}
+
+/// Which tests `storerules test DIR NAME_PATTERN...` runs.
+enum TestNamePattern {
+    /// Whether `name` matches one of `patterns` (every name when there are none): a pattern
+    /// with `*`, `?` or `[` as a shell pattern for the whole name, another as a part of it.
+    static func matches(_ name: String, any patterns: [String]) -> Bool {
+        patterns.isEmpty || patterns.contains { pattern in
+            pattern.contains(where: { "*?[".contains($0) }) ? fnmatch(pattern, name, 0) == 0 : name.contains(pattern)
+        }
     }
 }
