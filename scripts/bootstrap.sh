@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what StoreRules needs to build on a Debian machine, and with --test what its tests
 # need too (headless Chromium for the storefront page, tmux for the interactive REPL test, a
-# PostgreSQL server for the PostgreSQL ledger's tests).
+# PostgreSQL server for the PostgreSQL ledger's tests, openssl and curl for the service's,
+# wrk for its load tests, lcov's genhtml for coverage reports).
 # Idempotent: it does nothing when everything is present, and runs `apt-get update` at most once.
 set -euo pipefail
 
 packages=(liblua5.4-dev libssl-dev libsqlite3-dev libedit-dev libpq-dev libmicrohttpd-dev pkg-config python3-venv)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(chromium tmux postgresql openssl curl wrk)
+    packages+=(chromium tmux postgresql openssl curl wrk lcov)
 fi
 
 missing=()

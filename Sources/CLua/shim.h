@@ -78,6 +78,9 @@ typedef struct srlua_limits {
     long long hook_interval;     /* instructions between two count-hook calls */
     double deadline;             /* CLOCK_MONOTONIC seconds; 0: none */
     int tripped;                 /* SRLUA_TRIPPED_* */
+    unsigned int *line_counts;   /* coverage: times each line of one chunk ran; NULL: off */
+    int line_count_size;         /* entries in line_counts (lines 0 … size - 1) */
+    const char *covered_source;  /* the chunk counted, as Lua names its source ("@name") */
 } srlua_limits;
 
 static inline double srlua_monotonic_seconds(void) {
@@ -120,8 +123,16 @@ static inline srlua_limits *srlua_limits_of(lua_State *L) {
  * is hit raises an error at every instruction, so a script that catches the error with pcall
  * cannot go on. */
 static inline void srlua_count_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     srlua_limits *limits = srlua_limits_of(L);
+    if (ar->event == LUA_HOOKLINE) {
+        /* Coverage: count the line when it belongs to the chunk counted. */
+        int line = ar->currentline;
+        if (limits->line_counts != NULL && line > 0 && line < limits->line_count_size &&
+            lua_getinfo(L, "S", ar) && strcmp(ar->source, limits->covered_source) == 0) {
+            limits->line_counts[line] += 1;
+        }
+        return;
+    }
     if (limits->tripped == SRLUA_TRIPPED_NONE) {
         limits->instructions_left -= limits->hook_interval;
         if (limits->allocation_refused) {
@@ -163,7 +174,7 @@ static inline void srlua_arm(lua_State *L, long long budget, long long interval,
     limits->tripped = SRLUA_TRIPPED_NONE;
     limits->allocation_refused = 0;
     limits->enforcing = 1;
-    lua_sethook(L, srlua_count_hook, LUA_MASKCOUNT, (int)interval);
+    lua_sethook(L, srlua_count_hook, LUA_MASKCOUNT | (limits->line_counts != NULL ? LUA_MASKLINE : 0), (int)interval);
 }
 
 /* Disarms the limits after a call. */

@@ -27,7 +27,9 @@ public final class LuaState {
     public typealias PrintHandler = @Sendable (String) -> Void
 
     let handle: OpaquePointer
-    private let accounting: UnsafeMutablePointer<srlua_limits>
+    let accounting: UnsafeMutablePointer<srlua_limits>
+    /// Where the line hook counts, while coverage is on; kept alive with the state.
+    var lineCounts: LuaLineCounts?
     private let printBox: PrintBox
     private var globalsReference: LuaReference
     private var freezeReference: LuaReference

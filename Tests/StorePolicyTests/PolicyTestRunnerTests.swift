@@ -138,3 +138,60 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
         text += string
     }
 }
+
+@Suite struct PolicyCoverageTests {
+    /// Lines 1–12; the tests below run `show_merchandising` (its code on lines 3, 4 and 6; lines
+    /// 2 and 7 run when the policy loads) only down its first branch, and never `plan_icon`.
+    private let policy = """
+    local policy = {}
+    function policy.show_merchandising(ctx, placement)
+        if ctx.customer.status_known then
+            return true
+        end
+        return false
+    end
+    function policy.plan_icon(ctx, plan)
+        return "bird"
+    end
+    local unused = 1
+    return policy
+    """
+
+    @Test func theLinesThatRanAreCountedAgainstTheLinesThatHoldCode() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-coverage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appending(path: "policy_test.lua")
+        try """
+        function test_known_customers_see_merchandising()
+            expect_true(decide("show_merchandising", context{ customer = { status_known = true } }, "home"))
+        end
+        function test_twice_in_the_test_state()
+            expect_true(policy.show_merchandising(context{ customer = { status_known = true } }, "home"))
+        end
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let source = PolicySource(text: policy, chunkName: "policy.lua")
+        let coverage = PolicyCoverage(source: source)
+        let outcomes = PolicyTestRunner(source: source, catalog: .empty).run(file: file, coverage: coverage)
+        #expect(outcomes.allSatisfy { $0.passed })
+
+        let functions = coverage.functions
+        #expect(functions.map(\.name) == ["show_merchandising", "plan_icon"])
+        #expect(functions.map(\.lines) == [2...7, 8...10])
+        #expect(functions[0].linesWithCode == 3, "the if and both returns")
+        #expect(functions[0].linesRun == 2, "the if and the first return")
+        #expect(functions[1].linesRun == 0)
+        #expect(functions[1].linesWithCode == 1)
+        let run = coverage.linesRun
+        #expect(run[3] == 2 && run[4] == 2, "once through decide's engine, once in the test state")
+        #expect(run[5] == nil && run[6] == nil && run[9] == nil)
+        #expect(coverage.linesWithCode == [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12])
+        #expect(coverage.total.linesRun == 9, "lines 6 and 9 never ran")
+        #expect(coverage.total.linesWithCode == 11)
+
+        let lcov = coverage.lcov(path: "/policies/policy.lua")
+        #expect(lcov.hasPrefix("TN:\nSF:/policies/policy.lua\n"))
+        #expect(lcov.contains("DA:3,2\n") && lcov.contains("DA:9,0\n"))
+        #expect(lcov.contains("LF:\(coverage.total.linesWithCode)\nLH:\(coverage.total.linesRun)\nend_of_record\n"))
+    }
+}

@@ -158,3 +158,51 @@ import Testing
         #expect(xml.contains("granting &lt;seed&gt; &amp; more"))
     }
 }
+
+@Suite struct TestCommandCoverageTests {
+    static let genhtml = ["/usr/bin/genhtml", "/usr/local/bin/genhtml"].first(where: FileManager.default.isExecutableFile(atPath:))
+
+    private func coveredFolder() throws -> (folder: URL, tracefile: URL, output: CommandRunner.Result) {
+        let folder = try CommandRunner.policyFolder("""
+        local policy = {}
+        function policy.show_merchandising(ctx, placement)
+            if ctx.customer.status_known then
+                return true
+            end
+            return false
+        end
+        return policy
+        """, files: ["policy_test.lua": """
+        function test_known()
+            expect_true(policy.show_merchandising(context{ customer = { status_known = true } }, "home"))
+        end
+        """])
+        let tracefile = folder.appending(path: "coverage.info")
+        let result = try CommandRunner.run(["test", folder.path, "--coverage", "--lcov", tracefile.path], environment: ["NO_COLOR": "1"])
+        return (folder, tracefile, result)
+    }
+
+    @Test func coverageIsPrintedPerFunctionAndInAll() throws {
+        let (folder, tracefile, result) = try coveredFolder()
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines.contains("show_merchandising (2–7) 2 / 3 67%"), "\(result.standardOutput)")
+        #expect(lines.contains("total 6 / 7 86%"), "\(result.standardOutput)")
+        let lcov = try String(contentsOf: tracefile, encoding: .utf8)
+        #expect(lcov.contains("SF:\(folder.appending(path: "policy.lua").standardizedFileURL.path)\n"))
+        #expect(lcov.contains("DA:6,0\n"))
+    }
+
+    @Test(.enabled(if: genhtml != nil, "genhtml (Debian's lcov) is not installed"))
+    func theLcovFileIsOneGenhtmlAccepts() throws {
+        let (folder, tracefile, _) = try coveredFolder()
+        let html = folder.appending(path: "html")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.genhtml))
+        process.arguments = ["--quiet", "--output-directory", html.path, tracefile.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: html.appending(path: "index.html").path))
+    }
+}

@@ -22,6 +22,7 @@ public final class PolicyEngine: Sendable {
     /// The limits each hook call runs under.
     public let limits: LuaLimits
     private let print: LuaState.PrintHandler
+    private let lineCounts: LuaLineCounts?
     private let maximumIdleStates: Int
     private let current: Mutex<Generation>
     private let generationNumber = Atomic<Int>(0)
@@ -36,15 +37,23 @@ public final class PolicyEngine: Sendable {
     ///   - maximumIdleStates: how many compiled states to keep for reuse.
     ///   - print: receives lines the policy prints.
     /// - Throws: ``PolicyError`` when the policy does not compile or validate.
-    public init(source: PolicySource, catalog: PolicyCatalog = .empty, limits: LuaLimits = .default,
+    public convenience init(source: PolicySource, catalog: PolicyCatalog = .empty, limits: LuaLimits = .default,
                 maximumIdleStates: Int = max(2, ProcessInfo.processInfo.activeProcessorCount * 2),
                 print: @escaping LuaState.PrintHandler = { _ in }) throws(PolicyError) {
+        try self.init(source: source, catalog: catalog, limits: limits, maximumIdleStates: maximumIdleStates, print: print, lineCounts: nil)
+    }
+
+    /// Creates an engine whose states count the lines of the policy that run into `lineCounts`
+    /// (for test coverage; its states must then run one at a time).
+    package init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, maximumIdleStates: Int = 1,
+                 print: @escaping LuaState.PrintHandler = { _ in }, lineCounts: LuaLineCounts?) throws(PolicyError) {
         self.catalog = catalog
         storefrontLayout = StorefrontLayout(catalog)
         self.limits = limits
         self.print = print
+        self.lineCounts = lineCounts
         self.maximumIdleStates = maximumIdleStates
-        let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print)
+        let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
         current = Mutex(generation)
     }
 
@@ -71,7 +80,7 @@ public final class PolicyEngine: Sendable {
     /// - Throws: ``PolicyError`` when the new policy fails; the old one keeps serving.
     @discardableResult
     public func reload(_ source: PolicySource) throws(PolicyError) -> String {
-        let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print)
+        let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
         current.withLock { serving in
             generation.number = serving.number + 1
             serving = generation
@@ -214,22 +223,25 @@ final class Generation: @unchecked Sendable {
     private let catalog: PolicyCatalog
     private let limits: LuaLimits
     private let print: LuaState.PrintHandler
+    private let lineCounts: LuaLineCounts?
     private let idle: Mutex<[PolicyInstance]>
 
     /// Compiles the policy once to validate it; that state becomes the first idle one.
-    init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler) throws(PolicyError) {
+    init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler,
+         lineCounts: LuaLineCounts?) throws(PolicyError) {
         self.source = source
         self.catalog = catalog
         self.limits = limits
         self.print = print
-        let first = try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print)
+        self.lineCounts = lineCounts
+        let first = try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
         idle = Mutex([first])
     }
 
     /// An idle state, or a newly compiled one.
     func take() throws(PolicyError) -> PolicyInstance {
         if let instance = idle.withLock({ $0.popLast() }) { return instance }
-        return try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print)
+        return try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
     }
 
     /// Returns a state after use.

@@ -17,10 +17,12 @@ final class PolicyInstance: @unchecked Sendable {
 
     /// Compiles `source` in a new state, runs its top-level code and checks that it returns a
     /// table whose known hooks are functions.
-    init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler) throws(PolicyError) {
+    init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler,
+         lineCounts: LuaLineCounts? = nil) throws(PolicyError) {
         self.source = source
         do {
             state = try LuaState(limits: limits, print: print)
+            if let lineCounts { state.countLines(into: lineCounts) }
             catalogTable = try state.readOnlyReference(to: catalog, named: "ctx.catalog", encoder: encoder)
             policyTable = try state.load(source.text, chunkName: source.chunkName)
         } catch {

@@ -60,10 +60,12 @@ public struct PolicyTestRunner: Sendable {
         self.now = now
     }
 
-    /// Runs the tests in `file` whose names `selected` accepts, calling `report` after each one.
+    /// Runs the tests in `file` whose names `selected` accepts, calling `report` after each one,
+    /// and counting the lines of the policy that run into `coverage` when given.
     ///
     /// A file that does not load is one failed outcome named after the file.
-    public func run(file: URL, selected: (String) -> Bool = { _ in true }, report: (Outcome) -> Void = { _ in }) -> [Outcome] {
+    public func run(file: URL, selected: (String) -> Bool = { _ in true }, coverage: PolicyCoverage? = nil,
+                    report: (Outcome) -> Void = { _ in }) -> [Outcome] {
         let fileName = file.lastPathComponent
         var outcomes: [Outcome] = []
         let printed = PrintedLines()
@@ -81,6 +83,7 @@ public struct PolicyTestRunner: Sendable {
         do {
             let text = try String(contentsOf: file, encoding: .utf8)
             let state = try LuaState(limits: limits, print: { printed.append($0) })
+            if let coverage { state.countLines(into: coverage.counts) }
             let environment = state.makeWritableEnvironment()
             let encoder = LuaEncoder()
             let catalogTable = try state.readOnlyReference(to: catalog, named: "CATALOG", encoder: encoder)
@@ -93,12 +96,13 @@ public struct PolicyTestRunner: Sendable {
             }
             let engine: PolicyEngine
             do {
-                engine = try PolicyEngine(source: source, catalog: catalog, limits: limits)
+                engine = try PolicyEngine(source: source, catalog: catalog, limits: limits, lineCounts: coverage?.counts)
             } catch {
                 record(Outcome(file: fileName, name: "(loading \(source.chunkName))", failure: error.description))
                 return outcomes
             }
             state.setField("policy", in: environment) { $0.push(policy) }
+            coverage?.learn(from: state, policy: policy, source: source)
             try PolicyTestLibrary.install(in: state, environment: environment, catalog: catalogTable, now: now)
             PolicyTestLibrary.defineDecide(in: state, engine: engine)
             _ = try state.load(text, chunkName: fileName, environment: environment)

@@ -7,7 +7,7 @@ enum TestCommand: Command {
     static let name = "test"
     static let summary = "Run a policy folder's *_test.lua tests"
     static var help: String { """
-    Usage: storerules test DIR [NAME_PATTERN...] [--junit FILE] [--json]
+    Usage: storerules test DIR [NAME_PATTERN...] [--coverage] [--lcov FILE] [--junit FILE] [--json]
 
     Runs every global function named test_* in DIR/*_test.lua, in the order they are defined,
     and prints one line per test (what a test prints, indented under it) and a final
@@ -16,6 +16,10 @@ enum TestCommand: Command {
     With NAME_PATTERNs only the tests whose names match one run: a pattern with *, ? or [...]
     is a shell-style pattern for the whole name (test_grant_*), any other matches names that
     contain it (grant).
+
+    --coverage prints, for each function of the policy table and then for policy.lua as a
+    whole, how many of its lines that hold code ran during the tests (lines run by decide
+    included); --lcov FILE writes the same as an lcov tracefile for editors and genhtml.
 
     Each test file sees:
       policy                 the table DIR/policy.lua returns
@@ -39,6 +43,8 @@ enum TestCommand: Command {
     """ }
 
     static let syntax = CommandSyntax(name, options: [
+        .flag("coverage", help: "After the tests, print which lines of policy.lua ran: per function of the policy table, then in all."),
+        .value("lcov", "FILE", help: "Write the lines of policy.lua that ran as an lcov tracefile (SF, DA, LF, LH) to FILE."),
         .value("junit", "FILE", help: "Also write the outcomes as JUnit XML to FILE (a testsuite per file, a testcase per test)."),
         .flag("json", help: #"Print one JSON object per test ({"file", "name", "line", "passed", "failure", "output", …}) "#
               + #"and a last {"summary": {"tests", "passed", "failed", "seconds"}}, instead of text."#),
@@ -62,9 +68,10 @@ enum TestCommand: Command {
                                       limits: try PolicyLoader.limits(parsed))
         let json = parsed.flag("json")
         let style = TerminalStyle.forStandardOutput
+        let coverage = parsed.flag("coverage") || parsed.value("lcov") != nil ? PolicyCoverage(source: source) : nil
         var outcomes: [PolicyTestRunner.Outcome] = []
         for file in files {
-            outcomes += runner.run(file: file, selected: { TestNamePattern.matches($0, any: patterns) }) { outcome in
+            outcomes += runner.run(file: file, selected: { TestNamePattern.matches($0, any: patterns) }, coverage: coverage) { outcome in
                 guard !json else { return }
                 if let failure = outcome.failure {
                     Output.line(style.red("✘") + " \(outcome.file) › \(outcome.name)\n    \(failure)")
@@ -88,10 +95,40 @@ enum TestCommand: Command {
         } else {
             Output.line("\(summary.passed) passed, \(summary.failed) failed")
         }
+        if let coverage {
+            if parsed.flag("coverage"), !json { Output.line(coverageTable(coverage)) }
+            if let lcov = parsed.value("lcov") {
+                let policyPath = URL(fileURLWithPath: path).appendingPathComponent(coverage.chunkName).standardizedFileURL.path
+                do {
+                    try coverage.lcov(path: policyPath).write(toFile: lcov, atomically: true, encoding: .utf8)
+                } catch {
+                    throw CommandFailure("cannot write \(lcov): \(error.localizedDescription)")
+                }
+            }
+        }
         if !patterns.isEmpty && outcomes.isEmpty {
             throw CommandFailure("no test in \(path) matches \(patterns.joined(separator: " "))")
         }
         return summary.failed == 0 ? 0 : 1
+    }
+}
+
+extension TestCommand {
+    /// Lines run over lines that hold code, per function of the policy table, then the file.
+    static func coverageTable(_ coverage: PolicyCoverage) -> String {
+        func row(_ name: String, _ run: Int, _ lines: Int) -> String {
+            let percent = lines == 0 ? "—" : String(format: "%.0f%%", Double(run) * 100 / Double(lines))
+            return "  " + name.padding(toLength: max(name.count, 34), withPad: " ", startingAt: 0)
+                + String(format: " %5d / %-5d", run, lines) + " " + percent
+        }
+        var lines = ["coverage of \(coverage.chunkName) (lines run / lines with code)"]
+        for function in coverage.functions {
+            lines.append(row("\(function.name) (\(function.lines.lowerBound)–\(function.lines.upperBound))",
+                             function.linesRun, function.linesWithCode))
+        }
+        let total = coverage.total
+        lines.append(row("total", total.linesRun, total.linesWithCode))
+        return lines.joined(separator: "\n")
     }
 }
 

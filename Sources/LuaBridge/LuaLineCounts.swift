@@ -1,0 +1,128 @@
+import CLua
+
+/// How many times each line of one chunk ran, counted by a line hook in every state that
+/// counts into it (``LuaState/countLines(into:)``): what test coverage is made of.
+///
+/// The counts are plain memory the hook writes without a lock, so the states counting into one
+/// `LuaLineCounts` must run one at a time (as a test run's states do, on one thread).
+public final class LuaLineCounts: @unchecked Sendable {
+    /// The chunk counted, as it was loaded (`policy.lua`).
+    public let chunkName: String
+    let source: UnsafeMutablePointer<CChar>
+    let counts: UnsafeMutablePointer<UInt32>
+    let size: Int
+
+    /// Counts for the chunk `chunkName`, whose lines run from 1 to `lineCount`.
+    public init(chunkName: String, lineCount: Int) {
+        self.chunkName = chunkName
+        size = max(1, lineCount + 1)
+        counts = .allocate(capacity: size)
+        counts.initialize(repeating: 0, count: size)
+        let text = Array(("@" + chunkName).utf8CString)
+        source = .allocate(capacity: text.count)
+        source.initialize(from: text, count: text.count)
+    }
+
+    deinit {
+        counts.deallocate()
+        source.deallocate()
+    }
+
+    /// Every line that ran, with how many times.
+    public var linesRun: [Int: Int] {
+        var lines: [Int: Int] = [:]
+        for line in 1..<size where counts[line] > 0 {
+            lines[line] = Int(counts[line])
+        }
+        return lines
+    }
+}
+
+extension LuaState {
+    /// Counts, from the next call on, every line of `counts`' chunk that runs in this state.
+    public func countLines(into counts: LuaLineCounts) {
+        lineCounts = counts
+        accounting.pointee.line_counts = counts.counts
+        accounting.pointee.line_count_size = Int32(clamping: counts.size)
+        accounting.pointee.covered_source = UnsafePointer(counts.source)
+    }
+
+    /// The lines of the chunk `chunkName` that hold code, as Lua's line information
+    /// (`activelines`) gives them, of every function reachable from the value `root` refers
+    /// to: the function itself, the values of a table, and their upvalues, however deep. A
+    /// function made only when a call runs (an inline closure) is not reachable before it runs.
+    public func codeLines(reachableFrom root: LuaReference, inChunk chunkName: String) -> Set<Int> {
+        let source = "@" + chunkName
+        var lines = Set<Int>()
+        var seen = Set<UnsafeRawPointer>()
+        withStack { stack in
+            stack.push(root)
+            collectCodeLines(at: stack.top, source: source, into: &lines, seen: &seen, depth: 0)
+        }
+        return lines
+    }
+
+    /// The lines of the function `function` itself that hold code (`activelines`), without the
+    /// functions it makes or reaches.
+    public func activeLines(of function: LuaReference) -> Set<Int> {
+        withStack { stack in
+            stack.push(function)
+            guard lua_type(handle, -1) == LUA_TFUNCTION else { return [] }
+            var info = lua_Debug()
+            guard lua_getinfo(handle, ">L", &info) != 0, lua_type(handle, -1) == LUA_TTABLE else { return [] }
+            var lines = Set<Int>()
+            lua_pushnil(handle)
+            while lua_next(handle, -2) != 0 {
+                if lua_isinteger(handle, -2) != 0 { lines.insert(Int(lua_tointegerx(handle, -2, nil))) }
+                srlua_pop(handle, 1)
+            }
+            return lines
+        }
+    }
+
+    /// The first and last line of the function `function`, in the chunk it was loaded from.
+    public func lineRange(of function: LuaReference) -> ClosedRange<Int>? {
+        withStack { stack in
+            stack.push(function)
+            guard lua_type(handle, -1) == LUA_TFUNCTION else { return nil }
+            var info = lua_Debug()
+            guard lua_getinfo(handle, ">S", &info) != 0, info.linedefined > 0, info.lastlinedefined >= info.linedefined else {
+                return nil
+            }
+            return Int(info.linedefined)...Int(info.lastlinedefined)
+        }
+    }
+
+    private func collectCodeLines(at index: Int32, source: String, into lines: inout Set<Int>, seen: inout Set<UnsafeRawPointer>, depth: Int) {
+        guard depth < 32, lua_checkstack(handle, 4) != 0 else { return }
+        let type = lua_type(handle, index)
+        guard type == LUA_TFUNCTION || type == LUA_TTABLE, let pointer = lua_topointer(handle, index) else { return }
+        guard seen.insert(pointer).inserted else { return }
+        if type == LUA_TTABLE {
+            lua_pushnil(handle)
+            while lua_next(handle, index) != 0 {
+                collectCodeLines(at: lua_gettop(handle), source: source, into: &lines, seen: &seen, depth: depth + 1)
+                srlua_pop(handle, 1)
+            }
+            return
+        }
+        lua_pushvalue(handle, index)
+        var info = lua_Debug()
+        if lua_getinfo(handle, ">SL", &info) != 0 {
+            if let found = info.source, String(cString: found) == source, lua_type(handle, -1) == LUA_TTABLE {
+                lua_pushnil(handle)
+                while lua_next(handle, -2) != 0 {
+                    if lua_isinteger(handle, -2) != 0 { lines.insert(Int(lua_tointegerx(handle, -2, nil))) }
+                    srlua_pop(handle, 1)
+                }
+            }
+            srlua_pop(handle, 1)
+        }
+        var upvalue: Int32 = 1
+        while lua_getupvalue(handle, index, upvalue) != nil {
+            collectCodeLines(at: lua_gettop(handle), source: source, into: &lines, seen: &seen, depth: depth + 1)
+            srlua_pop(handle, 1)
+            upvalue += 1
+        }
+    }
+}
