@@ -67,6 +67,14 @@ enum {
     SRLUA_TRIPPED_MEMORY = 3
 };
 
+/* The lines of a chunk in the order they ran, shared by every state that records them. */
+typedef struct srlua_line_order {
+    int *lines;
+    int capacity;
+    int length;
+    long long dropped;           /* lines that ran after `lines` was full */
+} srlua_line_order;
+
 /* Per-state accounting, owned by the Swift `LuaState` and reached from C through the
  * allocator's user data and the state's extra space. */
 typedef struct srlua_limits {
@@ -81,6 +89,7 @@ typedef struct srlua_limits {
     unsigned int *line_counts;   /* coverage: times each line of one chunk ran; NULL: off */
     int line_count_size;         /* entries in line_counts (lines 0 … size - 1) */
     const char *covered_source;  /* the chunk counted, as Lua names its source ("@name") */
+    srlua_line_order *line_order; /* the chunk's lines in the order they ran; NULL: not kept */
 } srlua_limits;
 
 static inline double srlua_monotonic_seconds(void) {
@@ -130,6 +139,14 @@ static inline void srlua_count_hook(lua_State *L, lua_Debug *ar) {
         if (limits->line_counts != NULL && line > 0 && line < limits->line_count_size &&
             lua_getinfo(L, "S", ar) && strcmp(ar->source, limits->covered_source) == 0) {
             limits->line_counts[line] += 1;
+            srlua_line_order *order = limits->line_order;
+            if (order != NULL) {
+                if (order->length < order->capacity) {
+                    order->lines[order->length++] = line;
+                } else {
+                    order->dropped += 1;
+                }
+            }
         }
         return;
     }

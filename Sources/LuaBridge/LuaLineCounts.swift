@@ -1,7 +1,8 @@
 import CLua
 
-/// How many times each line of one chunk ran, counted by a line hook in every state that
-/// counts into it (``LuaState/countLines(into:)``): what test coverage is made of.
+/// How many times each line of one chunk ran, and optionally in which order, recorded by a
+/// line hook in every state that counts into it (``LuaState/countLines(into:)``): what test
+/// coverage and the explanation of one decision are made of.
 ///
 /// The counts are plain memory the hook writes without a lock, so the states counting into one
 /// `LuaLineCounts` must run one at a time (as a test run's states do, on one thread).
@@ -11,13 +12,24 @@ public final class LuaLineCounts: @unchecked Sendable {
     let source: UnsafeMutablePointer<CChar>
     let counts: UnsafeMutablePointer<UInt32>
     let size: Int
+    let order: UnsafeMutablePointer<srlua_line_order>?
 
-    /// Counts for the chunk `chunkName`, whose lines run from 1 to `lineCount`.
-    public init(chunkName: String, lineCount: Int) {
+    /// Counts for the chunk `chunkName`, whose lines run from 1 to `lineCount`, keeping the
+    /// first `orderCapacity` lines that run in the order they ran (none by default).
+    public init(chunkName: String, lineCount: Int, keepingOrderOf orderCapacity: Int = 0) {
         self.chunkName = chunkName
         size = max(1, lineCount + 1)
         counts = .allocate(capacity: size)
         counts.initialize(repeating: 0, count: size)
+        if orderCapacity > 0 {
+            let lines = UnsafeMutablePointer<Int32>.allocate(capacity: orderCapacity)
+            lines.initialize(repeating: 0, count: orderCapacity)
+            let order = UnsafeMutablePointer<srlua_line_order>.allocate(capacity: 1)
+            order.initialize(to: srlua_line_order(lines: lines, capacity: Int32(clamping: orderCapacity), length: 0, dropped: 0))
+            self.order = order
+        } else {
+            order = nil
+        }
         let text = Array(("@" + chunkName).utf8CString)
         source = .allocate(capacity: text.count)
         source.initialize(from: text, count: text.count)
@@ -26,6 +38,24 @@ public final class LuaLineCounts: @unchecked Sendable {
     deinit {
         counts.deallocate()
         source.deallocate()
+        if let order {
+            order.pointee.lines.deallocate()
+            order.deallocate()
+        }
+    }
+
+    /// The lines in the order they ran, as far as they were kept, and how many ran after that.
+    public var linesInOrder: (lines: [Int], leftOut: Int) {
+        guard let order else { return ([], 0) }
+        let lines = (0..<Int(order.pointee.length)).map { Int(order.pointee.lines[$0]) }
+        return (lines, Int(order.pointee.dropped))
+    }
+
+    /// Forgets every line counted so far.
+    public func reset() {
+        counts.update(repeating: 0, count: size)
+        order?.pointee.length = 0
+        order?.pointee.dropped = 0
     }
 
     /// Every line that ran, with how many times.
@@ -45,6 +75,21 @@ extension LuaState {
         accounting.pointee.line_counts = counts.counts
         accounting.pointee.line_count_size = Int32(clamping: counts.size)
         accounting.pointee.covered_source = UnsafePointer(counts.source)
+        accounting.pointee.line_order = counts.order
+    }
+
+    /// The names of the Lua function `function`'s parameters, in order (none for a C function).
+    public func parameterNames(of function: LuaReference) -> [String] {
+        withStack { stack in
+            stack.push(function)
+            var names: [String] = []
+            var index: Int32 = 1
+            while let name = lua_getlocal(handle, nil, index) {
+                names.append(String(cString: name))
+                index += 1
+            }
+            return names
+        }
     }
 
     /// The lines of the chunk `chunkName` that hold code, as Lua's line information

@@ -159,3 +159,53 @@ import Testing
         #expect(stderr.contains("policy.lua:1: syntax error"))
     }
 }
+
+@Suite struct EvalExplainTests {
+    private let policy = """
+    local policy = {}
+    local function tier(ctx)
+        return ctx.customer.attributes.tier or "none"
+    end
+    function policy.show_merchandising(ctx, placement)
+        if placement == "store" then
+            return true
+        end
+        return tier(ctx) ~= "gold"
+    end
+    function policy.features(ctx)
+        local count = #ctx.customer.entitlements
+        error("features are down for " .. count)
+    end
+    return policy
+    """
+
+    @Test func theLinesADecisionRanAreListedInOrderWithTheArguments() throws {
+        let folder = try CommandRunner.policyFolder(policy)
+        let result = try CommandRunner.run(["eval", folder.path, "show_merchandising", "--arg", #""home""#, "--explain", "--input", "-"],
+                                           input: #"{"customer": {"attributes": {"tier": "gold"}}}"#)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "show_merchandising(ctx, placement)")
+        #expect(lines.contains("  placement = \"home\""))
+        #expect(lines.contains { $0.hasPrefix("  ctx = {") && $0.contains(#""tier":"gold""#) })
+        #expect(lines.contains { $0.hasPrefix("→ false") })
+        let ran = lines.drop { !$0.hasPrefix("lines of policy.lua") }.dropFirst()
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(ran == [
+            #"6 if placement == "store" then"#,
+            #"9 return tier(ctx) ~= "gold""#,
+            #"3 return ctx.customer.attributes.tier or "none""#,
+        ])
+    }
+
+    @Test func aFailingDecisionIsExplainedUpToItsError() throws {
+        let folder = try CommandRunner.policyFolder(policy)
+        let result = try CommandRunner.run(["eval", folder.path, "features", "--explain"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("→ failed:"))
+        #expect(result.standardOutput.contains("features are down for 0"))
+        let ran = result.standardOutput.split(separator: "\n").drop { !$0.hasPrefix("lines of policy.lua") }.dropFirst()
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(ran == ["12 local count = #ctx.customer.entitlements", #"13 error("features are down for " .. count)"#])
+    }
+}

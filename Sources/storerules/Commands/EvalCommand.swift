@@ -9,7 +9,7 @@ enum EvalCommand: Command {
     static let name = "eval"
     static let summary = "Run one policy hook (or a JSON-lines stream of them) and print the decision"
     static var help: String { """
-    Usage: storerules eval DIR HOOK [--input FILE|-] [--arg JSON]...
+    Usage: storerules eval DIR HOOK [--input FILE|-] [--arg JSON]... [--explain]
            storerules eval DIR --jsonl
 
     Loads DIR/policy.lua and DIR/*.storekit (if any), runs HOOK with the context read from the
@@ -27,6 +27,10 @@ enum EvalCommand: Command {
     A hook error, a limit or an invalid result exits with status 1 and one line on stderr
     naming the hook, the script and line, and the reason.
 
+    --explain prints, instead of the JSON, the why of the decision: the hook's parameters with
+    the values passed, the result (or the failure), and every line of policy.lua the decision
+    ran, in the order it ran them.
+
     Options:
     \(HelpText.options(syntax.options))
     """ }
@@ -38,6 +42,7 @@ enum EvalCommand: Command {
               + #"write one response per line, {"error": ...} for a bad request; never stop."#),
         .flag("watch", help: "With --jsonl, reload policy.lua before a request when it changed; a broken edit keeps "
               + "the old policy serving and its error goes to stderr."),
+        .flag("explain", help: "Print the arguments' values and the lines of policy.lua the decision ran, in order, instead of JSON."),
     ] + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
@@ -60,14 +65,56 @@ enum EvalCommand: Command {
                 throw UsageError("--arg \(text) is not JSON")
             }
         }
+        let request = HookRequest(hook: hook, context: context, arguments: hookArguments)
+        if parsed.flag("explain") {
+            let (policyFolder, catalog) = try PolicyLoader.open(folder)
+            let explanation: DecisionExplanation
+            do {
+                explanation = try request.explain(source: try policyFolder.policySource(), catalog: catalog.map(PolicyCatalog.init) ?? .empty,
+                                                  limits: try PolicyLoader.limits(parsed))
+            } catch let error as PolicyError {
+                throw CommandFailure(error.description)
+            }
+            Output.line(describe(explanation))
+            return explanation.failure == nil ? 0 : 1
+        }
         do {
-            let response = try HookRequest(hook: hook, context: context, arguments: hookArguments).evaluate(with: engine)
+            let response = try request.evaluate(with: engine)
             Output.line(try Output.json(response))
             return 0
         } catch let error as PolicyError {
             Output.error("storerules eval: " + error.description)
             return 1
         }
+    }
+
+    /// An explanation as lines: the call with its values, the outcome, then the lines run.
+    static func describe(_ explanation: DecisionExplanation) -> String {
+        let names = explanation.parameters.isEmpty ? ["ctx"] : explanation.parameters
+        var lines = ["\(explanation.hook)(\(names.joined(separator: ", ")))"]
+        for (index, value) in explanation.arguments.enumerated() {
+            let name = index < names.count ? names[index] : "argument \(index + 1)"
+            lines.append("  \(name) = \(value)")
+        }
+        if let response = explanation.response {
+            let result = (try? Output.json(response.result)) ?? "?"
+            lines.append("→ \(result)   (policy \(response.policyVersion))")
+        } else if let failure = explanation.failure {
+            lines.append("→ failed: \(failure.description)")
+        }
+        if explanation.lines.isEmpty {
+            lines.append("no line of \(explanation.chunkName) ran" + (explanation.response?.trace?.fallbackReason.map { ": \($0)" } ?? ""))
+        } else {
+            lines.append("lines of \(explanation.chunkName) run, in order:")
+            let width = String(explanation.lines.map(\.number).max() ?? 0).count
+            for line in explanation.lines {
+                lines.append("  " + String(repeating: " ", count: width - String(line.number).count) + "\(line.number)  \(line.text)")
+            }
+            if explanation.linesLeftOut > 0 {
+                lines.append("  … and \(explanation.linesLeftOut) more")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func decodeContext(_ data: Data) throws -> PolicyContext {
