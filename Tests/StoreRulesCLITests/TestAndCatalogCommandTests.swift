@@ -206,3 +206,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: html.appending(path: "index.html").path))
     }
 }
+
+@Suite struct PolicyLintCommandTests {
+    @Test func aMisspelledHookFailsTheTestsAndWarnsInEval() throws {
+        let folder = try CommandRunner.policyFolder("""
+        local policy = {}
+        function policy.show_merchandize(ctx, placement) return false end
+        return policy
+        """, files: ["policy_test.lua": "function test_nothing() end\n"])
+        let tested = try CommandRunner.run(["test", folder.path], environment: ["NO_COLOR": "1"])
+        #expect(tested.status == 1)
+        #expect(tested.standardOutput.contains("✘ policy.lua › lint\n    the policy table's key 'show_merchandize' is not a hook; did you mean 'show_merchandising'?"))
+        #expect(tested.standardOutput.hasSuffix("1 passed, 1 failed\n"))
+        let evaluated = try CommandRunner.run(["eval", folder.path, "show_merchandising", "--arg", #""home""#])
+        #expect(evaluated.status == 0)
+        #expect(evaluated.standardError.contains("warning: the policy table's key 'show_merchandize' is not a hook"))
+    }
+}

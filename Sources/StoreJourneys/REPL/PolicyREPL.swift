@@ -76,6 +76,9 @@ public final class PolicyREPL {
     }
 
     /// The prompt for the next line.
+    /// What is suspicious in the policy's table, one line each (see `PolicyLint`).
+    public var warnings: [String] { engine.warnings }
+
     public var prompt: String { pending.isEmpty ? "storerules> " : "        ... " }
 
     /// The help text of `:help`.

@@ -63,6 +63,9 @@ public final class PolicyEngine: Sendable {
     /// The policy serving now.
     public var source: PolicySource { current.withLock { $0.source } }
 
+    /// What is suspicious in the serving policy's table (see ``PolicyLint``): one line each.
+    public var warnings: [String] { current.withLock { $0.lint.warnings } }
+
     /// When the policy serving now was loaded: the engine's creation, or its last reload.
     public var loadedAt: Date { current.withLock { $0.loadedAt } }
 
@@ -225,6 +228,8 @@ final class Generation: @unchecked Sendable {
     private let print: LuaState.PrintHandler
     private let lineCounts: LuaLineCounts?
     private let idle: Mutex<[PolicyInstance]>
+    /// What the lint found in the policy's table.
+    let lint: PolicyLint
 
     /// Compiles the policy once to validate it; that state becomes the first idle one.
     init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler,
@@ -235,6 +240,7 @@ final class Generation: @unchecked Sendable {
         self.print = print
         self.lineCounts = lineCounts
         let first = try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
+        lint = first.lint()
         idle = Mutex([first])
     }
 

@@ -11,6 +11,8 @@ final class PolicyInstance: @unchecked Sendable {
     let encoder = LuaEncoder()
     let decoder = LuaDecoder()
     private let policyTable: LuaReference
+    /// The policy table, for the lint.
+    var policyTableReference: LuaReference { policyTable }
     private let catalogTable: LuaReference
     private var functions: [String: LuaReference?] = [:]
     private var lastLookup: (hook: String, function: LuaReference?)?

@@ -38,6 +38,7 @@ enum REPLCommand: Command {
         } catch let error as PolicyError {
             throw CommandFailure(error.description)
         }
+        for warning in session.warnings { Output.error("storerules repl: warning: \(warning)") }
         let interactive = isatty(STDIN_FILENO) == 1
         let lines: LineSource = interactive ? EditedLines() : PipedLines()
         if interactive {

@@ -134,6 +134,7 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(error.description)
         }
+        for warning in service.engine.warnings { Output.error("storerules serve: warning: \(warning)") }
         let scheme = options.http.tls == nil ? "http" : "https"
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
         Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "

@@ -68,8 +68,9 @@ enum TestCommand: Command {
                                       limits: try PolicyLoader.limits(parsed))
         let json = parsed.flag("json")
         let style = TerminalStyle.forStandardOutput
+        let lint = try lintOutcomes(source: source, catalog: catalog.map(PolicyCatalog.init) ?? .empty, json: json, style: style)
+        var outcomes = lint
         let coverage = parsed.flag("coverage") || parsed.value("lcov") != nil ? PolicyCoverage(source: source) : nil
-        var outcomes: [PolicyTestRunner.Outcome] = []
         for file in files {
             outcomes += runner.run(file: file, selected: { TestNamePattern.matches($0, any: patterns) }, coverage: coverage) { outcome in
                 guard !json else { return }
@@ -106,7 +107,7 @@ enum TestCommand: Command {
                 }
             }
         }
-        if !patterns.isEmpty && outcomes.isEmpty {
+        if !patterns.isEmpty && outcomes.count == lint.count {
             throw CommandFailure("no test in \(path) matches \(patterns.joined(separator: " "))")
         }
         return summary.failed == 0 ? 0 : 1
@@ -114,6 +115,20 @@ enum TestCommand: Command {
 }
 
 extension TestCommand {
+    /// Each finding of the policy lint as a failed outcome, printed as tests are.
+    static func lintOutcomes(source: PolicySource, catalog: PolicyCatalog, json: Bool, style: TerminalStyle) throws -> [PolicyTestRunner.Outcome] {
+        let warnings: [String]
+        do {
+            warnings = try PolicyEngine(source: source, catalog: catalog).warnings
+        } catch {
+            return []
+        }
+        return warnings.map { warning in
+            if !json { Output.line(style.red("✘") + " \(source.chunkName) › lint\n    \(warning)") }
+            return PolicyTestRunner.Outcome(file: source.chunkName, name: "lint", failure: warning)
+        }
+    }
+
     /// Lines run over lines that hold code, per function of the policy table, then the file.
     static func coverageTable(_ coverage: PolicyCoverage) -> String {
         func row(_ name: String, _ run: Int, _ lines: Int) -> String {

@@ -11,8 +11,10 @@ enum PolicyLoader {
                        print: @escaping @Sendable (String) -> Void = { Output.error("[policy] " + $0) }) throws -> PolicyEngine {
         let (folder, catalog) = try open(path)
         do {
-            return try PolicyEngine(source: try folder.policySource(),
-                                    catalog: catalog.map(PolicyCatalog.init) ?? .empty, limits: limits, print: print)
+            let engine = try PolicyEngine(source: try folder.policySource(),
+                                          catalog: catalog.map(PolicyCatalog.init) ?? .empty, limits: limits, print: print)
+            for warning in engine.warnings { Output.error("storerules: warning: \(warning)") }
+            return engine
         } catch {
             throw CommandFailure(error.description)
         }
