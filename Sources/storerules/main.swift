@@ -3,7 +3,7 @@ import Foundation
 
 /// The subcommands, in the order `storerules --help` lists them.
 let commands: [any Command.Type] = [
-    RunCommand.self, CatalogCommand.self, EvalCommand.self, TestCommand.self, StorefrontCommand.self, REPLCommand.self,
+    RunCommand.self, CatalogCommand.self, EvalCommand.self, TestCommand.self, DiffCommand.self, StorefrontCommand.self, REPLCommand.self,
     VerifyCommand.self, StoreCommand.self, LedgerCommand.self, ServeCommand.self, PolicyCommand.self, BenchCommand.self,
 ]
 

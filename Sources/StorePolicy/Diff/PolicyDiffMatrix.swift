@@ -1,0 +1,162 @@
+import Foundation
+import LuaBridge
+
+/// The scenarios `storerules diff` asks both policies about, generated from the catalogs.
+///
+/// Customers, smallest first: status unknown; known with nothing; owning each non-consumable
+/// or non-renewing product; holding a balance of each item the policies grant; then each
+/// subscription in each state (`subscribed`, `expired`, `in_billing_retry`, `in_grace_period`,
+/// `revoked`), auto-renew on and off, intro-eligible or not. Each customer shops at the
+/// catalogs' storefronts and a few others, with seed 0 — or with every seed from 0 to 99 for a
+/// hook whose decisions change with the seed under either policy. Each hook is asked with every
+/// argument it applies to: placements, groups, products, views, and for `grant` each consumable
+/// at quantities 1 and 5.
+struct PolicyDiffMatrix {
+    static let states: [SubscriptionState] = [.subscribed, .expired, .inBillingRetry, .inGracePeriod, .revoked]
+    static let otherStorefronts = ["USA", "GBR", "JPN"]
+    static let probeSeeds = [0, 13, 29, 50, 71, 99]
+
+    private let products: [PolicyProduct]
+    private let groups: [String]
+    private let placements: [String]
+    private let storefronts: [String]
+    private let customers: [CustomerContext]
+    private let engines: [PolicyEngine]
+    private let now: Date
+
+    init(old: PolicyDiff.Side, new: PolicyDiff.Side, placements: [String]?, engines: [PolicyEngine]) {
+        var byID = old.catalog.products
+        byID.merge(new.catalog.products) { kept, _ in kept }
+        products = byID.values.sorted { $0.id < $1.id }
+        groups = Set(old.catalog.groups.keys).union(new.catalog.groups.keys).sorted()
+        self.placements = placements ?? Self.placements(testedIn: old.tests + new.tests)
+        var storefronts: [String] = []
+        for storefront in [old.storefront, new.storefront].compactMap({ $0 }) + Self.otherStorefronts where !storefronts.contains(storefront) {
+            storefronts.append(storefront)
+        }
+        self.storefronts = storefronts
+        self.engines = engines
+        now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        customers = Self.customers(products: products, items: Self.grantedItems(products, engines: engines, now: now), now: now)
+    }
+
+    /// Every (context, arguments) pair `hook` is asked with, smallest customer first.
+    func scenarios(for hook: String) -> [(PolicyContext, [LuaValue])] {
+        let argumentLists = arguments(for: hook)
+        let seeds = dependsOnSeed(hook, argumentLists) ? Array(0...99) : [0]
+        var scenarios: [(PolicyContext, [LuaValue])] = []
+        for customer in customers {
+            for seed in seeds {
+                for storefront in storefronts {
+                    var shopper = customer
+                    shopper.seed = seed
+                    let context = PolicyContext(now: now, storefront: storefront, customer: shopper)
+                    for arguments in argumentLists { scenarios.append((context, arguments)) }
+                }
+            }
+        }
+        return scenarios
+    }
+
+    /// Whether either policy decides `hook` differently for some customer as the seed changes.
+    private func dependsOnSeed(_ hook: String, _ argumentLists: [[LuaValue]]) -> Bool {
+        for engine in engines {
+            for customer in customers {
+                for arguments in argumentLists {
+                    var outcomes: [PolicyDiff.Outcome] = []
+                    for seed in Self.probeSeeds {
+                        var shopper = customer
+                        shopper.seed = seed
+                        let request = HookRequest(hook: hook, context: PolicyContext(now: now, storefront: storefronts[0], customer: shopper),
+                                                  arguments: arguments)
+                        outcomes.append(PolicyDiff.outcome(request, engine))
+                    }
+                    if outcomes.contains(where: { !$0.sameDecision(as: outcomes[0]) }) { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// The argument lists a hook is asked with.
+    private func arguments(for hook: String) -> [[LuaValue]] {
+        switch PolicyHook(rawValue: hook) {
+        case .showMerchandising: return placements.map { [.string($0)] }
+        case .visibleRelationships: return groups.map { [.string($0)] }
+        case .planIcon: return products.map { [.string($0.id)] }
+        case .productStyle: return products.filter { $0.subscription == nil }.map { [.string($0.id)] }
+        case .storeButtons: return StoreViewKind.allCases.map { [.string($0.rawValue)] }
+        case .features, nil: return [[]]
+        case .grant:
+            return products.filter { $0.type == "consumable" }.flatMap { product in
+                [1, 5].map { [Self.transaction(product.id, quantity: $0, at: now)] }
+            }
+        }
+    }
+
+    /// A purchase as `eval --arg` takes it for `grant`: Apple's field names.
+    static func transaction(_ productID: String, quantity: Int, at date: Date) -> LuaValue {
+        let milliseconds = Int64(date.timeIntervalSince1970 * 1000)
+        return .table(LuaTable(hash: [
+            .string("transactionId"): .string("2000000000000001"), .string("originalTransactionId"): .string("2000000000000001"),
+            .string("productId"): .string(productID), .string("quantity"): .integer(Int64(quantity)),
+            .string("type"): .string("Consumable"), .string("purchaseDate"): .integer(milliseconds),
+            .string("environment"): .string("Xcode"), .string("storefront"): .string("USA"),
+            .string("inAppOwnershipType"): .string("PURCHASED"),
+        ]))
+    }
+
+    /// The placements `show_merchandising` is called with in the tests, else `home` and `store`.
+    static func placements(testedIn tests: [String]) -> [String] {
+        var found: [String] = []
+        let pattern = /show_merchandising\([^,()]*(?:\([^()]*\))?[^,()]*,\s*"([^"]+)"/
+        for text in tests {
+            for match in text.matches(of: pattern) where !found.contains(String(match.1)) {
+                found.append(String(match.1))
+            }
+        }
+        return found.isEmpty ? ["home", "store"] : found.sorted()
+    }
+
+    /// The items either policy grants for a consumable, for the balances customers hold.
+    private static func grantedItems(_ products: [PolicyProduct], engines: [PolicyEngine], now: Date) -> [String] {
+        var items = Set<String>()
+        for product in products where product.type == "consumable" {
+            for engine in engines {
+                let request = HookRequest(hook: PolicyHook.grant.name, context: PolicyContext(now: now, customer: CustomerContext(statusKnown: true)),
+                                          arguments: [transaction(product.id, quantity: 1, at: now)])
+                if case .result(.grants(let grants)) = PolicyDiff.outcome(request, engine) {
+                    items.formUnion(grants.map(\.item))
+                }
+            }
+        }
+        return items.sorted()
+    }
+
+    private static func customers(products: [PolicyProduct], items: [String], now: Date) -> [CustomerContext] {
+        let id = "diff-customer"
+        var customers = [CustomerContext(id: id, statusKnown: false), CustomerContext(id: id, statusKnown: true)]
+        for product in products where product.type == "non_consumable" || product.type == "non_renewing" {
+            customers.append(CustomerContext(id: id, statusKnown: true, entitlements: [product.id]))
+        }
+        for item in items {
+            customers.append(CustomerContext(id: id, statusKnown: true, balances: [item: 10]))
+        }
+        for product in products {
+            guard let subscription = product.subscription else { continue }
+            for state in states {
+                for renews in [true, false] {
+                    for introEligible in [false, true] {
+                        let expires = now.addingTimeInterval(state == .expired || state == .revoked ? -86_400 : 30 * 86_400)
+                        customers.append(CustomerContext(
+                            id: id, statusKnown: true, entitlements: state.isEntitled ? [product.id] : [],
+                            subscriptions: [subscription.groupId: SubscriptionSnapshot(
+                                productID: product.id, groupLevel: subscription.groupLevel, state: state, willAutoRenew: renews,
+                                expirationDate: expires, introEligible: introEligible)]))
+                    }
+                }
+            }
+        }
+        return customers
+    }
+}

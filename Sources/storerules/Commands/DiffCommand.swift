@@ -1,0 +1,119 @@
+import CommandLineOptions
+import Foundation
+import LuaBridge
+import StorePolicy
+
+/// `storerules diff OLD_DIR NEW_DIR`.
+enum DiffCommand: Command {
+    static let name = "diff"
+    static let summary = "Run two versions of a policy over generated scenarios and print every decision that differs"
+    static var help: String { """
+    Usage: storerules diff OLD_DIR NEW_DIR [--placements P,...] [--hooks H,...] [--json] [--limit N]
+
+    Runs both policies (each with its own folder's catalog, or OLD_DIR's when NEW_DIR has none)
+    over a matrix of scenarios built from the catalogs and prints, for each hook that changed,
+    how many scenarios changed and the smallest of them as counterexamples: the context as
+    `storerules eval DIR HOOK --input` reads it, the arguments as --arg takes them, and what each
+    side decided. Hooks that did not change are listed as unchanged.
+
+    The matrix: customers whose status is unknown; known with nothing; owning each
+    non-consumable; holding a balance of each item the policies grant; each subscription in
+    each state (subscribed, expired, in_billing_retry, in_grace_period, revoked), auto-renew on
+    and off, intro-eligible or not; at the catalogs' storefronts and USA, GBR, JPN; with seed 0,
+    or every seed from 0 to 99 for a hook either policy decides by seed. Display hooks are asked
+    with every placement, group, product or view they apply to; grant with each consumable at
+    quantities 1 and 5. A failure on one side where the other decides is a change.
+
+    Exits with 0 when nothing differs, 1 when something does, 2 on an error.
+
+    Options:
+    \(HelpText.options(syntax.options))
+    """ }
+
+    static let syntax = CommandSyntax(name, options: [
+        .value("placements", "P,...", help: "The placements show_merchandising is asked at (default: those the tests use, or home,store)."),
+        .value("hooks", "H,...", help: "The hooks compared (default: every known hook); a custom hook by name too."),
+        .value("limit", "N", help: "Counterexamples printed per changed hook (default 3)."),
+        .flag("json", help: #"Print one object: {"scenarios", "seconds", "changed": [{"hook", "scenarios", "scenarios_changed", "#
+              + #""examples": [{"input", "args", "old", "new"}]}], "unchanged": [...]}."#),
+    ])
+
+    static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+        do {
+            return try compare(parsed)
+        } catch let error as CommandFailure {
+            Output.error("storerules diff: \(error.message)")
+            return 2
+        } catch let error as UsageError {
+            Output.error("storerules diff: \(error)")
+            return 2
+        }
+    }
+
+    /// Runs the comparison and prints it; 0 when nothing differs, 1 when something does.
+    static func compare(_ parsed: ParsedArguments) throws -> Int32 {
+        let oldPath = try parsed.positional(0, "the old policy folder OLD_DIR")
+        let newPath = try parsed.positional(1, "the new policy folder NEW_DIR")
+        try parsed.expectPositionals(atMost: 2)
+        let limit = try parsed.value("limit").map { text throws(UsageError) -> Int in
+            guard let value = Int(text), value >= 0 else { throw UsageError("--limit must be a whole number, not '\(text)'") }
+            return value
+        } ?? 3
+        let list: (String) -> [String]? = { name in
+            parsed.value(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        }
+        let old = try side(oldPath, fallbackCatalog: nil)
+        let new = try side(newPath, fallbackCatalog: old)
+        let report: PolicyDiff.Report
+        do {
+            report = try PolicyDiff(old: old, new: new).compare(hooks: list("hooks"), placements: list("placements"), limit: limit)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        if parsed.flag("json") {
+            Output.line(try Output.json(report))
+        } else {
+            Output.line(try describe(report))
+        }
+        return report.changed.isEmpty ? 0 : 1
+    }
+
+    /// A folder as one side: its policy, its catalog (or the fallback's), its tests.
+    static func side(_ path: String, fallbackCatalog fallback: PolicyDiff.Side?) throws -> PolicyDiff.Side {
+        let (folder, catalog) = try PolicyLoader.open(path)
+        let source: PolicySource
+        do {
+            source = try folder.policySource()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let tests = folder.testFiles.compactMap { try? String(contentsOf: $0, encoding: .utf8) }
+        guard let catalog else {
+            return PolicyDiff.Side(source: source, catalog: fallback?.catalog ?? .empty, storefront: fallback?.storefront, tests: tests)
+        }
+        return PolicyDiff.Side(source: source, catalog: PolicyCatalog(catalog), storefront: catalog.storefront.countryCode, tests: tests)
+    }
+
+    /// The report as text: the matrix size and time, each changed hook with its
+    /// counterexamples as `storerules eval` commands, then the unchanged hooks.
+    static func describe(_ report: PolicyDiff.Report) throws -> String {
+        var lines = ["\(report.scenarios) scenarios in \(String(format: "%.2f", report.seconds)) s: "
+                     + (report.changed.isEmpty ? "no decision differs" : "\(report.changed.count) hook(s) changed")]
+        for change in report.changed {
+            lines.append("")
+            lines.append("\(change.hook): \(change.scenariosChanged) of \(change.scenarios) scenarios changed")
+            for example in change.examples {
+                let input = try Output.json(example.input)
+                let arguments = try example.args.map { "--arg '\(try Output.json($0))'" }.joined(separator: " ")
+                lines.append("  storerules eval DIR \(change.hook) --input <(echo '\(input)') \(arguments)".replacingOccurrences(of: "  +$", with: "", options: .regularExpression))
+                lines.append("    old: \(try Output.json(example.old))")
+                lines.append("    new: \(try Output.json(example.new))")
+            }
+        }
+        if !report.unchanged.isEmpty {
+            lines.append("")
+            lines.append("unchanged: \(report.unchanged.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
