@@ -90,6 +90,14 @@ public struct LuaStack {
         lua_rawgeti(state, srlua_registryindex(), lua_Integer(reference.slot))
     }
 
+    /// Gives the table at `table` the metatable `metatable` refers to.
+    @inlinable
+    public func setMetatable(_ metatable: LuaReference, of table: Int32) {
+        let absolute = lua_absindex(state, table)
+        push(metatable)
+        lua_setmetatable(state, absolute)
+    }
+
     /// Pops the top value and stores it as field `key` of the table at `table`.
     @inlinable
     public func setField(_ key: StaticString, of table: Int32) {

@@ -75,10 +75,10 @@ public final class PolicyREPL {
         try publishContext()
     }
 
-    /// The prompt for the next line.
     /// What is suspicious in the policy's table, one line each (see `PolicyLint`).
     public var warnings: [String] { engine.warnings }
 
+    /// The prompt for the next line.
     public var prompt: String { pending.isEmpty ? "storerules> " : "        ... " }
 
     /// The help text of `:help`.

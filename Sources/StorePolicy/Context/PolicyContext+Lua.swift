@@ -2,11 +2,13 @@ import Foundation
 import LuaBridge
 
 extension PolicyContext {
-    /// Pushes `ctx` as one Lua table, field by field, with the shared read-only catalog.
-    func push(onto stack: LuaStack, catalog: LuaReference) {
+    /// Pushes `ctx` as one Lua table, field by field, with the shared read-only catalog; with
+    /// `strict`, `ctx`, `ctx.customer` and its subscription entries refuse unknown fields.
+    func push(onto stack: LuaStack, catalog: LuaReference, strict: StrictContext? = nil) {
         _ = stack.reserve(8)
         stack.pushTable(fieldCount: 6)
         let table = stack.top
+        if let strict { stack.setMetatable(strict.context, of: table) }
         stack.push(EpochSeconds.whole(now))
         stack.setField("now", of: table)
         stack.push(storefront)
@@ -17,16 +19,17 @@ extension PolicyContext {
         stack.setField("environment", of: table)
         stack.push(catalog)
         stack.setField("catalog", of: table)
-        customer.push(onto: stack)
+        customer.push(onto: stack, strict: strict)
         stack.setField("customer", of: table)
     }
 }
 
 extension CustomerContext {
     /// Pushes `ctx.customer`; every table the contract names is present, possibly empty.
-    func push(onto stack: LuaStack) {
+    func push(onto stack: LuaStack, strict: StrictContext? = nil) {
         stack.pushTable(fieldCount: 8)
         let table = stack.top
+        if let strict { stack.setMetatable(strict.customer, of: table) }
         stack.push(id)
         stack.setField("id", of: table)
         stack.push(seed)
@@ -45,6 +48,7 @@ extension CustomerContext {
         let byGroup = stack.top
         for (groupID, subscription) in subscriptions {
             subscription.push(onto: stack)
+            if let strict { stack.setMetatable(strict.subscription, of: -1) }
             stack.setField(named: groupID, of: byGroup)
         }
         stack.setField("subscriptions", of: table)

@@ -14,6 +14,7 @@ final class PolicyInstance: @unchecked Sendable {
     /// The policy table, for the lint.
     var policyTableReference: LuaReference { policyTable }
     private let catalogTable: LuaReference
+    private let strictContext: StrictContext
     private var functions: [String: LuaReference?] = [:]
     private var lastLookup: (hook: String, function: LuaReference?)?
 
@@ -26,6 +27,7 @@ final class PolicyInstance: @unchecked Sendable {
             state = try LuaState(limits: limits, print: print)
             if let lineCounts { state.countLines(into: lineCounts) }
             catalogTable = try state.readOnlyReference(to: catalog, named: "ctx.catalog", encoder: encoder)
+            strictContext = try StrictContext(in: state)
             policyTable = try state.load(source.text, chunkName: source.chunkName)
         } catch {
             var failure = PolicyError(error, hook: nil, script: source.chunkName)
@@ -70,7 +72,7 @@ final class PolicyInstance: @unchecked Sendable {
 
     /// Pushes `ctx` for a call.
     func pushContext(_ context: PolicyContext, onto stack: LuaStack) {
-        context.push(onto: stack, catalog: catalogTable)
+        context.push(onto: stack, catalog: catalogTable, strict: strictContext)
     }
 
     /// Pushes the catalog's entry `key` of section `section` ("products" or "groups"),

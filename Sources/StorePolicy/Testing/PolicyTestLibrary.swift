@@ -18,7 +18,14 @@ package enum PolicyTestLibrary {
             stack.push(CustomerContext.seed(for: stack.string(at: 1) ?? ""))
             return 1
         }
-        _ = try state.load(source, chunkName: "storerules-test-library", environment: environment)
+        let strict = try StrictContext(in: state)
+        let library = try state.compileFunction(source, chunkName: "storerules-test-library", environment: environment)
+        try state.call(library, arguments: { stack in
+            stack.push(strict.context)
+            stack.push(strict.customer)
+            stack.push(strict.subscription)
+            return 3
+        }, results: { _, _, _ in })
     }
 
     /// Defines `decide(hook, ctx, ...)`: `hook` run through `engine` on the context `ctx`
@@ -86,6 +93,9 @@ package enum PolicyTestLibrary {
     }
 
     static let source = #"""
+    -- The metatables that make a ctx strict, as the host's are (StrictContext).
+    local STRICT_CTX, STRICT_CUSTOMER, STRICT_SUBSCRIPTION = ...
+
     -- The keys of t, numbers and strings in order: for stable output over pairs().
     function sorted_keys(t)
         local keys = {}
@@ -185,7 +195,7 @@ package enum PolicyTestLibrary {
         local c = spec.customer or {}
         local subscriptions = {}
         for group_id, entry in pairs(c.subscriptions or {}) do
-            subscriptions[group_id] = subscription_entry(group_id, entry)
+            subscriptions[group_id] = setmetatable(subscription_entry(group_id, entry), STRICT_SUBSCRIPTION)
         end
         local entitlements = {}
         for i, id in ipairs(c.entitlements or {}) do entitlements[i] = id end
@@ -199,13 +209,13 @@ package enum PolicyTestLibrary {
             events[name] = { count = e.count or #recent, last = e.last or recent[1], recent = recent }
         end
         local id = c.id or ""
-        return {
+        return setmetatable({
             now = spec.now or NOW,
             storefront = spec.storefront or "USA",
             locale = spec.locale or "en_US",
             environment = spec.environment or "xcode",
             catalog = CATALOG,
-            customer = {
+            customer = setmetatable({
                 id = id,
                 seed = c.seed or customer_seed(id),
                 status_known = c.status_known == true,
@@ -214,8 +224,8 @@ package enum PolicyTestLibrary {
                 balances = balances,
                 attributes = attributes,
                 events = events,
-            },
-        }
+            }, STRICT_CUSTOMER),
+        }, STRICT_CTX)
     end
 
     local APPLE_TYPES = {

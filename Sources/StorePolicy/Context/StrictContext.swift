@@ -1,0 +1,85 @@
+import LuaBridge
+
+/// The metatables that make `ctx`, `ctx.customer` and each subscription entry strict: reading
+/// a field they do not have raises an error naming it and the nearest field they do have
+/// (`ctx.customer has no field 'subscription' (did you mean 'subscriptions'?)`), while a known
+/// field left out (an `expiration_date` a subscription has none of) reads as nil.
+///
+/// Only absent keys reach a metatable, so reading a field that is there costs nothing more.
+/// The tables keyed by data (`subscriptions` by group, `balances`, `attributes`, `events`)
+/// stay open, `rawget` still reads without the check, and the metatables are locked
+/// (`getmetatable` gives `false`), so no policy can change them for a later call.
+struct StrictContext {
+    let context: LuaReference
+    let customer: LuaReference
+    let subscription: LuaReference
+
+    /// The fields of each strict table, as the host pushes them.
+    static let contextFields = ["now", "storefront", "locale", "environment", "catalog", "customer"]
+    static let customerFields = ["id", "seed", "status_known", "entitlements", "subscriptions", "balances", "attributes", "events"]
+    static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible"]
+
+    /// Makes the metatables in `state`, once per state.
+    init(in state: LuaState) throws(LuaError) {
+        let table = try state.load(Self.source, chunkName: "storerules-strict-context")
+        func field(_ name: String) -> LuaReference {
+            state.withStack { stack in
+                stack.push(table)
+                _ = stack.pushIndexedField(name, of: stack.top)
+                return state.reference(toValueAt: stack.top)
+            }
+        }
+        context = field("ctx")
+        customer = field("customer")
+        subscription = field("subscription")
+    }
+
+    private static func list(_ fields: [String]) -> String {
+        "{ " + fields.map { "\"\($0)\"" }.joined(separator: ", ") + " }"
+    }
+
+    private static var source: String {
+        """
+        local function distance(a, b)
+            local previous, current = {}, {}
+            for j = 0, #b do previous[j] = j end
+            for i = 1, #a do
+                current[0] = i
+                for j = 1, #b do
+                    local cost = a:byte(i) == b:byte(j) and 0 or 1
+                    current[j] = math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                end
+                previous, current = current, previous
+            end
+            return previous[#b]
+        end
+
+        local function strict(name, fields)
+            local known = {}
+            for _, field in ipairs(fields) do known[field] = true end
+            return {
+                __index = function(_, key)
+                    if known[key] then return nil end
+                    local hint = ""
+                    if type(key) == "string" then
+                        local typed, allowed, best, closest = key:lower(), #key <= 4 and 1 or 2, nil, nil
+                        for _, field in ipairs(fields) do
+                            local d = distance(typed, field)
+                            if d <= allowed and (closest == nil or d < closest) then best, closest = field, d end
+                        end
+                        if best then hint = " (did you mean '" .. best .. "'?)" end
+                    end
+                    error(name .. " has no field '" .. tostring(key) .. "'" .. hint, 2)
+                end,
+                __metatable = false,
+            }
+        end
+
+        return {
+            ctx = strict("ctx", \(list(contextFields))),
+            customer = strict("ctx.customer", \(list(customerFields))),
+            subscription = strict("a subscription entry of ctx.customer.subscriptions", \(list(subscriptionFields))),
+        }
+        """
+    }
+}

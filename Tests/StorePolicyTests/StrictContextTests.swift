@@ -1,0 +1,93 @@
+import Foundation
+import StorePolicy
+import Testing
+
+@Suite struct StrictContextTests {
+    private let subscriber = PolicyContext(customer: CustomerContext(
+        id: "watcher", statusKnown: true,
+        subscriptions: ["PASS": SubscriptionSnapshot(productID: "pass.premium", groupLevel: 1, state: .subscribed)]))
+
+    @Test func aTypoInAFieldNameFailsTheHookNamingTheFieldAndTheNearestOne() throws {
+        let engine = try PolicyEngine(source: PolicySource(text: """
+        return { show_merchandising = function(ctx, placement) return ctx.customer.subscription == nil end }
+        """))
+        let decision = engine.showMerchandising(subscriber, placement: "home")
+        guard case .fallback(let error) = decision.source else {
+            Issue.record("the typo did not fail the hook: \(decision.source)")
+            return
+        }
+        #expect(error.description.contains("ctx.customer has no field 'subscription' (did you mean 'subscriptions'?)"))
+        #expect(error.line == 1)
+    }
+
+    @Test func everyStrictTableNamesItsOwnFields() throws {
+        let engine = try PolicyEngine(source: PolicySource(text: """
+        return {
+            top = function(ctx) return ctx.storefrnt end,
+            entry = function(ctx) return ctx.customer.subscriptions.PASS.stat end,
+            far = function(ctx) return ctx.customer.zzzzzzzz end,
+        }
+        """))
+        func failure(_ hook: String) -> String {
+            do {
+                _ = try engine.call(hook, context: subscriber, arguments: [])
+                return "no failure"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(failure("top").contains("ctx has no field 'storefrnt' (did you mean 'storefront'?)"))
+        #expect(failure("entry").contains("a subscription entry of ctx.customer.subscriptions has no field 'stat' (did you mean 'state'?)"))
+        #expect(failure("far").contains("ctx.customer has no field 'zzzzzzzz'"))
+        #expect(!failure("far").contains("did you mean"))
+    }
+
+    @Test func knownFieldsLeftOutDataTablesAndRawgetStayOpenAndTheMetatablesAreLocked() throws {
+        let engine = try PolicyEngine(source: PolicySource(text: """
+        return { features = function(ctx)
+            local entry = ctx.customer.subscriptions.PASS
+            local checks = {
+                entry.expiration_date == nil,
+                ctx.customer.subscriptions.OTHER == nil,
+                ctx.customer.balances.pellet == nil,
+                ctx.customer.attributes.anything == nil,
+                ctx.customer.events.paywall_shown == nil,
+                rawget(ctx, "nope") == nil,
+                getmetatable(ctx) == false,
+                not pcall(setmetatable, ctx.customer, {}),
+            }
+            local failed = {}
+            for i, ok in ipairs(checks) do if not ok then failed[#failed + 1] = "check " .. i end end
+            ctx.note = "a policy may still add to its own ctx"
+            return failed
+        end }
+        """))
+        let decision = engine.features(subscriber)
+        #expect(decision.source == .policy)
+        #expect(decision.value == [])
+    }
+
+    @Test func contextInATestFileIsStrictAsWell() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-strict-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appending(path: "policy_test.lua")
+        try """
+        function test_a_typo_fails()
+            expect_error(function() return policy.known(context{}) end, "has no field 'status_knwn'")
+        end
+        function test_known_fields_read()
+            expect_eq(false, policy.right(context{}))
+        end
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let source = PolicySource(text: """
+        return {
+            known = function(ctx) return ctx.customer.status_knwn end,
+            right = function(ctx) return ctx.customer.status_known end,
+        }
+        """)
+        let outcomes = PolicyTestRunner(source: source, catalog: .empty).run(file: file)
+        #expect(outcomes.map(\.name) == ["test_a_typo_fails", "test_known_fields_read"])
+        for outcome in outcomes { #expect(outcome.passed, "\(outcome.name): \(outcome.failure ?? "")") }
+    }
+}
