@@ -67,6 +67,38 @@ import Testing
         #expect(decision.value == [])
     }
 
+    @Test func aProductAndItsSubscriptionAreStrictWhereverTheyAreRead() throws {
+        let engine = try PolicyEngine(source: PolicySource(text: """
+        return {
+            product_style = function(ctx, product)
+                if product.subscription ~= nil then return "large" end
+                return product.dispaly_name
+            end,
+            plan_icon = function(ctx, plan)
+                local level = ctx.catalog.products[plan.id].subscription.group_levl
+                return "never"
+            end,
+            features = function(ctx)
+                local box = ctx.catalog.products["pellets.box"]
+                return { box.display_name, tostring(box.subscription), tostring(ctx.catalog.products.nothing) }
+            end,
+        }
+        """), catalog: testCatalog)
+        let style = engine.productStyle(subscriber, productID: "pellets.box")
+        guard case .fallback(let styleError) = style.source else {
+            Issue.record("the typo did not fail product_style: \(style.source)")
+            return
+        }
+        #expect(styleError.description.contains("a product has no field 'dispaly_name' (did you mean 'display_name'?)"))
+        let icon = engine.planIcon(subscriber, productID: "pass.premium")
+        guard case .fallback(let iconError) = icon.source else {
+            Issue.record("the typo did not fail plan_icon: \(icon.source)")
+            return
+        }
+        #expect(iconError.description.contains("a product's subscription has no field 'group_levl' (did you mean 'group_level'?)"))
+        #expect(engine.features(subscriber).value == ["Box of Pellets", "nil", "nil"])
+    }
+
     @Test func contextInATestFileIsStrictAsWell() throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-strict-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,6 +1,7 @@
 import LuaBridge
 
-/// The metatables that make `ctx`, `ctx.customer` and each subscription entry strict: reading
+/// The metatables that make `ctx`, `ctx.customer`, each subscription entry and each catalog
+/// product (with its `subscription`) strict: reading
 /// a field they do not have raises an error naming it and the nearest field they do have
 /// (`ctx.customer has no field 'subscription' (did you mean 'subscriptions'?)`), while a known
 /// field left out (an `expiration_date` a subscription has none of) reads as nil.
@@ -13,11 +14,15 @@ struct StrictContext {
     let context: LuaReference
     let customer: LuaReference
     let subscription: LuaReference
+    let product: LuaReference
+    let productSubscription: LuaReference
 
     /// The fields of each strict table, as the host pushes them.
     static let contextFields = ["now", "storefront", "locale", "environment", "catalog", "customer"]
     static let customerFields = ["id", "seed", "status_known", "entitlements", "subscriptions", "balances", "attributes", "events"]
     static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible"]
+    static let productFields = ["id", "type", "display_name", "description", "price", "display_price", "is_family_shareable", "subscription"]
+    static let productSubscriptionFields = ["group_id", "group_name", "group_level", "period", "introductory_offer", "promotional_offers"]
 
     /// Makes the metatables in `state`, once per state.
     init(in state: LuaState) throws(LuaError) {
@@ -32,6 +37,29 @@ struct StrictContext {
         context = field("ctx")
         customer = field("customer")
         subscription = field("subscription")
+        product = field("product")
+        productSubscription = field("product_subscription")
+    }
+
+    /// Makes each product of the read-only catalog `catalog` strict, and its `subscription`:
+    /// the tables the catalog's views show get the metatables, so a view's lookup that misses
+    /// reaches the check.
+    func applyToProducts(of catalog: LuaReference, in state: LuaState) {
+        state.withStack { stack in
+            stack.push(catalog)
+            guard stack.pushReadOnlyTarget(of: stack.top), stack.pushField("products", of: stack.top) == .table,
+                  stack.pushReadOnlyTarget(of: stack.top) else { return }
+            stack.forEachPair(of: stack.top) { _, value in
+                let base = stack.top
+                defer { stack.setTop(base) }
+                guard stack.pushReadOnlyTarget(of: value) else { return }
+                let target = stack.top
+                stack.setMetatable(product, of: target)
+                if stack.pushField("subscription", of: target) == .table, stack.pushReadOnlyTarget(of: stack.top) {
+                    stack.setMetatable(productSubscription, of: stack.top)
+                }
+            }
+        }
     }
 
     private static func list(_ fields: [String]) -> String {
@@ -79,6 +107,8 @@ struct StrictContext {
             ctx = strict("ctx", \(list(contextFields))),
             customer = strict("ctx.customer", \(list(customerFields))),
             subscription = strict("a subscription entry of ctx.customer.subscriptions", \(list(subscriptionFields))),
+            product = strict("a product", \(list(productFields))),
+            product_subscription = strict("a product's subscription", \(list(productSubscriptionFields))),
         }
         """
     }

@@ -28,6 +28,7 @@ final class PolicyInstance: @unchecked Sendable {
             if let lineCounts { state.countLines(into: lineCounts) }
             catalogTable = try state.readOnlyReference(to: catalog, named: "ctx.catalog", encoder: encoder)
             strictContext = try StrictContext(in: state)
+            strictContext.applyToProducts(of: catalogTable, in: state)
             policyTable = try state.load(source.text, chunkName: source.chunkName)
         } catch {
             var failure = PolicyError(error, hook: nil, script: source.chunkName)

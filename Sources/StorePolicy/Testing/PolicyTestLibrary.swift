@@ -19,6 +19,7 @@ package enum PolicyTestLibrary {
             return 1
         }
         let strict = try StrictContext(in: state)
+        strict.applyToProducts(of: catalog, in: state)
         let library = try state.compileFunction(source, chunkName: "storerules-test-library", environment: environment)
         try state.call(library, arguments: { stack in
             stack.push(strict.context)
