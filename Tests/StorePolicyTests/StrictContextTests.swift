@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import StorePolicy
 import Testing
 
@@ -99,6 +100,20 @@ import Testing
         #expect(engine.features(subscriber).value == ["Box of Pellets", "nil", "nil"])
     }
 
+    @Test func theTransactionGrantReceivesIsStrictAndItsUnsetFieldsReadAsNil() throws {
+        let engine = try PolicyEngine(source: PolicySource(text: """
+        return { grant = function(ctx, tx, product)
+            if tx.expires_date ~= nil or tx.offer_type ~= nil then error("unset fields read as nil") end
+            return { { item = "pellet", amount = 5 * tx.quantiy } }
+        end }
+        """), catalog: testCatalog)
+        let purchase = JWSTransactionDecodedPayload(transactionId: "1", productId: "pellets.box", quantity: 2)
+        let error = #expect(throws: PolicyError.self) {
+            _ = try engine.grant(subscriber, transaction: purchase, product: "pellets.box")
+        }
+        #expect(error?.description.contains("the transaction has no field 'quantiy' (did you mean 'quantity'?)") == true)
+    }
+
     @Test func contextInATestFileIsStrictAsWell() throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-strict-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -111,6 +126,9 @@ import Testing
         function test_known_fields_read()
             expect_eq(false, policy.right(context{}))
         end
+        function test_a_transaction_typo_fails()
+            expect_error(function() return transaction{ product_id = "x" }.prodcut_id end, "did you mean 'product_id'")
+        end
         """.write(to: file, atomically: true, encoding: .utf8)
         let source = PolicySource(text: """
         return {
@@ -119,7 +137,7 @@ import Testing
         }
         """)
         let outcomes = PolicyTestRunner(source: source, catalog: .empty).run(file: file)
-        #expect(outcomes.map(\.name) == ["test_a_typo_fails", "test_known_fields_read"])
+        #expect(outcomes.map(\.name) == ["test_a_typo_fails", "test_known_fields_read", "test_a_transaction_typo_fails"])
         for outcome in outcomes { #expect(outcome.passed, "\(outcome.name): \(outcome.failure ?? "")") }
     }
 }

@@ -32,3 +32,11 @@ final class LuaKeyStyle {
         return result
     }
 }
+
+extension LuaEncoder {
+    /// The keys Lua sees for the stored properties of `value`, as the encoder writes them
+    /// (`transactionId` → `transaction_id`), including those it leaves out when nil.
+    public static func luaKeys(ofPropertiesOf value: Any) -> [String] {
+        Mirror(reflecting: value).children.compactMap { $0.label.map(LuaKeyStyle.snakeCase) }
+    }
+}

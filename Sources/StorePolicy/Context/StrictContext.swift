@@ -1,7 +1,8 @@
 import LuaBridge
+import StoreCore
 
 /// The metatables that make `ctx`, `ctx.customer`, each subscription entry and each catalog
-/// product (with its `subscription`) strict: reading
+/// product (with its `subscription`) and `grant`'s transaction strict: reading
 /// a field they do not have raises an error naming it and the nearest field they do have
 /// (`ctx.customer has no field 'subscription' (did you mean 'subscriptions'?)`), while a known
 /// field left out (an `expiration_date` a subscription has none of) reads as nil.
@@ -16,6 +17,7 @@ struct StrictContext {
     let subscription: LuaReference
     let product: LuaReference
     let productSubscription: LuaReference
+    let transaction: LuaReference
 
     /// The fields of each strict table, as the host pushes them.
     static let contextFields = ["now", "storefront", "locale", "environment", "catalog", "customer"]
@@ -23,6 +25,8 @@ struct StrictContext {
     static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible"]
     static let productFields = ["id", "type", "display_name", "description", "price", "display_price", "is_family_shareable", "subscription"]
     static let productSubscriptionFields = ["group_id", "group_name", "group_level", "period", "introductory_offer", "promotional_offers"]
+    /// A transaction as `grant` receives it: every field of Apple's payload, set or not.
+    static let transactionFields = LuaEncoder.luaKeys(ofPropertiesOf: JWSTransactionDecodedPayload())
 
     /// Makes the metatables in `state`, once per state.
     init(in state: LuaState) throws(LuaError) {
@@ -39,6 +43,7 @@ struct StrictContext {
         subscription = field("subscription")
         product = field("product")
         productSubscription = field("product_subscription")
+        transaction = field("transaction")
     }
 
     /// Makes each product of the read-only catalog `catalog` strict, and its `subscription`:
@@ -109,6 +114,7 @@ struct StrictContext {
             subscription = strict("a subscription entry of ctx.customer.subscriptions", \(list(subscriptionFields))),
             product = strict("a product", \(list(productFields))),
             product_subscription = strict("a product's subscription", \(list(productSubscriptionFields))),
+            transaction = strict("the transaction", \(list(transactionFields))),
         }
         """
     }

@@ -76,6 +76,12 @@ final class PolicyInstance: @unchecked Sendable {
         context.push(onto: stack, catalog: catalogTable, strict: strictContext)
     }
 
+    /// Pushes `grant`'s transaction, strict like `ctx`.
+    func pushTransaction(_ transaction: JWSTransactionDecodedPayload, onto stack: LuaStack) throws(LuaError) {
+        try encoder.push(transaction, onto: stack)
+        stack.setMetatable(strictContext.transaction, of: -1)
+    }
+
     /// Pushes the catalog's entry `key` of section `section` ("products" or "groups"),
     /// or nil when there is none.
     @discardableResult

@@ -129,7 +129,7 @@ extension PolicyEngine {
                               fallback: { [Grant]() },
                               arguments: { instance, stack throws(PolicyError) in
                                   do throws(LuaError) {
-                                      try instance.encoder.push(transaction, onto: stack)
+                                      try instance.pushTransaction(transaction, onto: stack)
                                   } catch {
                                       throw PolicyError(kind: .badRequest, hook: "grant", reason: error.message)
                                   }

@@ -25,7 +25,8 @@ package enum PolicyTestLibrary {
             stack.push(strict.context)
             stack.push(strict.customer)
             stack.push(strict.subscription)
-            return 3
+            stack.push(strict.transaction)
+            return 4
         }, results: { _, _, _ in })
     }
 
@@ -95,7 +96,7 @@ package enum PolicyTestLibrary {
 
     static let source = #"""
     -- The metatables that make a ctx strict, as the host's are (StrictContext).
-    local STRICT_CTX, STRICT_CUSTOMER, STRICT_SUBSCRIPTION = ...
+    local STRICT_CTX, STRICT_CUSTOMER, STRICT_SUBSCRIPTION, STRICT_TRANSACTION = ...
 
     -- The keys of t, numbers and strings in order: for stable output over pairs().
     function sorted_keys(t)
@@ -237,7 +238,7 @@ package enum PolicyTestLibrary {
     function transaction(spec)
         spec = spec or {}
         local p = spec.product_id and CATALOG.products[spec.product_id]
-        return {
+        return setmetatable({
             transaction_id = spec.transaction_id or "2000000000000001",
             original_transaction_id = spec.original_transaction_id or spec.transaction_id or "2000000000000001",
             product_id = spec.product_id,
@@ -250,7 +251,7 @@ package enum PolicyTestLibrary {
             environment = spec.environment or "Xcode",
             storefront = spec.storefront or "USA",
             in_app_ownership_type = spec.in_app_ownership_type or "PURCHASED",
-        }
+        }, STRICT_TRANSACTION)
     end
     """#
 }
