@@ -38,6 +38,17 @@ extension LuaState {
         }
     }
 
+    /// Keeps `body` in the registry as a function value, not a global: for host code that
+    /// hands a function to a chunk it calls.
+    public func functionReference(_ body: @escaping LuaHostFunction) -> LuaReference {
+        let box = HostFunctionBox(body)
+        hostFunctions.append(box)
+        return withStack { stack in
+            srlua_push_callback(stack.state, hostFunctionTrampoline, Unmanaged.passUnretained(box).toOpaque())
+            return reference(toValueAt: stack.top)
+        }
+    }
+
     /// Defines the global `name` as the value `push` pushes (exactly one value).
     public func defineGlobal(_ name: String, push: (LuaStack) -> Void) {
         withStack { stack in

@@ -114,13 +114,9 @@ extension LuaState {
             stack.push(function)
             guard lua_type(handle, -1) == LUA_TFUNCTION else { return [] }
             var info = lua_Debug()
-            guard lua_getinfo(handle, ">L", &info) != 0, lua_type(handle, -1) == LUA_TTABLE else { return [] }
+            guard lua_getinfo(handle, ">L", &info) != 0 else { return [] }
             var lines = Set<Int>()
-            lua_pushnil(handle)
-            while lua_next(handle, -2) != 0 {
-                if lua_isinteger(handle, -2) != 0 { lines.insert(Int(lua_tointegerx(handle, -2, nil))) }
-                srlua_pop(handle, 1)
-            }
+            insertActiveLines(into: &lines)
             return lines
         }
     }
@@ -154,12 +150,8 @@ extension LuaState {
         lua_pushvalue(handle, index)
         var info = lua_Debug()
         if lua_getinfo(handle, ">SL", &info) != 0 {
-            if let found = info.source, String(cString: found) == source, lua_type(handle, -1) == LUA_TTABLE {
-                lua_pushnil(handle)
-                while lua_next(handle, -2) != 0 {
-                    if lua_isinteger(handle, -2) != 0 { lines.insert(Int(lua_tointegerx(handle, -2, nil))) }
-                    srlua_pop(handle, 1)
-                }
+            if let found = info.source, String(cString: found) == source {
+                insertActiveLines(into: &lines)
             }
             srlua_pop(handle, 1)
         }
@@ -168,6 +160,17 @@ extension LuaState {
             collectCodeLines(at: lua_gettop(handle), source: source, into: &lines, seen: &seen, depth: depth + 1)
             srlua_pop(handle, 1)
             upvalue += 1
+        }
+    }
+
+    /// Adds the lines of the `activelines` table `lua_getinfo` left on the top of the stack
+    /// (nil for a C function) to `lines`.
+    private func insertActiveLines(into lines: inout Set<Int>) {
+        guard lua_type(handle, -1) == LUA_TTABLE else { return }
+        lua_pushnil(handle)
+        while lua_next(handle, -2) != 0 {
+            if lua_isinteger(handle, -2) != 0 { lines.insert(Int(lua_tointegerx(handle, -2, nil))) }
+            srlua_pop(handle, 1)
         }
     }
 }

@@ -153,22 +153,17 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Runs a lone write as any transaction runs: begin, the body, commit, or roll back.
     private func runAlone(_ job: DatabaseWriteJob) {
+        struct BodyFailed: Error {}
         do {
-            try connection.execute("BEGIN IMMEDIATE")
-        } catch {
-            job.failure = error
-            return
-        }
-        guard job.run(connection) else {
-            rollBack()
-            return
-        }
-        do {
-            try connection.execute("COMMIT")
+            try inTransaction(beginning: "BEGIN IMMEDIATE") { connection in
+                // The body keeps its own error in the job's result.
+                guard job.run(connection) else { throw BodyFailed() }
+            }
             queuedCommits += 1
+        } catch is BodyFailed {
         } catch {
-            rollBack()
             job.failure = error
         }
     }

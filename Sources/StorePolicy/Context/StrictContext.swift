@@ -30,7 +30,25 @@ struct StrictContext {
 
     /// Makes the metatables in `state`, once per state.
     init(in state: LuaState) throws(LuaError) {
-        let table = try state.load(Self.source, chunkName: "storerules-strict-context")
+        // The hint comes from the host's NearestName, as every "did you mean" does.
+        let nearest = state.functionReference { stack throws(LuaError) in
+            guard stack.type(at: 1) == .string, let key = stack.string(at: 1), stack.type(at: 2) == .table else { return 0 }
+            var fields: [String] = []
+            var position = 1
+            while stack.pushItem(position, of: 2) == .string, let field = stack.string(at: -1) {
+                fields.append(field)
+                stack.setTop(stack.top - 1)
+                position += 1
+            }
+            guard let found = NearestName.nearest(to: key, in: fields) else { return 0 }
+            stack.push(found)
+            return 1
+        }
+        let chunk = try state.compileFunction(Self.source, chunkName: "storerules-strict-context")
+        let table = try state.call(chunk, arguments: { stack in
+            stack.push(nearest)
+            return 1
+        }, results: { _, first, _ in state.reference(toValueAt: first) })
         func field(_ name: String) -> LuaReference {
             state.withStack { stack in
                 stack.push(table)
@@ -73,19 +91,7 @@ struct StrictContext {
 
     private static var source: String {
         """
-        local function distance(a, b)
-            local previous, current = {}, {}
-            for j = 0, #b do previous[j] = j end
-            for i = 1, #a do
-                current[0] = i
-                for j = 1, #b do
-                    local cost = a:byte(i) == b:byte(j) and 0 or 1
-                    current[j] = math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                end
-                previous, current = current, previous
-            end
-            return previous[#b]
-        end
+        local nearest = ...
 
         local function strict(name, fields)
             local known = {}
@@ -93,15 +99,8 @@ struct StrictContext {
             return {
                 __index = function(_, key)
                     if known[key] then return nil end
-                    local hint = ""
-                    if type(key) == "string" then
-                        local typed, allowed, best, closest = key:lower(), #key <= 4 and 1 or 2, nil, nil
-                        for _, field in ipairs(fields) do
-                            local d = distance(typed, field)
-                            if d <= allowed and (closest == nil or d < closest) then best, closest = field, d end
-                        end
-                        if best then hint = " (did you mean '" .. best .. "'?)" end
-                    end
+                    local best = nearest(key, fields)
+                    local hint = best and (" (did you mean '" .. best .. "'?)") or ""
                     error(name .. " has no field '" .. tostring(key) .. "'" .. hint, 2)
                 end,
                 __metatable = false,

@@ -103,9 +103,9 @@ enum DiffCommand: Command {
             lines.append("")
             lines.append("\(change.hook): \(change.scenariosChanged) of \(change.scenarios) scenarios changed")
             for example in change.examples {
-                let input = try Output.json(example.input)
-                let arguments = try example.args.map { "--arg '\(try Output.json($0))'" }.joined(separator: " ")
-                lines.append("  storerules eval DIR \(change.hook) --input <(echo '\(input)') \(arguments)".replacingOccurrences(of: "  +$", with: "", options: .regularExpression))
+                let command = ["storerules eval DIR \(change.hook) --input <(echo '\(try Output.json(example.input))')"]
+                    + (try example.args.map { "--arg '\(try Output.json($0))'" })
+                lines.append("  " + command.joined(separator: " "))
                 lines.append("    old: \(try Output.json(example.old))")
                 lines.append("    new: \(try Output.json(example.new))")
             }
