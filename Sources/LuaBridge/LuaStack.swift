@@ -90,6 +90,25 @@ public struct LuaStack {
         lua_rawgeti(state, srlua_registryindex(), lua_Integer(reference.slot))
     }
 
+    /// Pops the top value into the registry slot `reference` holds, in place of its value.
+    @inlinable
+    public func store(into reference: LuaReference) {
+        lua_rawseti(state, srlua_registryindex(), lua_Integer(reference.slot))
+    }
+
+    /// Whether the values at `first` and `second` are the same value, without metamethods.
+    @inlinable
+    public func rawEqual(_ first: Int32, _ second: Int32) -> Bool { lua_rawequal(state, first, second) != 0 }
+
+    /// Where the Lua function `level` calls up the stack is running, as Lua prefixes its
+    /// error messages (`policy.lua:12: `); empty when that is not a Lua function. Level 1 is
+    /// the caller of the running host function.
+    public func location(level: Int32) -> String {
+        luaL_where(state, level)
+        defer { lua_settop(state, -2) }
+        return string(at: -1) ?? ""
+    }
+
     /// Gives the table at `table` the metatable `metatable` refers to.
     @inlinable
     public func setMetatable(_ metatable: LuaReference, of table: Int32) {

@@ -26,6 +26,11 @@ public struct DecisionBenchFigures: Sendable, Encodable {
     /// The C baseline's own scaling from one thread to two, for reference.
     public var cAPITwoThreadScaling: Double
 
+    /// The goal for ``engineToCAPIRatio``.
+    public static let engineToCAPIGoal = 0.7
+    /// The goal for ``twoThreadScaling``.
+    public static let twoThreadScalingGoal = 1.9
+
     enum CodingKeys: String, CodingKey {
         case iterations
         case engineNanosecondsPerDecision = "engine_ns_per_decision"

@@ -8,6 +8,9 @@ public struct SignedDataBenchFigures: Sendable, Encodable {
     /// `verificationsPerSecond / openSSLVerifiesPerSecond`.
     public var verificationToOpenSSLRatio = 0.0
 
+    /// The goal for ``verificationToOpenSSLRatio``.
+    public static let verificationToOpenSSLGoal = 0.95
+
     enum CodingKeys: String, CodingKey {
         case verificationsPerSecond = "verifications_per_second", openSSLVerifiesPerSecond = "openssl_verifies_per_second"
         case verificationToOpenSSLRatio = "verification_to_openssl_ratio"

@@ -1,81 +1,59 @@
 import Foundation
 import LuaBridge
 
-extension PolicyContext {
-    /// Pushes `ctx` as one Lua table, field by field, with the shared read-only catalog; with
-    /// `strict`, `ctx`, `ctx.customer` and its subscription entries refuse unknown fields.
-    func push(onto stack: LuaStack, catalog: LuaReference, strict: StrictContext? = nil) {
-        _ = stack.reserve(8)
-        stack.pushTable(fieldCount: 6)
-        let table = stack.top
-        if let strict { stack.setMetatable(strict.context, of: table) }
-        stack.push(EpochSeconds.whole(now))
-        stack.setField("now", of: table)
-        stack.push(storefront)
-        stack.setField("storefront", of: table)
-        stack.push(locale)
-        stack.setField("locale", of: table)
-        stack.push(environment.rawValue)
-        stack.setField("environment", of: table)
-        stack.push(catalog)
-        stack.setField("catalog", of: table)
-        customer.push(onto: stack, strict: strict)
-        stack.setField("customer", of: table)
-    }
-}
-
 extension CustomerContext {
-    /// Pushes `ctx.customer`; every table the contract names is present, possibly empty.
-    func push(onto stack: LuaStack, strict: StrictContext? = nil) {
-        stack.pushTable(fieldCount: 8)
-        let table = stack.top
-        if let strict { stack.setMetatable(strict.customer, of: table) }
-        stack.push(id)
-        stack.setField("id", of: table)
-        stack.push(seed)
-        stack.setField("seed", of: table)
-        stack.push(statusKnown)
-        stack.setField("status_known", of: table)
-
+    /// Pushes `ctx.customer.entitlements`: the product ids as a list.
+    func pushEntitlements(onto stack: LuaStack) {
         stack.pushTable(arrayCount: entitlements.count)
         for (position, productID) in entitlements.enumerated() {
             stack.push(productID)
             stack.setItem(position + 1, of: -2)
         }
-        stack.setField("entitlements", of: table)
+    }
 
+    /// Pushes `ctx.customer.subscriptions`: each group's entry, strict through `metatable`.
+    func pushSubscriptions(onto stack: LuaStack, entryMetatable metatable: LuaReference) {
+        _ = stack.reserve(8)
         stack.pushTable(fieldCount: subscriptions.count)
         let byGroup = stack.top
         for (groupID, subscription) in subscriptions {
             subscription.push(onto: stack)
-            if let strict { stack.setMetatable(strict.subscription, of: -1) }
+            stack.setMetatable(metatable, of: -1)
             stack.setField(named: groupID, of: byGroup)
         }
-        stack.setField("subscriptions", of: table)
+    }
 
+    /// Pushes `ctx.customer.balances`: item → amount.
+    func pushBalances(onto stack: LuaStack) {
+        _ = stack.reserve(4)
         stack.pushTable(fieldCount: balances.count)
-        let balanceTable = stack.top
+        let table = stack.top
         for (item, amount) in balances {
             stack.push(amount)
-            stack.setField(named: item, of: balanceTable)
+            stack.setField(named: item, of: table)
         }
-        stack.setField("balances", of: table)
+    }
 
+    /// Pushes `ctx.customer.attributes` as the host passed them.
+    func pushAttributes(onto stack: LuaStack) {
+        _ = stack.reserve(4)
         stack.pushTable(fieldCount: attributes.count)
-        let attributeTable = stack.top
+        let table = stack.top
         for (key, value) in attributes {
             stack.push(value)
-            stack.setField(named: key, of: attributeTable)
+            stack.setField(named: key, of: table)
         }
-        stack.setField("attributes", of: table)
+    }
 
+    /// Pushes `ctx.customer.events`: each name's history.
+    func pushEvents(onto stack: LuaStack) {
+        _ = stack.reserve(4)
         stack.pushTable(fieldCount: events.count)
-        let eventTable = stack.top
+        let table = stack.top
         for (name, history) in events {
             history.push(onto: stack)
-            stack.setField(named: name, of: eventTable)
+            stack.setField(named: name, of: table)
         }
-        stack.setField("events", of: table)
     }
 }
 
@@ -101,6 +79,7 @@ extension EventHistory {
 }
 
 extension SubscriptionSnapshot {
+    /// Pushes one entry of `ctx.customer.subscriptions`; `expiration_date` is absent when unknown.
     func push(onto stack: LuaStack) {
         _ = stack.reserve(4)
         stack.pushTable(fieldCount: 6)

@@ -92,6 +92,28 @@ public final class PolicyEngine: Sendable {
         return source.version
     }
 
+    /// Compiles states of the serving policy until `count` of them (at most the engine's
+    /// `maximumIdleStates`) are idle, so that threads deciding for the first time find one
+    /// ready instead of compiling it.
+    ///
+    /// - Throws: ``PolicyError`` when a state cannot be made (its memory cap, say).
+    public func prepareIdleStates(_ count: Int) throws(PolicyError) {
+        let generation = current.withLock { $0 }
+        try generation.prepare(min(count, maximumIdleStates))
+    }
+
+    /// The bytes the Lua state this thread decides with holds, as the state's allocator
+    /// counts them: its policy, the catalog, the sandbox and whatever the last calls left
+    /// for the collector. Nil when the thread has no state of the serving policy yet.
+    public func stateMemoryInUse() -> Int? {
+        let cache = ThreadInstanceCache.current
+        guard let instance = cache.borrow(engine: token.identifier, generation: generationNumber.load(ordering: .acquiring)) else {
+            return nil
+        }
+        defer { cache.giveBack(engine: token.identifier) }
+        return instance.state.memoryInUse
+    }
+
     // MARK: Running hooks
 
     /// Borrows an instance of the serving policy for the length of `body`.
@@ -101,6 +123,7 @@ public final class PolicyEngine: Sendable {
     /// thread, or a thread's first call after a reload, goes through the generation's pool.
     func withInstance<Result>(_ body: (PolicyInstance) throws(PolicyError) -> Result) throws(PolicyError) -> Result {
         let cache = ThreadInstanceCache.current
+        if let held = cache.held, held.engine == token.identifier { return try body(held.instance) }
         let number = generationNumber.load(ordering: .acquiring)
         if let instance = cache.borrow(engine: token.identifier, generation: number) {
             defer { cache.giveBack(engine: token.identifier) }
@@ -114,6 +137,29 @@ public final class PolicyEngine: Sendable {
         }
         defer { generation.give(back: instance, keepingAtMost: maximumIdleStates) }
         return try body(instance)
+    }
+
+    /// Runs `body` with one instance of the serving policy whose hooks all receive the same
+    /// `ctx`, made from `context` once: a storefront plan's hooks share its fields as they
+    /// are read, so each is pushed at most once per plan. `ctx` is read-only, so no hook
+    /// can change what a later one sees. Hooks called from `body` must be for `context`.
+    func withSharedContext<Result>(_ context: PolicyContext, _ body: () -> Result) -> Result {
+        let cache = ThreadInstanceCache.current
+        if cache.held?.engine == token.identifier { return body() }
+        do throws(PolicyError) {
+            return try withInstance { instance in
+                instance.holdContext(context)
+                cache.held = (token.identifier, instance)
+                defer {
+                    cache.held = nil
+                    instance.releaseContext()
+                }
+                return body()
+            }
+        } catch {
+            // No instance could be made: each hook then fails (and falls back) on its own.
+            return body()
+        }
     }
 
     /// What one hook call produced.
@@ -134,6 +180,7 @@ public final class PolicyEngine: Sendable {
             let outcome: Outcome<Value> = try withInstance { instance throws(PolicyError) in
                 if traced { version = instance.source.version }
                 guard let function = try instance.function(named: hook) else { return .missing }
+                defer { instance.endCall() }
                 var output: LuaValue?
                 var badArguments: PolicyError?
                 do throws(LuaError) {
@@ -248,6 +295,14 @@ final class Generation: @unchecked Sendable {
     func take() throws(PolicyError) -> PolicyInstance {
         if let instance = idle.withLock({ $0.popLast() }) { return instance }
         return try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
+    }
+
+    /// Compiles states until `count` are idle.
+    func prepare(_ count: Int) throws(PolicyError) {
+        while idle.withLock({ $0.count }) < count {
+            let instance = try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
+            idle.withLock { $0.append(instance) }
+        }
     }
 
     /// Returns a state after use.

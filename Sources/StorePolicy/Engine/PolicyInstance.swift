@@ -15,6 +15,9 @@ final class PolicyInstance: @unchecked Sendable {
     var policyTableReference: LuaReference { policyTable }
     private let catalogTable: LuaReference
     private let strictContext: StrictContext
+    private let lazyContext: LazyContext
+    /// Set while a storefront plan's hooks share one `ctx`.
+    private var contextHeld = false
     private var functions: [String: LuaReference?] = [:]
     private var lastLookup: (hook: String, function: LuaReference?)?
 
@@ -29,6 +32,7 @@ final class PolicyInstance: @unchecked Sendable {
             catalogTable = try state.readOnlyReference(to: catalog, named: "ctx.catalog", encoder: encoder)
             strictContext = try StrictContext(in: state)
             strictContext.applyToProducts(of: catalogTable, in: state)
+            lazyContext = LazyContext(in: state, catalog: catalogTable, entryMetatable: strictContext.subscription)
             policyTable = try state.load(source.text, chunkName: source.chunkName)
         } catch {
             var failure = PolicyError(error, hook: nil, script: source.chunkName)
@@ -71,9 +75,30 @@ final class PolicyInstance: @unchecked Sendable {
         }
     }
 
-    /// Pushes `ctx` for a call.
+    /// Pushes `ctx` for a call: a new one, or the one a storefront plan holds.
     func pushContext(_ context: PolicyContext, onto stack: LuaStack) {
-        context.push(onto: stack, catalog: catalogTable, strict: strictContext)
+        if contextHeld {
+            lazyContext.pushCurrent(onto: stack)
+        } else {
+            lazyContext.push(context, onto: stack)
+        }
+    }
+
+    /// Ends the call's `ctx`, unless a storefront plan holds it for its next hook.
+    func endCall() {
+        if !contextHeld { lazyContext.end() }
+    }
+
+    /// Makes `context` the `ctx` of every call until ``releaseContext()``.
+    func holdContext(_ context: PolicyContext) {
+        state.withStack { stack in lazyContext.push(context, onto: stack) }
+        contextHeld = true
+    }
+
+    /// Ends the context ``holdContext(_:)`` began.
+    func releaseContext() {
+        contextHeld = false
+        lazyContext.end()
     }
 
     /// Pushes `grant`'s transaction, strict like `ctx`.

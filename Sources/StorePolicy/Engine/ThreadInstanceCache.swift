@@ -26,6 +26,9 @@ final class ThreadInstanceCache {
 
     private var entries: [Int: Entry] = [:]
     private var last: Entry?
+    /// The instance a storefront plan on this thread holds, with its engine's identifier:
+    /// every hook of the plan runs on it.
+    var held: (engine: Int, instance: PolicyInstance)?
 
     /// The calling thread's cache.
     static var current: ThreadInstanceCache {

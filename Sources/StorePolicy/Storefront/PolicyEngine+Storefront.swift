@@ -15,6 +15,10 @@ extension PolicyEngine {
     /// - A button shows when the policy makes it `visible`, or `automatic` where StoreKit
     ///   shows it by default: cancellation, and policies in a subscription store.
     public func storefrontPlan(_ context: PolicyContext, placement: String) -> StorefrontPlan {
+        withSharedContext(context) { plan(context, placement: placement) }
+    }
+
+    private func plan(_ context: PolicyContext, placement: String) -> StorefrontPlan {
         let notes = DecisionNotes()
         let merchandising = showMerchandising(context, placement: placement)
         notes.record(.showMerchandising, placement, merchandising, merchandising.value ? "shown" : "hidden")

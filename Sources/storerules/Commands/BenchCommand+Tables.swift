@@ -2,6 +2,37 @@ import Foundation
 import StoreBench
 
 extension BenchCommand {
+    /// The table of every section `report` holds, in the order they were measured.
+    static func table(_ report: BenchReport) -> String {
+        var sections: [String] = []
+        if let decisions = report.decisions { sections.append(engineTable(decisions)) }
+        if let policy = report.policy { sections.append(policyTable(policy)) }
+        if let signedData = report.signedData { sections.append(signedDataTable(signedData)) }
+        if let ledger = report.ledger { sections.append(ledgerTable(ledger)) }
+        if let service = report.service { sections.append(serviceTable(service)) }
+        if let http = report.http { sections.append(httpTable(http)) }
+        return sections.joined(separator: "\n")
+    }
+
+    /// The policy engine's lines: a storefront plan against its hooks, reloads, memory.
+    static func policyTable(_ figures: PolicyBenchFigures) -> String {
+        """
+        The policy engine (Backyard Birds; best of \(BenchRounds.count) rounds)
+          storefront plan, a subscriber    \(String(format: "%8.1f µs", figures.storefrontPlanMicroseconds)) \
+        (\(figures.storefrontHookCalls) hook calls)
+          the same hooks one by one        \(String(format: "%8.1f µs", figures.storefrontHooksMicroseconds))
+          plan / hooks one by one          \(String(format: "%8.2f×", figures.storefrontPlanToHooksRatio)) \
+        (goal ≤ \(String(format: "%.2f", PolicyBenchFigures.storefrontPlanToHooksGoal))×)
+          reload, \(figures.reloadPolicyLines)-line policy         \(String(format: "%8.2f ms", figures.reloadMilliseconds)) \
+        (median of \(figures.reloads), \(figures.reloadIdleStates) idle states; slowest \
+        \(String(format: "%.2f", figures.reloadMaximumMilliseconds)) ms; goal ≤ \(String(format: "%.0f", PolicyBenchFigures.reloadMillisecondsGoal)) ms)
+          decisions failed during reloads  \(String(format: "%8d", figures.failedDecisionsDuringReloads)) \
+        (of \(figures.decisionsDuringReloads) on 2 threads; goal 0)
+          one state after a plan           \(String(format: "%8d B", figures.stateMemoryBytes)) \
+        (goal ≤ \(PolicyBenchFigures.stateMemoryGoal) B)
+        """
+    }
+
     /// The decision lines of the table.
     static func engineTable(_ figures: DecisionBenchFigures) -> String {
         func ns(_ value: Double) -> String { String(format: "%8.0f ns", value) }
@@ -12,13 +43,15 @@ extension BenchCommand {
           raw Lua C API call in C          \(ns(figures.cAPINanosecondsPerDecision))
           … with a count hook and deadline \(ns(figures.cAPIWithLimitsNanosecondsPerDecision))
           Swift closure                    \(ns(figures.swiftClosureNanosecondsPerDecision))
-          engine / raw C API               \(String(format: "%8.2f×", figures.engineToCAPIRatio))
+          engine / raw C API               \(String(format: "%8.2f×", figures.engineToCAPIRatio)) \
+        (goal ≤ \(String(format: "%.2f", DecisionBenchFigures.engineToCAPIGoal))×)
           engine / C API with limits       \(String(format: "%8.2f×", figures.engineToCAPIWithLimitsRatio))
           engine / Swift closure           \(String(format: "%8.1f×", figures.engineToSwiftClosureRatio))
         Throughput through the engine
           1 thread                         \(rate(figures.decisionsPerSecond1Thread))
           2 threads                        \(rate(figures.decisionsPerSecond2Threads))
-          scaling                          \(String(format: "%8.2f×", figures.twoThreadScaling))
+          scaling                          \(String(format: "%8.2f×", figures.twoThreadScaling)) \
+        (goal ≥ \(String(format: "%.2f", DecisionBenchFigures.twoThreadScalingGoal))×)
           raw C API scaling, for reference \(String(format: "%8.2f×", figures.cAPITwoThreadScaling))
         """
     }
@@ -30,7 +63,8 @@ extension BenchCommand {
         Signed data (best of \(BenchRounds.count) rounds)
           verifications, chain cached      \(rate(figures.verificationsPerSecond)) (\(SignedDataBench.transactionCount) transactions)
           OpenSSL ECDSA P-256 verify       \(rate(figures.openSSLVerifiesPerSecond))
-          verifier / OpenSSL               \(String(format: "%8.2f×", figures.verificationToOpenSSLRatio))
+          verifier / OpenSSL               \(String(format: "%8.2f×", figures.verificationToOpenSSLRatio)) \
+        (goal ≥ \(String(format: "%.2f", SignedDataBenchFigures.verificationToOpenSSLGoal))×)
         """
     }
 

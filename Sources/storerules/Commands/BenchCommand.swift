@@ -2,12 +2,12 @@ import CommandLineOptions
 import Foundation
 import StoreBench
 
-/// `storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N] [--postgres URL]`.
+/// `storerules bench [--json] [--iterations N] [--sections LIST] [--service-folder DIR] [--service-requests N] [--postgres URL]`.
 enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "Measure decision cost through the engine against Swift and raw C"
     static var help: String { """
-    Usage: storerules bench [--json] [--iterations N] [--service-folder DIR] [--service-requests N] [--postgres URL]
+    Usage: storerules bench [--json] [--iterations N] [--sections LIST] [--service-folder DIR] [--service-requests N] [--postgres URL]
 
     Measures, in one run, the cost of one policy decision for the benchmark rule:
       input   subscribed?, group level (1 best … 3 lowest, 0 none), country, days since
@@ -61,6 +61,8 @@ enum BenchCommand: Command {
                + "Examples/BackyardBirds). It needs a .storekit catalog with consumables or subscriptions."),
         .value("service-requests", "N", help: "Requests in the load test's stream (default 4000), plus the reload."),
         .value("http-seconds", "N", help: "How long each HTTP run under wrk lasts (default 3; 0 skips the HTTP section)."),
+        .value("sections", "LIST", help: "Measure only these sections, comma-separated: "
+               + BenchSection.allCases.map(\.rawValue).joined(separator: ", ") + " (default: all)."),
         .value("postgres", "URL", help: "A PostgreSQL server (postgresql://…) whose role may CREATE DATABASE, for the "
                + "ledger's PostgreSQL figures (default: $\(LedgerBench.postgresEnvironmentVariable); without either, skipped)."),
     ])
@@ -94,18 +96,23 @@ enum BenchCommand: Command {
         #endif
         let postgresURL = parsed.value("postgres")
             ?? ProcessInfo.processInfo.environment[LedgerBench.postgresEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 }
-        let decisions = try DecisionBench.measure(iterations: iterations)
-        let signedData = try SignedDataBench.measure()
-        let ledger = try LedgerBench.measure(postgresURL: postgresURL)
-        let service = try ServiceLoadTestSection.measure(folder: serviceFolder, requests: serviceRequests)
-        let http = HTTPBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
+        let sections = try BenchSection.parse(parsed.value("sections"))
+        var report = BenchReport()
+        if sections.contains(.decisions) { report.decisions = try DecisionBench.measure(iterations: iterations) }
+        if sections.contains(.policy) { report.policy = try PolicyBench.measure(folder: serviceFolder) }
+        if sections.contains(.signedData) { report.signedData = try SignedDataBench.measure() }
+        if sections.contains(.ledger) { report.ledger = try LedgerBench.measure(postgresURL: postgresURL) }
+        if sections.contains(.service) {
+            report.service = try ServiceLoadTestSection.measure(folder: serviceFolder, requests: serviceRequests)
+        }
+        if sections.contains(.http) {
+            report.http = HTTPBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
+        }
         if parsed.flag("json") {
-            let report = BenchReport(decisions: decisions, signedData: signedData, service: service, ledger: ledger, http: http)
             Output.line(try Output.json(report))
         } else {
-            Output.line(engineTable(decisions) + "\n" + signedDataTable(signedData) + "\n" + ledgerTable(ledger) + "\n"
-                        + serviceTable(service) + "\n" + httpTable(http))
+            Output.line(table(report))
         }
-        return ledger.postgresFailed == nil ? 0 : 1
+        return report.ledger?.postgresFailed == nil ? 0 : 1
     }
 }

@@ -1,25 +1,56 @@
+import CommandLineOptions
+import Foundation
 import StoreBench
+import StorePolicy
 
-/// What `storerules bench --json` prints: one object holding the decision, signed-data,
-/// service, ledger and HTTP figures side by side.
+/// What `storerules bench --json` prints: one object holding the figures of every section
+/// measured, side by side.
 struct BenchReport: Encodable {
     /// The decision figures.
-    let decisions: DecisionBenchFigures
+    var decisions: DecisionBenchFigures?
+    /// The policy engine's storefront, reload and memory figures.
+    var policy: PolicyBenchFigures?
     /// The signed-data figures.
-    let signedData: SignedDataBenchFigures
+    var signedData: SignedDataBenchFigures?
     /// The service load test's figures, or why it was skipped.
-    let service: ServiceLoadTestSection
+    var service: ServiceLoadTestSection?
     /// The ledger's figures.
-    let ledger: LedgerBenchFigures
+    var ledger: LedgerBenchFigures?
     /// The HTTP service's figures under wrk.
-    let http: HTTPBenchSection
+    var http: HTTPBenchSection?
 
     /// Encodes every set of figures into one object.
     func encode(to encoder: any Encoder) throws {
-        try decisions.encode(to: encoder)
-        try service.encode(to: encoder)
-        try signedData.encode(to: encoder)
-        try ledger.encode(to: encoder)
-        try http.encode(to: encoder)
+        try decisions?.encode(to: encoder)
+        try policy?.encode(to: encoder)
+        try service?.encode(to: encoder)
+        try signedData?.encode(to: encoder)
+        try ledger?.encode(to: encoder)
+        try http?.encode(to: encoder)
+    }
+}
+
+/// The sections `storerules bench --sections` names.
+enum BenchSection: String, CaseIterable {
+    case decisions
+    case policy
+    case signedData = "signed-data"
+    case ledger
+    case service
+    case http
+
+    /// The sections a `--sections` list names, or all of them without one.
+    static func parse(_ list: String?) throws(UsageError) -> Set<BenchSection> {
+        guard let list else { return Set(allCases) }
+        var sections = Set<BenchSection>()
+        for name in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let section = BenchSection(rawValue: name) else {
+                let hint = NearestName.nearest(to: name, in: allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError("--sections: unknown section '\(name)'\(hint); known: "
+                                 + allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            sections.insert(section)
+        }
+        return sections
     }
 }
