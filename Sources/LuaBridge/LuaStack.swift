@@ -236,6 +236,14 @@ public struct LuaStack {
         return LuaType(rawValue: lua_gettable(state, absolute)) ?? .none
     }
 
+    /// Pops a key and pushes the value it has in the table at `table` (raw access); returns
+    /// its type.
+    @inlinable
+    @discardableResult
+    public func pushRawField(of table: Int32) -> LuaType {
+        LuaType(rawValue: lua_rawget(state, table)) ?? .none
+    }
+
     /// When the value at `index` is a read-only view made by the host (such as `ctx.catalog`
     /// or one of its tables), pushes the table it shows and returns true; otherwise pushes
     /// nothing and returns false. Results are read raw, so views are read through their target.

@@ -41,14 +41,14 @@ final class LazyContext {
         customerMetatable = state.makeSlot()
         contextSlot = state.makeSlot()
         partSlots = Part.allCases.map { _ in state.makeSlot() }
-        makeMetatable(contextMetatable, name: "ctx", fields: StrictContext.contextFields) { [unowned self] stack, key in
-            self.pushContextField(key, stack: stack)
-        } isCurrent: { [unowned self] stack in
+        makeMetatable(contextMetatable, name: "ctx", fields: StrictContext.contextFields) { [unowned(unsafe) self] stack, field in
+            self.pushContextField(field, stack: stack)
+        } isCurrent: { [unowned(unsafe) self] stack in
             self.context != nil && self.holds(stack, slot: self.contextSlot)
         }
-        makeMetatable(customerMetatable, name: "ctx.customer", fields: StrictContext.customerFields) { [unowned self] stack, key in
-            self.pushCustomerField(key, stack: stack)
-        } isCurrent: { [unowned self] stack in
+        makeMetatable(customerMetatable, name: "ctx.customer", fields: StrictContext.customerFields) { [unowned(unsafe) self] stack, field in
+            self.pushCustomerField(field, stack: stack)
+        } isCurrent: { [unowned(unsafe) self] stack in
             self.context != nil && self.built & Part.customer.bit != 0 && self.holds(stack, slot: self.partSlots[Part.customer.rawValue])
         }
     }
@@ -75,41 +75,36 @@ final class LazyContext {
 
     // MARK: Fields
 
-    /// Pushes field `key` of `ctx`; false when the contract has no such field.
-    private func pushContextField(_ key: String, stack: LuaStack) -> Bool {
-        guard let context else { return false }
-        switch key {
-        case "now": stack.push(EpochSeconds.whole(context.now))
-        case "storefront": stack.push(context.storefront)
-        case "locale": stack.push(context.locale)
-        case "environment": stack.push(context.environment.rawValue)
-        case "catalog": stack.push(catalog)
-        case "customer":
+    /// Pushes field `field` (a position in ``StrictContext/contextFields``) of `ctx`.
+    private func pushContextField(_ field: Int, stack: LuaStack) {
+        guard let context else { return stack.pushNil() }
+        switch field {
+        case 0: stack.push(EpochSeconds.whole(context.now))
+        case 1: stack.push(context.storefront)
+        case 2: stack.push(context.locale)
+        case 3: stack.push(context.environment.rawValue)
+        case 4: stack.push(catalog)
+        default:
             pushPart(.customer, stack: stack) {
                 stack.pushTable()
                 stack.setMetatable(customerMetatable, of: -1)
             }
-        default: return false
         }
-        return true
     }
 
-    /// Pushes field `key` of `ctx.customer`; false when the contract has no such field.
-    private func pushCustomerField(_ key: String, stack: LuaStack) -> Bool {
-        guard let customer = context?.customer else { return false }
-        switch key {
-        case "id": stack.push(customer.id)
-        case "seed": stack.push(customer.seed)
-        case "status_known": stack.push(customer.statusKnown)
-        case "entitlements": pushPart(.entitlements, stack: stack) { customer.pushEntitlements(onto: stack) }
-        case "subscriptions":
-            pushPart(.subscriptions, stack: stack) { customer.pushSubscriptions(onto: stack, entryMetatable: entryMetatable) }
-        case "balances": pushPart(.balances, stack: stack) { customer.pushBalances(onto: stack) }
-        case "attributes": pushPart(.attributes, stack: stack) { customer.pushAttributes(onto: stack) }
-        case "events": pushPart(.events, stack: stack) { customer.pushEvents(onto: stack) }
-        default: return false
+    /// Pushes field `field` (a position in ``StrictContext/customerFields``) of `ctx.customer`.
+    private func pushCustomerField(_ field: Int, stack: LuaStack) {
+        guard let customer = context?.customer else { return stack.pushNil() }
+        switch field {
+        case 0: stack.push(customer.id)
+        case 1: stack.push(customer.seed)
+        case 2: stack.push(customer.statusKnown)
+        case 3: pushPart(.entitlements, stack: stack) { customer.pushEntitlements(onto: stack) }
+        case 4: pushPart(.subscriptions, stack: stack) { customer.pushSubscriptions(onto: stack, entryMetatable: entryMetatable) }
+        case 5: pushPart(.balances, stack: stack) { customer.pushBalances(onto: stack) }
+        case 6: pushPart(.attributes, stack: stack) { customer.pushAttributes(onto: stack) }
+        default: pushPart(.events, stack: stack) { customer.pushEvents(onto: stack) }
         }
-        return true
     }
 
     /// Pushes `part`, making it with `make` the first time the current context needs it.
@@ -134,30 +129,45 @@ final class LazyContext {
 
     // MARK: Metatables
 
-    /// Builds the metatable `slot` holds: `__index` pushes a field with `push` (nil for a
-    /// listed field the host left out, an error for anything else), `__pairs` walks a
-    /// snapshot of every field, `__newindex` refuses, and the metatable is locked.
+    /// Builds the metatable `slot` holds: `__index` finds the key's position in `fields`
+    /// through a table of them and pushes the field with `push` (an error for a key the
+    /// contract does not list), `__pairs` walks a snapshot of every field, `__newindex`
+    /// refuses, and the metatable is locked.
     private func makeMetatable(_ slot: LuaReference, name: String, fields: [String],
-                               push: @escaping (LuaStack, String) -> Bool,
+                               push: @escaping (LuaStack, Int) -> Void,
                                isCurrent: @escaping (LuaStack) -> Bool) {
         let ended = "\(name) belongs to a hook call that has ended; keep the values a later call needs, not \(name)"
+        let positions = state.withStack { stack in
+            stack.pushTable(fieldCount: fields.count)
+            for (position, field) in fields.enumerated() {
+                stack.push(position)
+                stack.setField(named: field, of: -2)
+            }
+            return state.reference(toValueAt: -1)
+        }
         let index = state.functionReference { stack throws(LuaError) in
             guard isCurrent(stack) else { throw Self.error(ended, stack) }
-            if stack.type(at: 2) == .string, let key = stack.string(at: 2) {
-                if push(stack, key) { return 1 }
-                if fields.contains(key) { return 0 }
-                let hint = NearestName.nearest(to: key, in: fields).map { " (did you mean '\($0)'?)" } ?? ""
-                throw Self.error("\(name) has no field '\(key)'\(hint)", stack)
+            stack.push(positions)
+            stack.pushCopy(of: 2)
+            if stack.pushRawField(of: -2) == .number, let position = stack.integer(at: -1) {
+                stack.setTop(2)
+                push(stack, Int(position))
+                return 1
             }
-            throw Self.error("\(name) has no field '\(Self.describeKey(stack))'", stack)
+            guard stack.type(at: 2) == .string, let key = stack.string(at: 2) else {
+                throw Self.error("\(name) has no field '\(Self.describeKey(stack))'", stack)
+            }
+            let hint = NearestName.nearest(to: key, in: fields).map { " (did you mean '\($0)'?)" } ?? ""
+            throw Self.error("\(name) has no field '\(key)'\(hint)", stack)
         }
-        let pairs = state.functionReference { [unowned self] stack throws(LuaError) in
+        let pairs = state.functionReference { [unowned(unsafe) self] stack throws(LuaError) in
             guard isCurrent(stack) else { throw Self.error(ended, stack) }
             stack.push(self.next)
             stack.pushTable(fieldCount: fields.count)
             let snapshot = stack.top
-            for field in fields {
-                if push(stack, field) { stack.setField(named: field, of: snapshot) }
+            for (position, field) in fields.enumerated() {
+                push(stack, position)
+                stack.setField(named: field, of: snapshot)
             }
             stack.pushNil()
             return 3
