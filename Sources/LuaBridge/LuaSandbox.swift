@@ -33,17 +33,28 @@ enum LuaSandbox {
     local real_setmetatable, real_load, real_collectgarbage, tostring =
         base.setmetatable, base.load, base.collectgarbage, base.tostring
 
+    -- The views' metamethods are shared: each view is an empty table and a metatable
+    -- whose __index is its target; the target and name are found by the view.
+    local view_targets = real_setmetatable({}, { __mode = "k" })
+    local view_names = real_setmetatable({}, { __mode = "k" })
+    local function view_newindex(view, key)
+        error("attempt to modify read-only table '" .. view_names[view] .. "' (field '" .. tostring(key) .. "')", 2)
+    end
+    local function view_pairs(view) return next, view_targets[view], nil end
+    local function view_len(view) return #view_targets[view] end
+
     local function readonly(target, name)
-        return real_setmetatable({}, {
+        local view = real_setmetatable({}, {
             __index = target,
-            __newindex = function(_, key)
-                error("attempt to modify read-only table '" .. name .. "' (field '" .. tostring(key) .. "')", 2)
-            end,
-            __pairs = function() return next, target, nil end,
-            __len = function() return #target end,
+            __newindex = view_newindex,
+            __pairs = view_pairs,
+            __len = view_len,
             __metatable = false,
             __proxied = target,
         })
+        view_targets[view] = target
+        view_names[view] = name
+        return view
     end
 
     local globals = {}

@@ -72,6 +72,11 @@ public final class LuaState {
         accounting.deallocate()
     }
 
+    /// Runs a full garbage collection, so that the state holds only what is reachable.
+    public func collectGarbage() {
+        srlua_collect_garbage(handle)
+    }
+
     /// Bytes the state holds now.
     public var memoryInUse: Int { accounting.pointee.bytes_in_use }
 
@@ -364,7 +369,15 @@ public final class LuaState {
     }
 
     private func installSandbox() throws(LuaError) -> (globals: LuaReference, freeze: LuaReference) {
-        luaL_openlibs(handle)
+        // Only the libraries the sandbox shows are opened: io, os, package, debug and
+        // coroutine would be unreachable, but would still take the state's memory.
+        let libraries: [(String, lua_CFunction)] = [
+            ("_G", luaopen_base), ("string", luaopen_string), ("table", luaopen_table), ("math", luaopen_math), ("utf8", luaopen_utf8),
+        ]
+        for (name, open) in libraries {
+            luaL_requiref(handle, name, open, 1)
+            lua_settop(handle, -2)
+        }
         let stack = LuaStack(handle)
         let base = stack.top
         defer { stack.setTop(base) }
@@ -401,6 +414,9 @@ public final class LuaState {
         let freeze = reference(toValueAt: -1)
         lua_pushvalue(handle, -2)
         lua_rawseti(handle, srlua_registryindex(), lua_Integer(srlua_ridx_globals()))
+        // The loaded-modules table would keep the full globals alive; nothing requires modules.
+        lua_pushnil(handle)
+        lua_setfield(handle, srlua_registryindex(), "_LOADED")
         return (reference(toValueAt: -2), freeze)
     }
 }

@@ -54,6 +54,8 @@ final class PolicyInstance: @unchecked Sendable {
                 throw PolicyError(kind: .invalidPolicy, hook: hook.name, script: source.chunkName, reason: error.message)
             }
         }
+        // What compiling and loading left behind goes now, not during the first decisions.
+        state.collectGarbage()
     }
 
     /// The hooks the policy defines, known and custom.
