@@ -154,11 +154,7 @@ final class LazyContext {
                 push(stack, Int(position))
                 return 1
             }
-            guard stack.type(at: 2) == .string, let key = stack.string(at: 2) else {
-                throw Self.error("\(name) has no field '\(Self.describeKey(stack))'", stack)
-            }
-            let hint = NearestName.nearest(to: key, in: fields).map { " (did you mean '\($0)'?)" } ?? ""
-            throw Self.error("\(name) has no field '\(key)'\(hint)", stack)
+            throw StrictContext.unknownField(of: name, fields: fields, stack)
         }
         let pairs = state.functionReference { [unowned(unsafe) self] stack throws(LuaError) in
             guard isCurrent(stack) else { throw Self.error(ended, stack) }
@@ -173,7 +169,7 @@ final class LazyContext {
             return 3
         }
         let refuse = state.functionReference { stack throws(LuaError) in
-            throw Self.error("attempt to modify read-only table '\(name)' (field '\(Self.describeKey(stack))')", stack)
+            throw Self.error("attempt to modify read-only table '\(name)' (field '\(StrictContext.keyText(stack))')", stack)
         }
         state.withStack { stack in
             stack.pushTable(fieldCount: 4)
@@ -192,17 +188,5 @@ final class LazyContext {
     /// An error raised at the policy line that read or wrote the field.
     private static func error(_ message: String, _ stack: LuaStack) -> LuaError {
         LuaError(kind: .runtime, message: stack.location(level: 1) + message)
-    }
-
-    /// The key at index 2 as `tostring` would show it, or its type's name.
-    private static func describeKey(_ stack: LuaStack) -> String {
-        switch stack.type(at: 2) {
-        case .string: return stack.string(at: 2) ?? ""
-        case .number:
-            if let integer = stack.integer(at: 2) { return "\(integer)" }
-            return "\(stack.number(at: 2) ?? 0)"
-        case .boolean: return stack.bool(at: 2) == true ? "true" : "false"
-        case let other: return other.name
-        }
     }
 }

@@ -1,15 +1,16 @@
 import LuaBridge
 import StoreCore
 
-/// The metatables that make `ctx`, `ctx.customer`, each subscription entry and each catalog
-/// product (with its `subscription`) and `grant`'s transaction strict: reading
+/// The metatables that make each subscription entry, each catalog product (with its
+/// `subscription`), `grant`'s transaction, and a test file's `context{...}` strict (the
+/// engine's own `ctx` and `ctx.customer` are ``LazyContext``'s, with the same check): reading
 /// a field they do not have raises an error naming it and the nearest field they do have
 /// (`ctx.customer has no field 'subscription' (did you mean 'subscriptions'?)`), while a known
 /// field left out (an `expiration_date` a subscription has none of) reads as nil.
 ///
 /// Only absent keys reach a metatable, so reading a field that is there costs nothing more.
 /// The tables keyed by data (`subscriptions` by group, `balances`, `attributes`, `events`)
-/// stay open, `rawget` still reads without the check, and the metatables are locked
+/// stay open, `rawget` still reads these tables without the check, and the metatables are locked
 /// (`getmetatable` gives `false`), so no policy can change them for a later call.
 struct StrictContext {
     let context: LuaReference
@@ -28,40 +29,50 @@ struct StrictContext {
     /// A transaction as `grant` receives it: every field of Apple's payload, set or not.
     static let transactionFields = LuaEncoder.luaKeys(ofPropertiesOf: JWSTransactionDecodedPayload())
 
-    /// Makes the metatables in `state`, once per state.
-    init(in state: LuaState) throws(LuaError) {
-        // The hint comes from the host's NearestName, as every "did you mean" does.
-        let nearest = state.functionReference { stack throws(LuaError) in
-            guard stack.type(at: 1) == .string, let key = stack.string(at: 1), stack.type(at: 2) == .table else { return 0 }
-            var fields: [String] = []
-            var position = 1
-            while stack.pushItem(position, of: 2) == .string, let field = stack.string(at: -1) {
-                fields.append(field)
-                stack.setTop(stack.top - 1)
-                position += 1
+    /// Makes the metatables in `state`, once per state: each a locked table whose `__index`
+    /// is a host function holding its fields.
+    init(in state: LuaState) {
+        func metatable(_ name: String, _ fields: [String]) -> LuaReference {
+            let known = Set(fields)
+            let index = state.functionReference { stack throws(LuaError) in
+                if stack.type(at: 2) == .string, let key = stack.string(at: 2), known.contains(key) { return 0 }
+                throw Self.unknownField(of: name, fields: fields, stack)
             }
-            guard let found = NearestName.nearest(to: key, in: fields) else { return 0 }
-            stack.push(found)
-            return 1
-        }
-        let chunk = try state.compileFunction(Self.source, chunkName: "storerules-strict-context")
-        let table = try state.call(chunk, arguments: { stack in
-            stack.push(nearest)
-            return 1
-        }, results: { _, first, _ in state.reference(toValueAt: first) })
-        func field(_ name: String) -> LuaReference {
-            state.withStack { stack in
-                stack.push(table)
-                _ = stack.pushIndexedField(name, of: stack.top)
-                return state.reference(toValueAt: stack.top)
+            return state.withStack { stack in
+                stack.pushTable(fieldCount: 2)
+                stack.push(index)
+                stack.setField("__index", of: -2)
+                stack.push(false)
+                stack.setField("__metatable", of: -2)
+                return state.reference(toValueAt: -1)
             }
         }
-        context = field("ctx")
-        customer = field("customer")
-        subscription = field("subscription")
-        product = field("product")
-        productSubscription = field("product_subscription")
-        transaction = field("transaction")
+        context = metatable("ctx", Self.contextFields)
+        customer = metatable("ctx.customer", Self.customerFields)
+        subscription = metatable("a subscription entry of ctx.customer.subscriptions", Self.subscriptionFields)
+        product = metatable("a product", Self.productFields)
+        productSubscription = metatable("a product's subscription", Self.productSubscriptionFields)
+        transaction = metatable("the transaction", Self.transactionFields)
+    }
+
+    /// The error for reading the key at index 2 of a strict table `name` of `fields`, raised
+    /// at the policy line that read it, with the nearest field when there is one.
+    static func unknownField(of name: String, fields: [String], _ stack: LuaStack) -> LuaError {
+        let key = keyText(stack)
+        let hint = stack.type(at: 2) == .string
+            ? NearestName.nearest(to: key, in: fields).map { " (did you mean '\($0)'?)" } ?? ""
+            : ""
+        return LuaError(kind: .runtime, message: stack.location(level: 1) + "\(name) has no field '\(key)'\(hint)")
+    }
+
+    /// The key at index 2 as `tostring` shows a string, number or boolean, or its type's name.
+    static func keyText(_ stack: LuaStack) -> String {
+        switch stack.type(at: 2) {
+        case .string: return stack.string(at: 2) ?? ""
+        case .number: return stack.integer(at: 2).map { "\($0)" } ?? "\(stack.number(at: 2) ?? 0)"
+        case .boolean: return stack.bool(at: 2) == true ? "true" : "false"
+        case let other: return other.name
+        }
     }
 
     /// Makes each product of the read-only catalog `catalog` strict, and its `subscription`:
@@ -83,38 +94,5 @@ struct StrictContext {
                 }
             }
         }
-    }
-
-    private static func list(_ fields: [String]) -> String {
-        "{ " + fields.map { "\"\($0)\"" }.joined(separator: ", ") + " }"
-    }
-
-    private static var source: String {
-        """
-        local nearest = ...
-
-        local function strict(name, fields)
-            local known = {}
-            for _, field in ipairs(fields) do known[field] = true end
-            return {
-                __index = function(_, key)
-                    if known[key] then return nil end
-                    local best = nearest(key, fields)
-                    local hint = best and (" (did you mean '" .. best .. "'?)") or ""
-                    error(name .. " has no field '" .. tostring(key) .. "'" .. hint, 2)
-                end,
-                __metatable = false,
-            }
-        end
-
-        return {
-            ctx = strict("ctx", \(list(contextFields))),
-            customer = strict("ctx.customer", \(list(customerFields))),
-            subscription = strict("a subscription entry of ctx.customer.subscriptions", \(list(subscriptionFields))),
-            product = strict("a product", \(list(productFields))),
-            product_subscription = strict("a product's subscription", \(list(productSubscriptionFields))),
-            transaction = strict("the transaction", \(list(transactionFields))),
-        }
-        """
     }
 }

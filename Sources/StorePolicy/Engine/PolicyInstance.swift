@@ -30,7 +30,7 @@ final class PolicyInstance: @unchecked Sendable {
             state = try LuaState(limits: limits, print: print)
             if let lineCounts { state.countLines(into: lineCounts) }
             catalogTable = try state.readOnlyReference(to: catalog, named: "ctx.catalog", encoder: encoder)
-            strictContext = try StrictContext(in: state)
+            strictContext = StrictContext(in: state)
             strictContext.applyToProducts(of: catalogTable, in: state)
             lazyContext = LazyContext(in: state, catalog: catalogTable, entryMetatable: strictContext.subscription)
             policyTable = try state.load(source.text, chunkName: source.chunkName)

@@ -18,7 +18,7 @@ package enum PolicyTestLibrary {
             stack.push(CustomerContext.seed(for: stack.string(at: 1) ?? ""))
             return 1
         }
-        let strict = try StrictContext(in: state)
+        let strict = StrictContext(in: state)
         strict.applyToProducts(of: catalog, in: state)
         let library = try state.compileFunction(source, chunkName: "storerules-test-library", environment: environment)
         try state.call(library, arguments: { stack in
