@@ -11,11 +11,11 @@ public enum PolicyBench {
     /// Plans per measurement round.
     static let plans = 2_000
     /// Reloads measured.
-    static let reloads = 100
+    public static let reloads = 100
     /// Idle states the engine has before each reload.
-    static let idleStates = 8
+    public static let idleStates = 8
     /// Lines of the generated policy the reloads swap in.
-    static let generatedLines = 500
+    public static let generatedLines = 500
 
     /// Measures the section over the Backyard Birds folder (or `folder`).
     ///

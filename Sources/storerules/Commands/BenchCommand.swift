@@ -20,6 +20,12 @@ enum BenchCommand: Command {
     decisions per second through the engine with 1 and 2 threads. Also signed transactions
     verified per second against OpenSSL's own ECDSA P-256 verify rate.
 
+    The policy engine over the Backyard Birds folder (or --service-folder): one storefront plan
+    for a subscriber against the same hooks called one by one; the median time to reload a
+    generated \(PolicyBench.generatedLines)-line policy into an engine with \(PolicyBench.idleStates) idle states, \(PolicyBench.reloads) times, while 2
+    threads decide (and how many of their decisions failed); and the bytes one pooled state
+    holds after a plan, as its allocator counts them. Each figure with a goal prints it beside.
+
     The ledger: durable ingests per second into a SQLite ledger against raw inserts of the
     same rows (a table shaped like the ledger's transaction row, JWS included) at the same
     durability, one transaction each; customer-state reads per second on \(ReadsBesideWritesBench.readerThreads) threads while
