@@ -40,7 +40,11 @@ enum LuaSandbox {
     local function view_newindex(view, key)
         error("attempt to modify read-only table '" .. view_names[view] .. "' (field '" .. tostring(key) .. "')", 2)
     end
-    local function view_pairs(view) return next, view_targets[view], nil end
+    -- pairs hands the loop the view, never its target, so the loop's state cannot be written.
+    local function view_pairs(view)
+        local target = view_targets[view]
+        return function(_, key) return next(target, key) end, view, nil
+    end
     local function view_len(view) return #view_targets[view] end
 
     local function readonly(target, name)

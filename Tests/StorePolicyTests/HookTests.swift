@@ -180,6 +180,19 @@ import Testing
         #expect(engine.planIcon(newCustomer, productID: "pass.premium").value == "pass.premium")
     }
 
+    @Test func pairsOverTheCatalogNeverHandsOutAWritableTable() throws {
+        let engine = try makeEngine("""
+        return { features = function(ctx)
+            local _, state = pairs(ctx.catalog.products)
+            local written = pcall(function() state["pellets.box"] = nil end)
+            local count = 0
+            for _ in pairs(ctx.catalog.products) do count = count + 1 end
+            return { tostring(written), tostring(count) }
+        end }
+        """)
+        #expect(engine.features(newCustomer).value == ["false", "\(testCatalog.products.count)"])
+    }
+
     @Test func customHooksAreCallableByName() throws {
         let engine = try makeEngine("return { double = function(ctx, n) return n * 2 end }")
         #expect(try engine.call("double", context: newCustomer, arguments: [.value(.integer(21))]).value == .integer(42))
