@@ -18,9 +18,10 @@ extension PolicyBench {
     /// states while two threads decide with it, timing each reload and counting the
     /// decisions that failed.
     static func measureReloads(catalog: PolicyCatalog) throws -> ReloadFigures {
+        let first = generatedPolicy(revision: 0)
         let engine: PolicyEngine
         do {
-            engine = try PolicyEngine(source: PolicySource(text: generatedPolicy(revision: 0), chunkName: "generated.lua"),
+            engine = try PolicyEngine(source: PolicySource(text: first, chunkName: "generated.lua"),
                                       catalog: catalog, maximumIdleStates: idleStates)
         } catch {
             throw BenchFailure("the generated policy does not load: \(error)")
@@ -61,7 +62,7 @@ extension PolicyBench {
         deciders.wait()
         milliseconds.sort()
         return ReloadFigures(median: milliseconds[milliseconds.count / 2], maximum: milliseconds.last ?? 0,
-                             lines: generatedPolicy(revision: 0).split(separator: "\n", omittingEmptySubsequences: false).count,
+                             lines: first.split(separator: "\n", omittingEmptySubsequences: false).count,
                              decisions: decisions.load(ordering: .relaxed), failures: failures.load(ordering: .relaxed))
     }
 

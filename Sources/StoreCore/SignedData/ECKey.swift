@@ -125,10 +125,7 @@ package final class ECKey: @unchecked Sendable {
     /// The message is hashed with SHA-256 and the digest verified through a context kept
     /// for this key (one per thread verifying at once), so no verification sets one up anew.
     package func verifySHA256(derSignature: some ContiguousBytes, of message: some ContiguousBytes) -> Bool {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        message.withUnsafeBytes { input in
-            _ = SHA256(input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, &digest)
-        }
+        let digest = SHA256Digest.bytes(of: message)
         guard let context = verifyContexts.withLock({ $0.popLast() }) ?? newVerifyContext() else { return false }
         let verified = derSignature.withUnsafeBytes { signature in
             EVP_PKEY_verify(context.pointer, signature.baseAddress?.assumingMemoryBound(to: UInt8.self), signature.count,

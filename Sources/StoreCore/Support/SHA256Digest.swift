@@ -1,19 +1,22 @@
 import COpenSSL
+import Foundation
 
-/// SHA-256 of text: in lowercase hexadecimal, the key a ledger storage files a transaction
+/// SHA-256 of text or bytes: in lowercase hexadecimal, the key a ledger storage files a transaction
 /// version under (a signed JWS with its certificate chain runs to kilobytes, too long to key an
 /// index by; PostgreSQL's `encode(sha256(…), 'hex')` gives the same text); as bytes, what a
-/// service compares API keys by.
+/// service compares API keys by, and what an ES256 signature signs.
 public enum SHA256Digest {
     /// The SHA-256 of `text`'s UTF-8, as 32 bytes.
     public static func bytes(of text: String) -> [UInt8] {
+        var text = text
+        return text.withUTF8 { bytes(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The SHA-256 of `data`, as 32 bytes.
+    public static func bytes(of data: some ContiguousBytes) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        let hashed = text.utf8.withContiguousStorageIfAvailable { buffer in
-            SHA256(buffer.baseAddress, buffer.count, &digest)
-        }
-        if hashed == nil {
-            var copy = Array(text.utf8)
-            _ = copy.withUnsafeMutableBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }
+        data.withUnsafeBytes { buffer in
+            _ = SHA256(buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, &digest)
         }
         return digest
     }

@@ -41,12 +41,12 @@ final class LazyContext {
         customerMetatable = state.makeSlot()
         contextSlot = state.makeSlot()
         partSlots = Part.allCases.map { _ in state.makeSlot() }
-        makeMetatable(contextMetatable, name: "ctx", fields: StrictContext.contextFields) { [unowned(unsafe) self] stack, field in
+        makeMetatable(contextMetatable, name: "ctx", fields: StrictContext.ContextField.self) { [unowned(unsafe) self] stack, field in
             self.pushContextField(field, stack: stack)
         } isCurrent: { [unowned(unsafe) self] stack in
             self.context != nil && self.holds(stack, slot: self.contextSlot)
         }
-        makeMetatable(customerMetatable, name: "ctx.customer", fields: StrictContext.customerFields) { [unowned(unsafe) self] stack, field in
+        makeMetatable(customerMetatable, name: "ctx.customer", fields: StrictContext.CustomerField.self) { [unowned(unsafe) self] stack, field in
             self.pushCustomerField(field, stack: stack)
         } isCurrent: { [unowned(unsafe) self] stack in
             self.context != nil && self.built & Part.customer.bit != 0 && self.holds(stack, slot: self.partSlots[Part.customer.rawValue])
@@ -75,16 +75,16 @@ final class LazyContext {
 
     // MARK: Fields
 
-    /// Pushes field `field` (a position in ``StrictContext/contextFields``) of `ctx`.
-    private func pushContextField(_ field: Int, stack: LuaStack) {
+    /// Pushes field `field` of `ctx`.
+    private func pushContextField(_ field: StrictContext.ContextField, stack: LuaStack) {
         guard let context else { return stack.pushNil() }
         switch field {
-        case 0: stack.push(EpochSeconds.whole(context.now))
-        case 1: stack.push(context.storefront)
-        case 2: stack.push(context.locale)
-        case 3: stack.push(context.environment.rawValue)
-        case 4: stack.push(catalog)
-        default:
+        case .now: stack.push(EpochSeconds.whole(context.now))
+        case .storefront: stack.push(context.storefront)
+        case .locale: stack.push(context.locale)
+        case .environment: stack.push(context.environment.rawValue)
+        case .catalog: stack.push(catalog)
+        case .customer:
             pushPart(.customer, stack: stack) {
                 stack.pushTable()
                 stack.setMetatable(customerMetatable, of: -1)
@@ -92,18 +92,19 @@ final class LazyContext {
         }
     }
 
-    /// Pushes field `field` (a position in ``StrictContext/customerFields``) of `ctx.customer`.
-    private func pushCustomerField(_ field: Int, stack: LuaStack) {
+    /// Pushes field `field` of `ctx.customer`.
+    private func pushCustomerField(_ field: StrictContext.CustomerField, stack: LuaStack) {
         guard let customer = context?.customer else { return stack.pushNil() }
         switch field {
-        case 0: stack.push(customer.id)
-        case 1: stack.push(customer.seed)
-        case 2: stack.push(customer.statusKnown)
-        case 3: pushPart(.entitlements, stack: stack) { customer.pushEntitlements(onto: stack) }
-        case 4: pushPart(.subscriptions, stack: stack) { customer.pushSubscriptions(onto: stack, entryMetatable: entryMetatable) }
-        case 5: pushPart(.balances, stack: stack) { customer.pushBalances(onto: stack) }
-        case 6: pushPart(.attributes, stack: stack) { customer.pushAttributes(onto: stack) }
-        default: pushPart(.events, stack: stack) { customer.pushEvents(onto: stack) }
+        case .id: stack.push(customer.id)
+        case .seed: stack.push(customer.seed)
+        case .statusKnown: stack.push(customer.statusKnown)
+        case .entitlements: pushPart(.entitlements, stack: stack) { customer.pushEntitlements(onto: stack) }
+        case .subscriptions:
+            pushPart(.subscriptions, stack: stack) { customer.pushSubscriptions(onto: stack, entryMetatable: entryMetatable) }
+        case .balances: pushPart(.balances, stack: stack) { customer.pushBalances(onto: stack) }
+        case .attributes: pushPart(.attributes, stack: stack) { customer.pushAttributes(onto: stack) }
+        case .events: pushPart(.events, stack: stack) { customer.pushEvents(onto: stack) }
         }
     }
 
@@ -129,17 +130,21 @@ final class LazyContext {
 
     // MARK: Metatables
 
-    /// Builds the metatable `slot` holds: `__index` finds the key's position in `fields`
-    /// through a table of them and pushes the field with `push` (an error for a key the
-    /// contract does not list), `__pairs` walks a snapshot of every field, `__newindex`
-    /// refuses, and the metatable is locked.
-    private func makeMetatable(_ slot: LuaReference, name: String, fields: [String],
-                               push: @escaping (LuaStack, Int) -> Void,
-                               isCurrent: @escaping (LuaStack) -> Bool) {
+    /// Builds the metatable `slot` holds: `__index` finds the key among `fields` through a
+    /// table of their names and pushes the field with `push` (an error for a key the contract
+    /// does not list), `__pairs` walks a snapshot of every field, `__newindex` refuses, and
+    /// the metatable is locked.
+    private func makeMetatable<Field: RawRepresentable & CaseIterable>(
+        _ slot: LuaReference, name: String, fields: Field.Type,
+        push: @escaping (LuaStack, Field) -> Void,
+        isCurrent: @escaping (LuaStack) -> Bool
+    ) where Field.RawValue == String {
         let ended = "\(name) belongs to a hook call that has ended; keep the values a later call needs, not \(name)"
+        let cases = Array(Field.allCases)
+        let names = cases.map(\.rawValue)
         let positions = state.withStack { stack in
-            stack.pushTable(fieldCount: fields.count)
-            for (position, field) in fields.enumerated() {
+            stack.pushTable(fieldCount: cases.count)
+            for (position, field) in names.enumerated() {
                 stack.push(position)
                 stack.setField(named: field, of: -2)
             }
@@ -151,19 +156,19 @@ final class LazyContext {
             stack.pushCopy(of: 2)
             if stack.pushRawField(of: -2) == .number, let position = stack.integer(at: -1) {
                 stack.setTop(2)
-                push(stack, Int(position))
+                push(stack, cases[Int(position)])
                 return 1
             }
-            throw StrictContext.unknownField(of: name, fields: fields, stack)
+            throw StrictContext.unknownField(of: name, fields: names, stack)
         }
         let pairs = state.functionReference { [unowned(unsafe) self] stack throws(LuaError) in
             guard isCurrent(stack) else { throw Self.error(ended, stack) }
             stack.push(self.next)
-            stack.pushTable(fieldCount: fields.count)
+            stack.pushTable(fieldCount: cases.count)
             let snapshot = stack.top
-            for (position, field) in fields.enumerated() {
-                push(stack, position)
-                stack.setField(named: field, of: snapshot)
+            for field in cases {
+                push(stack, field)
+                stack.setField(named: field.rawValue, of: snapshot)
             }
             stack.pushNil()
             return 3

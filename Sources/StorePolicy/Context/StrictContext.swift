@@ -20,9 +20,19 @@ struct StrictContext {
     let productSubscription: LuaReference
     let transaction: LuaReference
 
+    /// The fields of `ctx`, by their Lua names.
+    enum ContextField: String, CaseIterable {
+        case now, storefront, locale, environment, catalog, customer
+    }
+
+    /// The fields of `ctx.customer`, by their Lua names.
+    enum CustomerField: String, CaseIterable {
+        case id, seed, statusKnown = "status_known", entitlements, subscriptions, balances, attributes, events
+    }
+
     /// The fields of each strict table, as the host pushes them.
-    static let contextFields = ["now", "storefront", "locale", "environment", "catalog", "customer"]
-    static let customerFields = ["id", "seed", "status_known", "entitlements", "subscriptions", "balances", "attributes", "events"]
+    static let contextFields = ContextField.allCases.map(\.rawValue)
+    static let customerFields = CustomerField.allCases.map(\.rawValue)
     static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible"]
     static let productFields = ["id", "type", "display_name", "description", "price", "display_price", "is_family_shareable", "subscription"]
     static let productSubscriptionFields = ["group_id", "group_name", "group_level", "period", "introductory_offer", "promotional_offers"]
