@@ -1,3 +1,5 @@
+import StoreCore
+
 /// The ledger's PostgreSQL schema, as an ordered list of migrations: the same tables, columns
 /// and constraints as the SQLite ledger's, in PostgreSQL's types (`bigint` for integers and
 /// epoch milliseconds, `boolean` for flags). A transaction's versions are keyed by the SHA-256
@@ -24,6 +26,18 @@ enum PostgresLedgerSchema {
         }
         migrator.registerMigration("create policy release table") { connection in
             try connection.execute(createPolicyReleaseTable)
+        }
+        // As on SQLite: tokens compared in canonical form; a case-only duplicate among
+        // customers stays as it was, for `ledger check` to report.
+        migrator.registerMigration("canonicalise app account tokens") { connection in
+            for table in AppAccountTokenMigration.tables {
+                let tokens = try connection.execute("SELECT DISTINCT app_account_token FROM \(table) WHERE app_account_token IS NOT NULL")
+                    .map { row -> String in try row.decode(column: "app_account_token") }
+                for change in AppAccountTokenMigration.changes(of: tokens, unique: table == "customer") {
+                    try connection.execute("UPDATE \(table) SET app_account_token = $1 WHERE app_account_token = $2",
+                                           [.text(change.canonical), .text(change.stored)])
+                }
+            }
         }
         return migrator
     }()

@@ -7,8 +7,9 @@ import StoreService
 ///
 /// An input is a request as the transport hands it over: a first line `METHOD PATH[?QUERY]`,
 /// header lines `Name: value` up to an empty line, then the body. The bytes are cut up with no
-/// checks of their own (the transport's parser has made them a request); the router must answer
-/// whatever comes.
+/// checks of their own (the transport's parser has made them a request); every `Content-Length`
+/// and `Transfer-Encoding` line goes through ``StoreService/RequestFraming`` as the transport's
+/// do, and the router, with its strict percent-decoding, must answer whatever comes.
 final class HTTPRequestFuzzer {
     static let appKey = "fuzz-app-key-0123456789"
     static let adminKey = "fuzz-admin-key-0123456789"
@@ -25,7 +26,21 @@ final class HTTPRequestFuzzer {
 
     /// Answers the input as one request.
     func answer(_ input: Data) {
-        _ = router.respond(to: Self.request(from: input))
+        let request = Self.request(from: input)
+        let framing = RequestFraming(contentLengths: Self.headerValues("Content-Length", in: input),
+                                     transferEncodings: Self.headerValues("Transfer-Encoding", in: input))
+        guard framing.refusal == nil else { return }
+        _ = router.respond(to: request)
+    }
+
+    /// Every value of the header `name` the input's head gives, repeated ones included.
+    static func headerValues(_ name: String, in input: Data) -> [String] {
+        let head = String(decoding: input.prefix { $0 != 0 }, as: UTF8.self).components(separatedBy: "\n\n").first ?? ""
+        return head.split(separator: "\n").dropFirst().compactMap { line in
+            let nameValue = line.split(separator: ":", maxSplits: 1)
+            guard nameValue.count == 2, nameValue[0].lowercased() == name.lowercased() else { return nil }
+            return String(nameValue[1])
+        }
     }
 
     /// The request the input describes.
@@ -74,6 +89,10 @@ final class HTTPRequestFuzzer {
             "POST /v1/admin/retry-unfinished\n\(admin)\n\n",
             "GET /metrics\n\(admin)\n\n",
             "GET /readyz\n\n",
+            "GET /v1/customers/carol%00attacker\n\(app)\n\n",
+            "GET /v1/customers/ana%20b%C3%A9/storefront?placement=h%6Fme\n\(app)\n\n",
+            "POST /v1/customers/ada/events\n\(app)\nContent-Length: 5\nContent-Length: 6\n\n{}",
+            "POST /v1/customers/ada/events\n\(app)\nTransfer-Encoding: gzip, chunked\n\n{}",
         ].map { Data($0.utf8) }
     }
 }

@@ -6,11 +6,13 @@ import Synchronization
 /// A ``StoreService/HTTPRouter`` served over HTTP/1.1 (keep-alive, optionally TLS) by
 /// libmicrohttpd's internal thread pool.
 ///
-/// libmicrohttpd parses HTTP; this class only gathers each request's body (at most
-/// ``StoreService/HTTPRouter/maximumBodyBytes``: a larger `Content-Length` is answered `413`
-/// before the body is read; a larger chunked body is read on and answered `413` when it ends,
-/// or its connection closed once it passes 16 times the limit), hands the request to the
-/// router on the pool's thread, and queues the router's response.
+/// libmicrohttpd parses HTTP, in its strict mode; this class refuses what it lets through
+/// that could frame a request two ways (``RequestFraming``), gathers each request's body (at
+/// most ``StoreService/HTTPRouter/maximumBodyBytes``: a larger `Content-Length` is answered
+/// `413` before the body is read; a larger chunked body is read on and answered `413` when it
+/// ends, or its connection closed once it passes 16 times the limit), hands the request to the
+/// router on the pool's thread, and queues the router's response. A ``ConnectionGuard`` holds
+/// every connection to its deadlines and the caps.
 public final class HTTPServer: @unchecked Sendable {
     /// The router answering every request.
     public let router: HTTPRouter
@@ -39,6 +41,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let isStopping = Atomic<Bool>(false)
     /// The TLS PEM text as C strings, which libmicrohttpd reads while it runs.
     private let tlsStrings: [UnsafeMutablePointer<CChar>]
+    /// Deadlines and caps for every connection.
+    let connectionGuard: ConnectionGuard
 
     /// Starts listening.
     ///
@@ -59,11 +63,17 @@ public final class HTTPServer: @unchecked Sendable {
             tlsStrings = [strdup(tls.keyPEM), strdup(tls.certificatePEM)]
         }
         self.tlsStrings = tlsStrings
+        connectionGuard = ConnectionGuard(limits: ConnectionGuard.Limits(
+            headerTimeout: configuration.headerTimeout, minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
+            connectionLimit: max(1, configuration.connectionLimit),
+            connectionsPerAddressLimit: configuration.connectionsPerAddressLimit))
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started = address.withPointer { pointer in
             storerules_mhd_start(
-                flags, pointer, HTTPServer.accessHandler, context, HTTPServer.completionHandler,
-                UInt32(configuration.threads), UInt32(max(1, configuration.connectionLimit)),
+                flags, pointer, HTTPServer.accessHandler, context, HTTPServer.completionHandler, HTTPServer.connectionHandler,
+                // libmicrohttpd's own cap would stop accepting, leaving new clients waiting: it
+                // is set past the guard's, which answers connections over its cap at once.
+                UInt32(configuration.threads), UInt32(max(1, configuration.connectionLimit) * 2 + 16 * configuration.threads),
                 UInt32(max(1, configuration.idleTimeoutSeconds)), Self.connectionMemoryBytes,
                 tlsStrings.first, tlsStrings.dropFirst().first)
         }
@@ -79,6 +89,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     deinit {
         stop(grace: .zero)
+        connectionGuard.stop()
         tlsStrings.forEach { free($0) }
     }
 
@@ -97,6 +108,7 @@ public final class HTTPServer: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.01)
         }
         MHD_stop_daemon(running)
+        connectionGuard.stop()
         // libmicrohttpd's threads may use the listening socket until the daemon has stopped.
         if listener >= 0 { close(listener) }
     }
@@ -114,14 +126,25 @@ public final class HTTPServer: @unchecked Sendable {
         context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
         guard let context, let connection, let requestContext, let uploadDataSize else { return MHD_Result.NO }
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        let guarded = storerules_mhd_socket_context(connection).map {
+            Unmanaged<ConnectionGuard.Connection>.fromOpaque($0).takeUnretainedValue()
+        }
+        if guarded?.isRefused == true { return MHD_Result.NO }
         guard let state = requestContext.pointee else {
             let body = RequestBody()
             requestContext.pointee = Unmanaged.passRetained(body).toOpaque()
             server.requestsInFlight.add(1, ordering: .acquiringAndReleasing)
-            let declared = ConnectionValues.lookup(connection, kind: MHD_ValueKind.HEADER_KIND, name: "Content-Length").flatMap { Int($0) }
-            if let declared, declared > HTTPRouter.maximumBodyBytes {
-                body.isTooLarge = true
-                return queue(tooLarge(), on: connection, closing: true)
+            if let guarded { server.connectionGuard.headersArrived(guarded) }
+            let framing = RequestFraming(
+                contentLengths: ConnectionValues.every(connection, kind: MHD_ValueKind.HEADER_KIND, name: "Content-Length"),
+                transferEncodings: ConnectionValues.every(connection, kind: MHD_ValueKind.HEADER_KIND, name: "Transfer-Encoding"))
+            if let refusal = framing.refusal {
+                body.isRefused = true
+                return queue(server.counted(refusal, method: method), on: connection, closing: true)
+            }
+            if let declared = framing.contentLength, declared > HTTPRouter.maximumBodyBytes {
+                body.isRefused = true
+                return queue(server.counted(tooLarge(), method: method), on: connection, closing: true)
             }
             return MHD_Result.YES
         }
@@ -129,12 +152,14 @@ public final class HTTPServer: @unchecked Sendable {
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
-            guard !body.isTooLarge else {
+            if let guarded { server.connectionGuard.bodyArrived(guarded, count: size) }
+            guard !body.isRefused else {
                 body.droppedBytes += size
                 // A client streaming far past the limit is cut off rather than read to the end.
                 return body.droppedBytes > 16 * HTTPRouter.maximumBodyBytes ? MHD_Result.NO : MHD_Result.YES
             }
             if body.data.count + size > HTTPRouter.maximumBodyBytes {
+                body.isRefused = true
                 body.isTooLarge = true
                 body.droppedBytes = body.data.count + size
                 body.data = Data()
@@ -143,10 +168,16 @@ public final class HTTPServer: @unchecked Sendable {
             }
             return MHD_Result.YES
         }
-        guard !body.isTooLarge else { return queue(tooLarge(), on: connection, closing: true) }
+        if let guarded { server.connectionGuard.answering(guarded) }
+        if body.isTooLarge { return queue(server.counted(tooLarge(), method: method), on: connection, closing: true) }
+        if body.isRefused { return MHD_Result.YES }
+        guard let path = url.map(String.init(validatingCString:)) ?? "/", let method = method.map(String.init(validatingCString:)) ?? "" else {
+            let refusal = HTTPResponse.error(400, kind: "bad_request", message: "the request line holds bytes that are not UTF-8")
+            return queue(server.counted(refusal, method: nil), on: connection, closing: true)
+        }
         let request = HTTPRequest(
-            method: method.map { String(cString: $0) } ?? "",
-            path: url.map { String(cString: $0) } ?? "/",
+            method: method,
+            path: path,
             query: ConnectionValues.all(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND),
             headers: ConnectionValues.all(connection, kind: MHD_ValueKind.HEADER_KIND),
             body: body.data)
@@ -154,12 +185,60 @@ public final class HTTPServer: @unchecked Sendable {
         return queue(response, on: connection, closing: server.isStopping.load(ordering: .acquiring))
     }
 
-    /// Frees a request's body state once its connection is done with it.
-    private static let completionHandler: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
+    /// Frees a request's body state once its connection is done with it; the connection then
+    /// waits for its next request.
+    private static let completionHandler: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
         guard let context, let requestContext, let state = requestContext.pointee else { return }
         Unmanaged<RequestBody>.fromOpaque(state).release()
         requestContext.pointee = nil
-        Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().requestsInFlight.subtract(1, ordering: .acquiringAndReleasing)
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        server.requestsInFlight.subtract(1, ordering: .acquiringAndReleasing)
+        if let connection, let guarded = storerules_mhd_socket_context(connection) {
+            server.connectionGuard.answered(Unmanaged<ConnectionGuard.Connection>.fromOpaque(guarded).takeUnretainedValue())
+        }
+    }
+
+    /// Hears each connection open, where the guard admits or refuses it, and close.
+    private static let connectionHandler: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
+        guard let context, let connection, let socketContext else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        switch event {
+        case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED:
+            let socket = storerules_mhd_connection_socket(connection)
+            let guarded = server.connectionGuard.opened(socket: socket, address: storerules_mhd_client_address(connection))
+            socketContext.pointee = Unmanaged.passRetained(guarded).toOpaque()
+            if guarded.isRefused { server.refuse(socket: socket) }
+        case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_CLOSED:
+            guard let kept = socketContext.pointee else { return }
+            socketContext.pointee = nil
+            let guarded = Unmanaged<ConnectionGuard.Connection>.fromOpaque(kept)
+            server.connectionGuard.closed(guarded.takeUnretainedValue())
+            guarded.release()
+        default:
+            break
+        }
+    }
+
+    /// Answers a connection over a cap `503` with `Retry-After`, written straight to its socket
+    /// before libmicrohttpd reads from it (on plain HTTP; a TLS connection is only closed), and
+    /// ends the sending side; the guard shuts the rest a moment later.
+    private func refuse(socket: Int32) {
+        router.metrics.recordRequest(route: "unmatched", method: "other", status: 503, seconds: 0)
+        if configuration.tls == nil {
+            let response = HTTPResponse.error(503, kind: "overloaded", message: "the server holds as many connections as it may; try again")
+            var text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+                + "Connection: close\r\nContent-Length: \(response.body.count)\r\n\r\n"
+            text += String(decoding: response.body, as: UTF8.self)
+            _ = text.withCString { send(socket, $0, strlen($0), Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        }
+        shutdown(socket, Int32(SHUT_WR))
+    }
+
+    /// `response`, counted in the router's metrics as an answer the transport made itself.
+    private func counted(_ response: HTTPResponse, method: UnsafePointer<CChar>?) -> HTTPResponse {
+        let name = method.flatMap(String.init(validatingCString:)) ?? "other"
+        router.metrics.recordRequest(route: "unmatched", method: HTTPRouter.methodLabel(name), status: response.status, seconds: 0)
+        return response
     }
 
     private static func tooLarge() -> HTTPResponse {
@@ -184,6 +263,10 @@ public final class HTTPServer: @unchecked Sendable {
 /// The body of one request, as it arrives.
 private final class RequestBody {
     var data = Data()
+    /// Whether the request was answered before its body was read (too large, or framed two
+    /// ways): what more arrives is dropped.
+    var isRefused = false
+    /// Whether the body turned out over the limit as it arrived.
     var isTooLarge = false
     var droppedBytes = 0
 }

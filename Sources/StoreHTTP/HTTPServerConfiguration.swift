@@ -7,11 +7,23 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: UInt16
     /// The threads answering requests.
     public var threads: Int
-    /// The most connections open at once; more are refused until one closes.
+    /// The most connections open at once; one more is answered `503` with `Retry-After` at
+    /// once and closed.
     public var connectionLimit: Int
     /// How long a connection may stay silent, in seconds, before it is closed: a client that
     /// stops sending halfway through a request holds nothing for longer.
     public var idleTimeoutSeconds: Int
+    /// How long a request's line and headers may take to arrive, from the connection's
+    /// opening or its previous response; past it the connection is closed. An idle keep-alive
+    /// connection is closed after it too.
+    public var headerTimeout: Duration
+    /// The slowest average rate, in bytes per second, a body may arrive at once the header
+    /// timeout has passed as a grace; a slower body's connection is closed.
+    public var minimumBodyBytesPerSecond: Int
+    /// The most connections one client address may hold open at once, when capped; for
+    /// deployments without a proxy in front. A connection over either cap is answered `503`
+    /// with `Retry-After` at once and closed.
+    public var connectionsPerAddressLimit: Int?
     /// A certificate chain and its private key (PEM) to serve HTTPS with; plain HTTP without.
     public var tls: TLSCredentials?
 
@@ -30,14 +42,19 @@ public struct HTTPServerConfiguration: Sendable {
     }
 
     /// Describes a listener; by default loopback on port 8080 with 4 threads, 256 connections
-    /// and a 15-second idle timeout.
+    /// (no cap per address), a 15-second idle timeout, a 10-second header timeout and bodies
+    /// of at least 1,024 bytes per second.
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, connectionLimit: Int = 256,
-                idleTimeoutSeconds: Int = 15, tls: TLSCredentials? = nil) {
+                idleTimeoutSeconds: Int = 15, headerTimeout: Duration = .seconds(10), minimumBodyBytesPerSecond: Int = 1024,
+                connectionsPerAddressLimit: Int? = nil, tls: TLSCredentials? = nil) {
         self.host = host
         self.port = port
         self.threads = threads
         self.connectionLimit = connectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.headerTimeout = headerTimeout
+        self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+        self.connectionsPerAddressLimit = connectionsPerAddressLimit
         self.tls = tls
     }
 

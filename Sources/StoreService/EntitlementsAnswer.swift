@@ -5,6 +5,8 @@ import StorePolicy
 public struct EntitlementsAnswer: Encodable, Sendable {
     /// The customer.
     public var customerID: String
+    /// Whether the ledger has recorded the customer; one it has never seen owns nothing.
+    public var customerKnown: Bool
     /// The product ids the customer is entitled to, sorted.
     public var entitlements: [String]
     /// The subscription speaking for each group the customer ever subscribed in, as the
@@ -26,6 +28,7 @@ public struct EntitlementsAnswer: Encodable, Sendable {
     /// falls back to the entitled product ids, and says why.
     public init(state: CustomerState, context: PolicyContext, engine: PolicyEngine?) {
         customerID = state.customerID
+        customerKnown = state.isKnown
         entitlements = state.entitledProductIDs
         subscriptions = context.customer.subscriptions
         balances = state.balances
@@ -39,7 +42,7 @@ public struct EntitlementsAnswer: Encodable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case customerID = "customer", entitlements, subscriptions, balances, features
+        case customerID = "customer", customerKnown = "customer_known", entitlements, subscriptions, balances, features
         case featuresFallback = "features_fallback", unfinishedTransactions = "unfinished_transactions"
         case policyVersion = "policy_version"
     }

@@ -7,10 +7,6 @@ extension Service {
 
     /// Records a customer (with its token), then processes the notifications kept for it.
     func registerCustomer(_ customerID: String, appAccountToken: String?) throws(ServiceError) -> CustomerAnswer {
-        guard !customerID.isEmpty else { throw .badRequest("the customer id must not be empty") }
-        if let appAccountToken, UUID(uuidString: appAccountToken) == nil {
-            throw .badRequest("app_account_token must be a UUID, such as 7E3FB20B-4CDB-47CC-936D-99D65F608138")
-        }
         do {
             let customer = try ledger.registerCustomer(id: customerID, appAccountToken: appAccountToken)
             let resolved = try ledger.resolvePendingNotifications(decide: grantDecision)

@@ -69,6 +69,10 @@ public final class Service: Sendable {
         }
         grantDecision = engine.grantDecision(for: ledger, catalog: catalog)
         followsLedgerReleases = options.followsLedgerReleases
+        // Notifications kept for customers not known when they came may have become matchable
+        // while no service ran (a customer registered, tokens made canonical by a migration).
+        // One that still fails stays kept for the next retry; a failure here stops nothing.
+        _ = try? ledger.resolvePendingNotifications(decide: grantDecision)
     }
 
     /// Answers one operation. Called from many threads at once.
@@ -101,7 +105,10 @@ public final class Service: Sendable {
 
     /// The storefront plan for `customerID` at `placement`, as the ledger knows them now.
     public func storefrontPlan(customerID: String, placement: String) throws(ServiceError) -> StorefrontPlan {
-        engine.storefrontPlan(try context(of: customerID).context, placement: placement)
+        let (state, context) = try context(of: customerID)
+        var plan = engine.storefrontPlan(context, placement: placement)
+        plan.customerKnown = state.isKnown
+        return plan
     }
 
     /// The customer as the ledger knows them now, and the context the policy decides in.

@@ -26,6 +26,8 @@ public enum ServiceError: Error, Sendable, Encodable {
     case storageFailed(LedgerStorageFailure)
     /// The answer could not be written as JSON (`internal`).
     case unencodable(String)
+    /// The ledger has never recorded this customer (`customer_not_found`).
+    case customerNotFound(String)
 
     /// The error's kind, for programs.
     public var kind: String {
@@ -38,6 +40,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .conflict: "conflict"
         case .storageFailed: "storage"
         case .unencodable: "internal"
+        case .customerNotFound: "customer_not_found"
         }
     }
 
@@ -52,6 +55,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .conflict(let problem): problem
         case .storageFailed(let failure): failure.message
         case .unencodable(let problem): problem
+        case .customerNotFound(let customerID): "the ledger has no customer \(customerID)"
         }
     }
 
@@ -64,7 +68,7 @@ public enum ServiceError: Error, Sendable, Encodable {
     }
 
     /// The HTTP status that answers this error: `400` for a request or signed data that is
-    /// wrong, `409` for data the ledger holds otherwise, `422` for a policy or a decision that
+    /// wrong, `404` for a customer the ledger has never seen, `409` for data the ledger holds otherwise, `422` for a policy or a decision that
     /// failed, `503` when the ledger's storage failed in a way that may pass (a retry may
     /// succeed), `500` for any other failure.
     public var httpStatus: Int {
@@ -79,6 +83,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .conflict: 409
         case .storageFailed(let failure): failure.isTransient ? 503 : 500
         case .unencodable: 500
+        case .customerNotFound: 404
         }
     }
 
@@ -94,6 +99,7 @@ public enum ServiceError: Error, Sendable, Encodable {
     public static func ledger(_ error: any Error) -> ServiceError {
         switch error as? LedgerError {
         case .storage(let failure): return .storageFailed(failure)
+        case let refusal? where refusal.isMalformedInput: return .badRequest(refusal.description)
         case let refusal?: return .ledgerRefused(refusal)
         case nil: return .storageFailed(LedgerStorageFailure(error))
         }

@@ -42,7 +42,7 @@ import Testing
             return Payloads.grants(transaction)
         }
         #expect(result.outcome == .granted([Grant(item: "pellet", amount: 5)]))
-        #expect(try ledger.customer(id: "ana")?.appAccountToken == "0D5C3F6A-8E1B-4F3A-9C2D-7B6E5A4F3C2B")
+        #expect(try ledger.customer(id: "ana")?.appAccountToken == "0d5c3f6a-8e1b-4f3a-9c2d-7b6e5a4f3c2b", "stored in canonical form")
     }
 
     @Test("a conflicting version stores nothing of the notification that carried it, renewal info included",

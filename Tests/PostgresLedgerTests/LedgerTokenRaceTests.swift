@@ -11,6 +11,7 @@ import Testing
         let ledger = try backend.freshLedger()
         for round in 0..<20 {
             let token = UUID().uuidString
+            let canonical = token.lowercased()
             let barrier = ThreadBarrier(parties: 2)
             let outcomes = Mutex<[String: Result<Customer, LedgerError>]>([:])
             try runOnThreads(2) { index in
@@ -33,10 +34,10 @@ import Testing
             guard let winner = winners.first else { continue }
             for (customer, outcome) in results where customer != winner {
                 guard case .failure(let error) = outcome else { continue }
-                #expect(error == .appAccountTokenInUse(token: token, customerID: winner), "round \(round)")
+                #expect(error == .appAccountTokenInUse(token: canonical, customerID: winner), "round \(round)")
                 #expect(try ledger.customer(id: customer)?.appAccountToken == nil)
             }
-            #expect(try ledger.customers().filter { $0.appAccountToken == token }.map(\.id) == [winner])
+            #expect(try ledger.customers().filter { $0.appAccountToken == canonical }.map(\.id) == [winner])
         }
     }
 }

@@ -23,7 +23,7 @@ import Testing
 
     @Test func anEmptyCustomerIDIsRefused() throws {
         let store = try EntitlementLedger()
-        #expect(throws: LedgerError.emptyCustomerID) {
+        #expect(throws: LedgerError.invalidCustomerID(CustomerID.problem(with: "")!)) {
             try store.ledger.customerState(customerID: "", catalog: F.catalog)
         }
     }

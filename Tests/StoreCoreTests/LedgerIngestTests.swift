@@ -143,7 +143,7 @@ import Testing
             (missingSignedDate, LedgerFixtures.jws(missingSignedDate), "ada", .missingField(payload: "transaction", field: "signedDate")),
             (missingType, LedgerFixtures.jws(missingType), "ada", .missingField(payload: "transaction", field: "type")),
             (LedgerFixtures.transaction(id: "1005"), "", "ada", .invalidField(payload: "transaction", field: "JWS", value: "an empty string")),
-            (LedgerFixtures.transaction(id: "1005"), "a.b.c", "", .emptyCustomerID),
+            (LedgerFixtures.transaction(id: "1005"), "a.b.c", "", .invalidCustomerID(CustomerID.problem(with: "")!)),
         ]
         for (payload, jws, customerID, expected) in cases {
             #expect(throws: expected) {

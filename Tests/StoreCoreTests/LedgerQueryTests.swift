@@ -40,8 +40,8 @@ import Testing
     @Test func customersAreRegisteredOnceWithTheirToken() throws {
         let ada = try ledger.registerCustomer(id: "ada")
         #expect(ada.appAccountToken == nil)
-        let withToken = try ledger.registerCustomer(id: "ada", appAccountToken: "token-a")
-        #expect(withToken.appAccountToken == "token-a")
+        let withToken = try ledger.registerCustomer(id: "ada", appAccountToken: "a0000000-0000-4000-8000-00000000000a")
+        #expect(withToken.appAccountToken == "a0000000-0000-4000-8000-00000000000a")
         #expect(withToken.createdDate == ada.createdDate)
         #expect(try ledger.registerCustomer(id: "ada") == withToken)
         try ledger.registerCustomer(id: "bob")
@@ -50,17 +50,17 @@ import Testing
     }
 
     @Test func conflictingCustomerRegistrationsAreRefused() throws {
-        try ledger.registerCustomer(id: "ada", appAccountToken: "token-a")
-        #expect(throws: LedgerError.appAccountTokenInUse(token: "token-a", customerID: "ada")) {
-            try ledger.registerCustomer(id: "bob", appAccountToken: "token-a")
+        try ledger.registerCustomer(id: "ada", appAccountToken: "a0000000-0000-4000-8000-00000000000a")
+        #expect(throws: LedgerError.appAccountTokenInUse(token: "a0000000-0000-4000-8000-00000000000a", customerID: "ada")) {
+            try ledger.registerCustomer(id: "bob", appAccountToken: "a0000000-0000-4000-8000-00000000000a")
         }
-        #expect(throws: LedgerError.conflictingAppAccountToken(customerID: "ada", stored: "token-a", received: "token-b")) {
-            try ledger.registerCustomer(id: "ada", appAccountToken: "token-b")
+        #expect(throws: LedgerError.conflictingAppAccountToken(customerID: "ada", stored: "a0000000-0000-4000-8000-00000000000a", received: "b0000000-0000-4000-8000-00000000000b")) {
+            try ledger.registerCustomer(id: "ada", appAccountToken: "b0000000-0000-4000-8000-00000000000b")
         }
-        #expect(throws: LedgerError.emptyCustomerID) {
+        #expect(throws: LedgerError.invalidCustomerID(CustomerID.problem(with: "")!)) {
             try ledger.registerCustomer(id: "")
         }
         #expect(try ledger.customers().map(\.id) == ["ada"])
-        #expect(try ledger.customer(id: "ada")?.appAccountToken == "token-a")
+        #expect(try ledger.customer(id: "ada")?.appAccountToken == "a0000000-0000-4000-8000-00000000000a")
     }
 }

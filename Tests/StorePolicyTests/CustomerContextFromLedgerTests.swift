@@ -139,7 +139,7 @@ import Testing
         let decision = try store.engine().features(forCustomer: "newcomer", ledger: store.ledger, catalog: store.catalog)
         #expect(decision.value == [])
         #expect(decision.source == .policy)
-        #expect(throws: LedgerError.emptyCustomerID) {
+        #expect(throws: LedgerError.invalidCustomerID(CustomerID.problem(with: "")!)) {
             try store.engine().features(forCustomer: "", ledger: store.ledger)
         }
     }

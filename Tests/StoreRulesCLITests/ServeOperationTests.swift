@@ -34,12 +34,12 @@ import Testing
         let newKey = "rotated-app-key-0123456789"
         try "app \(newKey)\nadmin \(ServeProcess.adminKey)\n".write(toFile: server.keysPath, atomically: true, encoding: .utf8)
         server.send(signal: SIGHUP)
-        #expect(try Self.eventually { try server.request("GET", "/v1/customers/ana", key: newKey).status == 200 })
-        #expect(try server.request("GET", "/v1/customers/ana", key: ServeProcess.appKey).status == 401)
+        #expect(try Self.eventually { try server.request("GET", "/v1/customers/ana/storefront", key: newKey).status == 200 })
+        #expect(try server.request("GET", "/v1/customers/ana/storefront", key: ServeProcess.appKey).status == 401)
         try "app short\n".write(toFile: server.keysPath, atomically: true, encoding: .utf8)
         server.send(signal: SIGHUP)
         #expect(try Self.eventually { server.standardError.contains("API keys kept") }, "\(server.standardError)")
-        #expect(try server.request("GET", "/v1/customers/ana", key: newKey).status == 200)
+        #expect(try server.request("GET", "/v1/customers/ana/storefront", key: newKey).status == 200)
     }
 
     @Test("--decision-log appends one JSON line per decision, with the request id, inputs, result, source and version")

@@ -68,6 +68,9 @@ public struct CustomerState: Sendable, Hashable {
     public let balances: [String: Int]
     /// The customer's merchandising events by name (``Ledger/recordEvent(customerID:name:placement:at:)``).
     public let events: [String: EventSummary]
+    /// Whether the ledger has recorded the customer; a customer it has never seen has an
+    /// empty state and is not known.
+    public let isKnown: Bool
 
     /// Computes the state of `customerID` at `date` from their records.
     ///
@@ -77,6 +80,7 @@ public struct CustomerState: Sendable, Hashable {
     ///   - renewalInfos: the renewal infos of the customer's auto-renewable subscriptions.
     ///   - balances: the customer's item balances.
     ///   - events: the customer's merchandising events by name; none by default.
+    ///   - isKnown: whether the ledger has recorded the customer; true by default.
     ///   - catalog: the products, for the groups and levels of subscriptions; optional.
     ///   - date: the date the state describes.
     /// - Throws: ``CustomerStateError`` when the customer id is empty, a transaction belongs
@@ -88,6 +92,7 @@ public struct CustomerState: Sendable, Hashable {
         renewalInfos: [StoredRenewalInfo],
         balances: [String: Int],
         events: [String: EventSummary] = [:],
+        isKnown: Bool = true,
         catalog: Catalog?,
         at date: Date
     ) throws(CustomerStateError) {
@@ -116,6 +121,7 @@ public struct CustomerState: Sendable, Hashable {
         self.transactions = transactions.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
         self.balances = balances
         self.events = events
+        self.isKnown = isKnown
 
         func groupID(of transaction: StoredTransaction) -> String? {
             transaction.subscriptionGroupID ?? catalog?.product(id: transaction.productID)?.subscription?.subscriptionGroupID

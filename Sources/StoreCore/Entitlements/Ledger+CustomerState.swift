@@ -6,7 +6,7 @@ extension Ledger {
     /// snapshot of the ledger. See ``CustomerState`` for the rules.
     ///
     /// A customer the ledger does not know has an empty state: no purchases, eligible for
-    /// every introductory offer.
+    /// every introductory offer, and ``CustomerState/isKnown`` false.
     ///
     /// - Parameters:
     ///   - customerID: the customer.
@@ -15,9 +15,9 @@ extension Ledger {
     ///   - signedData: whether the state's transactions carry their signed JWS; without it
     ///     (for deciding and showing, which never read it) each `jwsRepresentation` is empty
     ///     and the read skips the kilobytes of every signature.
-    /// - Throws: ``LedgerError/emptyCustomerID``; ``LedgerError/storage(_:)`` when the storage fails.
+    /// - Throws: ``LedgerError/invalidCustomerID(_:)``; ``LedgerError/storage(_:)`` when the storage fails.
     public func customerState(customerID: String, catalog: Catalog? = nil, at date: Date = Date(), signedData: Bool = true) throws -> CustomerState {
-        guard !customerID.isEmpty else { throw LedgerError.emptyCustomerID }
+        try CustomerID.validated(customerID)
         return try reading { ledger in
             let transactions = signedData
                 ? try ledger.transactions(.customer(customerID))
@@ -27,7 +27,7 @@ extension Ledger {
             return try CustomerState(
                 customerID: customerID, transactions: transactions, renewalInfos: renewalInfos,
                 balances: try ledger.balances(customerID: customerID), events: try ledger.eventSummaries(customerID: customerID),
-                catalog: catalog, at: date)
+                isKnown: try ledger.customer(id: customerID) != nil, catalog: catalog, at: date)
         }
     }
 

@@ -5,11 +5,13 @@ extension Ledger {
     /// line per violation (none when the ledger is consistent):
     /// - each balance is the sum of its customer's grants minus the reversed ones;
     /// - only granted transactions have grants, and every reversed grant was granted;
-    /// - every stored JWS decodes to the transaction fields stored beside it.
+    /// - every stored JWS decodes to the transaction fields stored beside it;
+    /// - app account tokens are canonical, and no two customers hold the same one but for case.
     public func checkInvariants() throws -> [String] {
         try reading { ledger in
-            var violations: [String] = []
-            for customer in try ledger.customers() {
+            let customers = try ledger.customers()
+            var violations = Self.appAccountTokenViolations(of: customers)
+            for customer in customers {
                 var expected: [String: Int] = [:]
                 for transaction in try ledger.transactions(.customer(customer.id)) {
                     let grants = try ledger.grants(ofTransaction: transaction.id)
@@ -32,6 +34,26 @@ extension Ledger {
             }
             return violations
         }
+    }
+
+    /// Customers whose app account tokens are the same but for case, and tokens not stored in
+    /// canonical form, as violations.
+    private static func appAccountTokenViolations(of customers: [Customer]) -> [String] {
+        var owners: [String: [String]] = [:]
+        var violations: [String] = []
+        for customer in customers {
+            guard let token = customer.appAccountToken else { continue }
+            let canonical = AppAccountToken.canonical(token) ?? token
+            owners[canonical, default: []].append(customer.id)
+            if canonical != token {
+                violations.append("customer \(customer.id) has app account token \(token), not in canonical form \(canonical)")
+            }
+        }
+        for (token, ids) in owners.sorted(by: { $0.key < $1.key }) where ids.count > 1 {
+            violations.append("customers \(ids.sorted().joined(separator: ", ")) have the same app account token \(token) "
+                              + "but for case; only the one holding its canonical form receives its notifications")
+        }
+        return violations
     }
 
     /// The fields of `transaction` that its stored JWS does not say, as violations.

@@ -5,11 +5,11 @@ extension Ledger {
     /// recording the customer when the ledger does not know them yet.
     ///
     /// - Returns: the customer's summary of `name`, this event included.
-    /// - Throws: ``LedgerError/emptyCustomerID``; ``LedgerError/invalidEvent(_:)`` for an
+    /// - Throws: ``LedgerError/invalidCustomerID(_:)``; ``LedgerError/invalidEvent(_:)`` for an
     ///   empty name or one over ``MerchandisingEvent/maximumNameLength`` characters; a storage failure.
     @discardableResult
     public func recordEvent(customerID: String, name: String, placement: String? = nil, at date: Date = Date()) throws -> EventSummary {
-        guard !customerID.isEmpty else { throw LedgerError.emptyCustomerID }
+        try CustomerID.validated(customerID)
         guard !name.isEmpty, name.count <= MerchandisingEvent.maximumNameLength else {
             throw LedgerError.invalidEvent("an event's name is 1 to \(MerchandisingEvent.maximumNameLength) characters")
         }

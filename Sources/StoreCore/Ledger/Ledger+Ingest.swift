@@ -24,7 +24,7 @@ extension Ledger {
         customerID: String,
         decide: (StoredTransaction) throws -> [Grant]
     ) throws -> TransactionIngestResult {
-        guard !customerID.isEmpty else { throw LedgerError.emptyCustomerID }
+        try CustomerID.validated(customerID)
         let received = try Self.receivedTransaction(payload, jwsRepresentation: jwsRepresentation, customerID: customerID)
         let now = Self.nowInMilliseconds()
         return try writing { ledger in
@@ -325,8 +325,8 @@ extension Ledger {
             if let owner = try ledger.ownerOfTransaction(id: transactionID, originalID: originalID) {
                 return owner
             }
-            guard let token = payload.appAccountToken else { return nil }
-            return try ledger.customerID(appAccountToken: token)
+            guard let token = payload.appAccountToken.flatMap(AppAccountToken.init) else { return nil }
+            return try ledger.customerID(appAccountToken: token.description)
         }
     }
 }

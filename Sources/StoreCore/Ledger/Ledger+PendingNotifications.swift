@@ -20,7 +20,7 @@ extension Ledger {
                 uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
                 signedDate: notification.signedDate?.millisecondsSince1970, transactionJWS: transaction.jws,
                 transactionID: transactionID, originalTransactionID: originalID,
-                appAccountToken: transaction.payload.appAccountToken, receivedDate: now))
+                appAccountToken: AppAccountToken.canonical(transaction.payload.appAccountToken), receivedDate: now))
         }
         let token = transaction.payload.appAccountToken.map { " or app account token \($0)" } ?? ""
         return .pending(reason: "no customer is known for transaction \(transactionID) (original transaction \(originalID)\(token))")

@@ -28,7 +28,7 @@ extension Ledger {
             ownershipType: payload.inAppOwnershipType,
             offerType: payload.offerType,
             offerID: payload.offerIdentifier,
-            appAccountToken: payload.appAccountToken,
+            appAccountToken: AppAccountToken.canonical(payload.appAccountToken),
             environment: try required(payload.environment, name, "environment"),
             signedDate: try required(payload.signedDate, name, "signedDate"),
             jwsRepresentation: try requiredText(jwsRepresentation, name, "JWS"),
@@ -53,7 +53,7 @@ extension Ledger {
             environment: payload.environment,
             recentSubscriptionStartDate: payload.recentSubscriptionStartDate,
             renewalDate: payload.renewalDate,
-            appAccountToken: payload.appAccountToken,
+            appAccountToken: AppAccountToken.canonical(payload.appAccountToken),
             signedDate: try required(payload.signedDate, name, "signedDate"),
             jwsRepresentation: try requiredText(jwsRepresentation, name, "JWS"))
     }

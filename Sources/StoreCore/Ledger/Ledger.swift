@@ -89,14 +89,20 @@ public final class Ledger: Sendable {
     /// Records a customer, or returns the one already recorded with this id.
     ///
     /// An app account token is attached when given: to a new customer, or to a known customer
-    /// who has none yet.
+    /// who has none yet. It is a UUID in any case, stored and compared in its canonical lower
+    /// case form (``AppAccountToken``), the form the App Store signs.
     ///
-    /// - Throws: ``LedgerError/emptyCustomerID``; ``LedgerError/appAccountTokenInUse(token:customerID:)``
+    /// - Throws: ``LedgerError/invalidCustomerID(_:)``; ``LedgerError/invalidAppAccountToken(_:)`` for a
+    ///   token that is not a UUID; ``LedgerError/appAccountTokenInUse(token:customerID:)``
     ///   when another customer has the token; ``LedgerError/conflictingAppAccountToken(customerID:stored:received:)``
     ///   when this customer has another token.
     @discardableResult
     public func registerCustomer(id: String, appAccountToken: String? = nil) throws -> Customer {
-        guard !id.isEmpty else { throw LedgerError.emptyCustomerID }
+        try CustomerID.validated(id)
+        let appAccountToken = try appAccountToken.map { text throws(LedgerError) -> String in
+            guard let token = AppAccountToken(text) else { throw .invalidAppAccountToken(text) }
+            return token.description
+        }
         do {
             return try storeCustomer(id: id, appAccountToken: appAccountToken)
         } catch LedgerError.storage(let failure) {
@@ -110,7 +116,8 @@ public final class Ledger: Sendable {
         }
     }
 
-    /// Records a customer and attaches a token, as ``registerCustomer(id:appAccountToken:)`` says.
+    /// Records a customer and attaches a token in canonical form, as
+    /// ``registerCustomer(id:appAccountToken:)`` says.
     private func storeCustomer(id: String, appAccountToken: String?) throws -> Customer {
         let now = Self.nowInMilliseconds()
         return try writing { ledger in

@@ -4,8 +4,10 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingField(payload: String, field: String)
     /// A signed payload's field has a value the ledger cannot accept, such as a quantity of 0.
     case invalidField(payload: String, field: String, value: String)
-    /// A customer id is empty.
-    case emptyCustomerID
+    /// A customer id breaks ``CustomerID``'s rule; the text says how.
+    case invalidCustomerID(String)
+    /// An app account token that is not a UUID.
+    case invalidAppAccountToken(String)
     /// A transaction already stored arrived with a different value of a field that never
     /// changes for one transaction (its customer, product, purchase date …).
     case conflictingTransaction(transactionID: String, field: String, stored: String, received: String)
@@ -30,6 +32,15 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An event that cannot be recorded, and why.
     case invalidEvent(String)
 
+    /// Whether the refusal is of an argument's form (a customer id, a token), not of data
+    /// the ledger holds.
+    public var isMalformedInput: Bool {
+        switch self {
+        case .invalidCustomerID, .invalidAppAccountToken: true
+        default: false
+        }
+    }
+
     /// One line describing the refusal.
     public var description: String {
         switch self {
@@ -37,8 +48,10 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the \(payload) has no '\(field)'"
         case .invalidField(let payload, let field, let value):
             "the \(payload) has an invalid '\(field)': \(value)"
-        case .emptyCustomerID:
-            "a customer id must not be empty"
+        case .invalidCustomerID(let problem):
+            problem
+        case .invalidAppAccountToken(let token):
+            "the app account token '\(token)' is not a UUID, such as 7e3fb20b-4cdb-47cc-936d-99d65f608138"
         case .conflictingTransaction(let transactionID, let field, let stored, let received):
             "transaction \(transactionID) is stored with \(field) \(stored), and arrived with \(received)"
         case .appAccountTokenInUse(let token, let customerID):

@@ -177,6 +177,19 @@ enum LedgerSchema {
                 CREATE INDEX merchandising_event_by_customer ON merchandising_event (customer_id, name, occurred_date);
                 """)
         }
+        // Tokens were stored as given; they are compared in canonical form now. A customer whose
+        // token differs from another's only in case keeps it as it was, for `ledger check` to
+        // report: merging two customers is an operator's decision.
+        migrator.registerMigration("canonicalise app account tokens") { connection in
+            for table in AppAccountTokenMigration.tables {
+                let tokens = try connection.fetchAll("SELECT DISTINCT app_account_token FROM \(table) WHERE app_account_token IS NOT NULL")
+                    .map { row -> String in try row.decode(column: "app_account_token") }
+                for change in AppAccountTokenMigration.changes(of: tokens, unique: table == "customer") {
+                    try connection.execute("UPDATE \(table) SET app_account_token = ? WHERE app_account_token = ?",
+                                           [change.canonical, change.stored])
+                }
+            }
+        }
         return migrator
     }()
 }

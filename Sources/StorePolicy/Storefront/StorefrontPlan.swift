@@ -7,6 +7,9 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
     public var placement: String
     /// The customer it is for.
     public var customerID: String
+    /// Whether the ledger has recorded the customer, when the plan was made from the ledger;
+    /// nil for a plan made from a context given in full.
+    public var customerKnown: Bool?
     /// The policy version that decided.
     public var policyVersion: String
     /// Whether merchandising is shown at this placement (`show_merchandising`).
@@ -24,7 +27,7 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
     public var decisions: [DecisionNote]
 
     private enum CodingKeys: String, CodingKey {
-        case placement, customerID = "customer_id", policyVersion = "policy_version"
+        case placement, customerID = "customer_id", customerKnown = "customer_known", policyVersion = "policy_version"
         case showMerchandising = "show_merchandising", statusLine = "status_line", products
         case storeButtons = "store_buttons", subscriptionStores = "subscription_stores", decisions
     }

@@ -1,13 +1,15 @@
 import Foundation
 
-/// An HTTP request as a transport hands it to ``HTTPRouter``: the method, the path (percent
-/// escapes already decoded), the query arguments, the headers and the whole body.
+/// An HTTP request as a transport hands it to ``HTTPRouter``: the method, the path and the
+/// query arguments as the client wrote them (percent escapes not decoded: the router decodes
+/// them strictly), the headers and the whole body.
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`, …, as the client sent it.
     public var method: String
-    /// The path, without the query: `/v1/customers/ana`.
+    /// The path, without the query, percent escapes as sent: `/v1/customers/ana%20b`.
     public var path: String
-    /// The query arguments, by name; an argument given without a value is the empty string.
+    /// The query arguments, by name, percent escapes as sent; an argument given without a
+    /// value is the empty string.
     public var query: [String: String]
     /// The headers, by lowercased name.
     public var headers: [String: String]

@@ -16,7 +16,11 @@ extension HTTPRouter {
             return .json(200, try router.service.answer(.registerCustomer(customerID: parameters[0], appAccountToken: body.appAccountToken)))
         },
         HTTPRoute("GET", "/v1/customers/{id}", role: .app) { router, _, parameters throws(ServiceError) in
-            .json(200, try router.service.answer(.entitlements(customerID: parameters[0])))
+            let answer = try router.service.answer(.entitlements(customerID: parameters[0]))
+            if case .entitlements(let entitlements) = answer, !entitlements.customerKnown {
+                throw .customerNotFound(parameters[0])
+            }
+            return .json(200, answer)
         },
         HTTPRoute("GET", "/v1/customers/{id}/storefront", role: .app, query: ["placement"]) { router, request, parameters throws(ServiceError) in
             let placement = request.query["placement"] ?? "store"
@@ -93,7 +97,6 @@ extension HTTPRouter {
     /// A transaction from the app, granted with the `grant` hook.
     private func transaction(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let body = try RequestBodies.decode(RequestBodies.Transaction.self, from: request.body)
-        guard !body.customer.isEmpty else { throw .badRequest("customer must not be empty") }
         do {
             let answer = try service.answer(.ingestTransaction(customerID: body.customer, jws: body.signedTransaction))
             metrics.recordVerification(kind: "transaction", status: "OK")
@@ -118,9 +121,7 @@ extension HTTPRouter {
         switch (body.context, body.customer) {
         case (_?, _?): throw .badRequest("give ctx or customer, not both")
         case (let context?, nil): subject = .context(context)
-        case (nil, let customer?):
-            guard !customer.isEmpty else { throw .badRequest("customer must not be empty") }
-            subject = .customer(customer)
+        case (nil, let customer?): subject = .customer(customer)
         case (nil, nil): subject = .context(PolicyContext())
         }
         let traced: Bool

@@ -47,19 +47,36 @@ public final class HTTPRouter: Sendable {
     /// names cannot grow the metrics without bound.
     static let countedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
-    static func methodLabel(_ method: String) -> String {
+    /// The label `method` is counted under in the metrics.
+    public static func methodLabel(_ method: String) -> String {
         countedMethods.contains(method) ? method : "other"
     }
 
     /// The response, and the route label it counts under.
-    private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
-        let parts = HTTPRoute.segments(of: request.path)
+    private func route(_ raw: HTTPRequest) -> (HTTPResponse, String) {
+        let parts: [String]
+        var request = raw
+        do throws(ServiceError) {
+            parts = try HTTPRoute.segments(of: raw.path).map { segment throws(ServiceError) in
+                try PercentDecoding.decode(segment[...], allowsSlash: false)
+            }
+            request.query = [:]
+            for (name, value) in raw.query {
+                request.query[try PercentDecoding.decode(name[...], allowsSlash: true)] =
+                    try PercentDecoding.decode(value[...], allowsSlash: true)
+            }
+        } catch {
+            return (.error(error), "unmatched")
+        }
         let matching = routes.compactMap { route in route.parameters(of: parts).map { (route, $0) } }
         guard !matching.isEmpty else {
             return (.error(404, kind: "not_found", message: "no route \(request.path); see docs/service.md"), "unmatched")
         }
-        guard let (route, parameters) = matching.first(where: { $0.0.method == request.method }) else {
-            let allowed = matching.map(\.0.method).sorted().joined(separator: ", ")
+        // HEAD is answered as GET; the transport sends the headers without the body.
+        let method = request.method == "HEAD" ? "GET" : request.method
+        guard let (route, parameters) = matching.first(where: { $0.0.method == method }) else {
+            let methods = matching.map(\.0.method)
+            let allowed = (methods.contains("GET") ? methods + ["HEAD"] : methods).sorted().joined(separator: ", ")
             var response = HTTPResponse.error(405, kind: "method_not_allowed",
                                               message: "\(matching[0].0.pattern) takes \(allowed), not \(request.method)")
             response.headers["Allow"] = allowed

@@ -15,6 +15,7 @@ enum ServeCommand: Command {
         """
         Usage: storerules serve DIR --ledger URL --root PEM... --bundle-id ID --environment E
                                 [--app-apple-id N] [--listen HOST:PORT] [--threads N] [--api-keys FILE]
+                                [--max-connections N] [--max-connections-per-address N] [--header-timeout SECONDS]
                                 [--tls-cert PEM --tls-key PEM] [--decision-log FILE|-]
                                 [--watch | --policy-from-ledger] [--insecure-no-auth]
 
@@ -43,6 +44,12 @@ enum ServeCommand: Command {
         .value("listen", "HOST:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0 picks a free one; "
                + "[::1]:8080 for IPv6)."),
         .value("threads", "N", help: "Threads answering requests (default 4)."),
+        .value("max-connections", "N", help: "The most connections open at once (default 256); one more is answered 503 "
+               + "with Retry-After at once and closed."),
+        .value("max-connections-per-address", "N", help: "The most connections one client address may hold open "
+               + "(default: no cap); for a server without a proxy in front."),
+        .value("header-timeout", "SECONDS", help: "How long a request's headers may take to arrive, and how long an idle "
+               + "keep-alive connection stays open (default 10); a body must then keep 1 KiB per second."),
         .value("api-keys", "FILE", help: "`ROLE KEY` lines, roles app and admin; requests send Authorization: Bearer KEY. "
                + "Re-read on SIGHUP."),
         .value("tls-cert", "PEM", help: "Serve HTTPS with this certificate chain (with --tls-key)."),

@@ -36,19 +36,18 @@ struct ServeOptions {
             bundleId: bundleID, environment: environment, appAppleId: appAppleId)
 
         let (host, port) = try Self.listenAddress(parsed.value("listen") ?? "127.0.0.1:8080")
-        let threads = try parsed.value("threads").map { text throws(UsageError) -> Int in
-            guard let count = Int(text), (1...256).contains(count) else {
-                throw UsageError("--threads must be a whole number from 1 to 256, not '\(text)'")
-            }
-            return count
-        } ?? 4
+        let threads = try Self.count(parsed, "threads", in: 1...256) ?? 4
         let tls: HTTPServerConfiguration.TLSCredentials?
         switch (parsed.value("tls-cert"), parsed.value("tls-key")) {
         case (nil, nil): tls = nil
         case let (certificate?, key?): tls = .init(certificatePEM: try Self.read(certificate, "--tls-cert"), keyPEM: try Self.read(key, "--tls-key"))
         default: throw UsageError("--tls-cert and --tls-key go together")
         }
-        http = HTTPServerConfiguration(host: host, port: port, threads: threads, tls: tls)
+        let connections = try Self.count(parsed, "max-connections", in: 1...65536) ?? 256
+        let perAddress = try Self.count(parsed, "max-connections-per-address", in: 1...65536)
+        let headerSeconds = try Self.count(parsed, "header-timeout", in: 1...3600) ?? 10
+        http = HTTPServerConfiguration(host: host, port: port, threads: threads, connectionLimit: connections,
+                                       headerTimeout: .seconds(headerSeconds), connectionsPerAddressLimit: perAddress, tls: tls)
 
         apiKeysPath = parsed.value("api-keys")
         let insecure = parsed.flag("insecure-no-auth")
@@ -70,6 +69,15 @@ struct ServeOptions {
             }
             guard !watch else { throw UsageError("--policy-from-ledger and --watch exclude each other: the policy comes from one place") }
         }
+    }
+
+    /// The whole number `--name` gives, within `range`; nil when not given.
+    private static func count(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = parsed.value(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
     }
 
     /// The host and port of `HOST:PORT` (`[IPv6]:PORT` for IPv6).

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A TCP client on loopback that writes exactly the bytes it is given, as an attacker's or a
+/// broken client's would be, and reads what comes back.
+final class RawSocket {
+    let descriptor: Int32
+
+    /// Connects to 127.0.0.1:`port`.
+    init(port: UInt16) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw RawSocketError(description: "cannot connect to port \(port): errno \(errno)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `text`'s bytes; false when the connection no longer takes them.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// What the server sends until it closes the connection or `timeout` passes, and whether
+    /// it closed it.
+    func receive(timeout: Duration = .seconds(5)) -> (text: String, closed: Bool) {
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let left = deadline - ContinuousClock.now
+            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            guard poll(&poller, 1, milliseconds) > 0 else { break }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { return (String(decoding: received, as: UTF8.self), true) }
+            received += buffer[0..<count]
+        }
+        return (String(decoding: received, as: UTF8.self), false)
+    }
+
+    /// Waits until the server closes the connection, for up to `timeout`; whether it did.
+    func waitForClose(timeout: Duration) -> Bool {
+        receive(timeout: timeout).closed
+    }
+}
+
+struct RawSocketError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// One HTTP response as read off a socket.
+struct RawResponse {
+    let statusLine: String
+    let headers: [(String, String)]
+    let body: String
+
+    init(_ text: String) {
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        let head = parts.first?.components(separatedBy: "\r\n") ?? []
+        statusLine = head.first ?? ""
+        headers = head.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        body = parts.dropFirst().joined(separator: "\r\n\r\n")
+    }
+
+    var status: Int { Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0 }
+
+    func header(_ name: String) -> String? { headers.first { $0.0 == name.lowercased() }?.1 }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// Requests whose body two parsers could frame two ways are refused with one JSON error and
+/// their connection closed, so nothing smuggled after them is ever answered.
+@Suite struct RequestFramingTransportTests {
+    @Test("ambiguous framing is one JSON error and a closed connection; the pipelined request after it is never answered",
+          arguments: [
+              ("Content-Length: 5\r\nContent-Length: 6\r\n", 400),
+              ("Content-Length: 6\r\nContent-Length: 6\r\n", 400),
+              ("Content-Length: 6\r\nTransfer-Encoding: chunked\r\n", 400),
+              ("Transfer-Encoding: gzip\r\n", 501),
+              ("Transfer-Encoding: gzip, chunked\r\n", 501),
+              ("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", 400),
+          ])
+    func ambiguousFramingIsRefused(headers: String, status: Int) throws {
+        let server = try TestServer()
+        let smuggled = "GET /v1/customers/victim/storefront HTTP/1.1\r\nHost: t\r\n\r\n"
+        let request = "POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\n\(headers)\r\n0\r\n\r\n" + smuggled
+        let (response, closed) = try server.exchange(request)
+        #expect(response.status == status, "\(headers)")
+        #expect(response.header("Content-Type") == "application/json", "\(headers)")
+        #expect(response.body.hasPrefix(#"{"error":{"kind":"#), "\(headers)")
+        #expect(closed, "the connection is closed after the refusal")
+        #expect(!response.body.contains("customer_id"), "the smuggled request was not answered")
+        #expect(try server.isAnswering())
+    }
+
+    @Test("a body framed once by Content-Length, and one chunked, are read as one request each")
+    func plainFramingIsServed() throws {
+        let server = try TestServer()
+        let body = #"{"name": "paywall_shown"}"#
+        let sized = try server.exchange(
+            "POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        #expect(sized.response.status == 200)
+        let hex = String(body.utf8.count, radix: 16)
+        let chunked = try server.exchange(
+            "POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n\(hex)\r\n\(body)\r\n0\r\n\r\n")
+        #expect(chunked.response.status == 200)
+        #expect(chunked.response.body.contains(#""count":2"#))
+    }
+
+    @Test("a HEAD of a GET route is answered with the GET's status and headers and no body")
+    func headIsAnswered() throws {
+        let server = try TestServer()
+        for path in ["/healthz", "/readyz", "/v1/customers/ana/storefront"] {
+            let (response, _) = try server.exchange("HEAD \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(response.status == 200, "\(path)")
+            #expect(response.header("Content-Type") == "application/json", "\(path)")
+            #expect(response.body.isEmpty, "\(path)")
+        }
+    }
+
+    @Test("a path whose escapes hide a NUL or bytes that are not UTF-8 is 400, never another customer's data")
+    func strictPaths() throws {
+        let server = try TestServer()
+        #expect(try server.exchange("PUT /v1/customers/carol HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+            .response.status == 200)
+        for path in ["/v1/customers/carol%00attacker", "/v1/customers/%ff", "/v1/customers/carol%2F..", "/v1/customers/carol%"] {
+            let (response, _) = try server.exchange("GET \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(response.status == 400, "\(path)")
+            #expect(!response.body.contains(#""customer":"carol""#), "\(path)")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import StoreHTTP
+import StoreService
+
+/// An ``HTTPServer`` on a free loopback port over the Backyard Birds example, with a new SQLite
+/// ledger in a temporary folder and no keys.
+final class TestServer {
+    let server: HTTPServer
+    private let folder: URL
+
+    var port: UInt16 { server.port }
+
+    init(configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        folder = FileManager.default.temporaryDirectory.appending(path: "storerules-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let service = try Service(configuration: ServiceConfiguration(
+            folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
+            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [],
+            bundleId: "com.example.backyardbirds", environment: .xcode))
+        var configuration = HTTPServerConfiguration(port: 0, threads: 2)
+        configure(&configuration)
+        server = try HTTPServer(router: HTTPRouter(service: service, access: .unauthenticated), configuration: configuration)
+    }
+
+    deinit {
+        server.stop(grace: .zero)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Sends `request` on a new connection and reads the answer until the server closes it or
+    /// two seconds pass.
+    func exchange(_ request: String) throws -> (response: RawResponse, closed: Bool) {
+        let socket = try RawSocket(port: port)
+        socket.send(request)
+        let (text, closed) = socket.receive(timeout: .seconds(2))
+        return (RawResponse(text), closed)
+    }
+
+    /// Whether `GET /healthz` on a new connection is answered `200` within a second.
+    func isAnswering() throws -> Bool {
+        let socket = try RawSocket(port: port)
+        socket.send("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        return RawResponse(socket.receive(timeout: .seconds(1)).text).status == 200
+    }
+}
