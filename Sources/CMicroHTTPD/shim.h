@@ -25,11 +25,11 @@ static size_t storerules_mhd_keep_escapes(void *context, struct MHD_Connection *
     return length;
 }
 
-/* Starts a daemon with an internal epoll thread pool of `threads` threads, listening on
- * `address`, in libmicrohttpd's strict mode for clients; `notify` hears each connection open
+/* Starts a daemon with an internal epoll thread pool of `threads` threads, accepting on the
+ * bound and listening `listen_socket`, in libmicrohttpd's strict mode for clients; `notify` hears each connection open
  * and close; `tls_key` and `tls_cert` (PEM) turn TLS on when both are given. NULL on failure. */
 static inline struct MHD_Daemon *storerules_mhd_start(
-    unsigned int flags, const struct sockaddr *address,
+    unsigned int flags, int listen_socket,
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify,
     unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds,
@@ -37,7 +37,7 @@ static inline struct MHD_Daemon *storerules_mhd_start(
 {
     if (tls_key != NULL && tls_cert != NULL) {
         return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_context,
-                                MHD_OPTION_SOCK_ADDR, address,
+                                MHD_OPTION_LISTEN_SOCKET, listen_socket,
                                 MHD_OPTION_NOTIFY_COMPLETED, completed, handler_context,
                                 MHD_OPTION_NOTIFY_CONNECTION, notify, handler_context,
                                 MHD_OPTION_THREAD_POOL_SIZE, threads,
@@ -51,7 +51,7 @@ static inline struct MHD_Daemon *storerules_mhd_start(
                                 MHD_OPTION_END);
     }
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
-                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_LISTEN_SOCKET, listen_socket,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, handler_context,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, handler_context,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,

@@ -44,17 +44,24 @@ public final class HTTPServer: @unchecked Sendable {
     /// Deadlines and caps for every connection.
     let connectionGuard: ConnectionGuard
 
-    /// Starts listening.
+    /// Starts serving on `listening`, or on a socket bound to the configuration's address
+    /// when none is given; the server closes the socket when it stops.
     ///
-    /// - Throws: ``HTTPServerError`` when the address cannot be read, TLS is asked for but the
-    ///   library lacks it, or the port cannot be bound.
-    public init(router: HTTPRouter, configuration: HTTPServerConfiguration) throws(HTTPServerError) {
+    /// - Throws: ``HTTPServerError`` when the address cannot be read or bound (with the
+    ///   system's reason), TLS is asked for but the library lacks it, or the TLS certificate or
+    ///   key cannot be used.
+    public init(router: HTTPRouter, configuration: HTTPServerConfiguration, listening: ListeningSocket? = nil) throws(HTTPServerError) {
         self.router = router
         self.configuration = configuration
         guard configuration.threads >= 1 else { throw HTTPServerError(description: "a server needs at least one thread") }
-        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        let socket: ListeningSocket
+        if let listening {
+            socket = listening
+        } else {
+            socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+        }
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
-        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var tlsStrings: [UnsafeMutablePointer<CChar>] = []
         if let tls = configuration.tls {
             guard MHD_is_feature_supported(MHD_FEATURE.FEATURE_TLS) == MHD_Result.YES else {
@@ -68,20 +75,21 @@ public final class HTTPServer: @unchecked Sendable {
             connectionLimit: max(1, configuration.connectionLimit),
             connectionsPerAddressLimit: configuration.connectionsPerAddressLimit))
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let started = address.withPointer { pointer in
-            storerules_mhd_start(
-                flags, pointer, HTTPServer.accessHandler, context, HTTPServer.completionHandler, HTTPServer.connectionHandler,
-                // libmicrohttpd's own cap would stop accepting, leaving new clients waiting: it
-                // is set past the guard's, which answers connections over its cap at once.
-                UInt32(configuration.threads), UInt32(max(1, configuration.connectionLimit) * 2 + 16 * configuration.threads),
-                UInt32(max(1, configuration.idleTimeoutSeconds)), Self.connectionMemoryBytes,
-                tlsStrings.first, tlsStrings.dropFirst().first)
-        }
-        // On failure `deinit` still runs, since every property is set, and frees the TLS strings.
+        let started = storerules_mhd_start(
+            flags, socket.descriptor, HTTPServer.accessHandler, context, HTTPServer.completionHandler, HTTPServer.connectionHandler,
+            // libmicrohttpd's own cap would stop accepting, leaving new clients waiting: it
+            // is set past the guard's, which answers connections over its cap at once.
+            UInt32(configuration.threads), UInt32(max(1, configuration.connectionLimit) * 2 + 16 * configuration.threads),
+            UInt32(max(1, configuration.idleTimeoutSeconds)), Self.connectionMemoryBytes,
+            tlsStrings.first, tlsStrings.dropFirst().first)
+        // On failure `deinit` still runs, since every property is set, and frees the TLS strings;
+        // the socket, not handed over, closes with `listening`.
         guard let started else {
-            throw HTTPServerError(description: "cannot listen on \(configuration.host):\(configuration.port) "
-                + "(the port is taken, the address is not this machine's, or the TLS certificate or key is unreadable)")
+            throw HTTPServerError(description: configuration.tls == nil
+                ? "cannot serve on \(configuration.host):\(socket.port): libmicrohttpd did not start (\(String(cString: strerror(errno))))"
+                : "cannot serve HTTPS: the TLS certificate or key cannot be used (a PEM certificate chain and its private key are needed)")
         }
+        _ = socket.handOver()
         port = storerules_mhd_bound_port(started)
         let running = Daemon(pointer: started)
         daemon.withLock { $0 = running }

@@ -39,6 +39,14 @@ struct SocketAddress {
         throw HTTPServerError(description: "cannot listen on '\(host)': give an IP address such as 127.0.0.1, 0.0.0.0 or ::1")
     }
 
+    /// The size of the address's `sockaddr`.
+    var length: socklen_t {
+        switch storage {
+        case .v4: socklen_t(MemoryLayout<sockaddr_in>.size)
+        case .v6: socklen_t(MemoryLayout<sockaddr_in6>.size)
+        }
+    }
+
     /// Runs `body` with the address as a `sockaddr`.
     func withPointer<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
         switch storage {

@@ -25,7 +25,7 @@ public struct JSONLineProtocol {
     /// error reply and the service goes on.
     public func reply(to line: some DataProtocol) -> String {
         let id: RequestID?
-        let outcome: Result<Answer, ServiceError>
+        let outcome: Result<ServiceResponse, ServiceError>
         do {
             let request = try decoder.decode(RequestLine.self, from: Data(line))
             id = request.id

@@ -8,7 +8,7 @@ public struct RequestLine: Decodable {
     /// The request's id; nil when the line has none (or one of the wrong type).
     public var id: RequestID?
     /// The operation, or why the line does not ask for a valid one.
-    public var operation: Result<Operation, ServiceError>
+    public var operation: Result<ServiceRequest, ServiceError>
 
     /// The operations, as `"op"` names them.
     private enum Name: String, CaseIterable {
@@ -48,14 +48,14 @@ public struct RequestLine: Decodable {
         let container = try decoder.container(keyedBy: Key.self)
         let id = try? container.decodeIfPresent(RequestID.self, forKey: Key("id"))
         self.id = id
-        operation = Result { () throws(ServiceError) -> Operation in
+        operation = Result { () throws(ServiceError) -> ServiceRequest in
             guard container.contains(Key("id")) else { throw .badRequest(#"every request needs an "id" (a string or an integer)"#) }
             guard id != nil else { throw .badRequest(#""id" must be a string or an integer"#) }
             return try Self.operation(in: container)
         }
     }
 
-    private static func operation(in container: KeyedDecodingContainer<Key>) throws(ServiceError) -> Operation {
+    private static func operation(in container: KeyedDecodingContainer<Key>) throws(ServiceError) -> ServiceRequest {
         func string(_ name: String) throws(ServiceError) -> String? {
             do {
                 return try container.decodeIfPresent(String.self, forKey: Key(name))

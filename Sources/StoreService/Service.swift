@@ -76,7 +76,7 @@ public final class Service: Sendable {
     }
 
     /// Answers one operation. Called from many threads at once.
-    public func answer(_ operation: Operation) throws(ServiceError) -> Answer {
+    public func answer(_ operation: ServiceRequest) throws(ServiceError) -> ServiceResponse {
         switch operation {
         case .storefront(let customerID, let placement):
             return .storefront(try storefrontPlan(customerID: customerID, placement: placement))

@@ -69,8 +69,8 @@ public enum ServiceError: Error, Sendable, Encodable {
 
     /// The HTTP status that answers this error: `400` for a request or signed data that is
     /// wrong, `404` for a customer the ledger has never seen, `409` for data the ledger holds otherwise, `422` for a policy or a decision that
-    /// failed, `503` when the ledger's storage failed in a way that may pass (a retry may
-    /// succeed), `500` for any other failure.
+    /// failed, `503` when the ledger's storage failed (a retry later may succeed), `500` for any
+    /// other failure.
     public var httpStatus: Int {
         switch self {
         case .badRequest, .verificationFailed: 400
@@ -81,17 +81,9 @@ public enum ServiceError: Error, Sendable, Encodable {
             }
         case .reloadFailed, .decisionFailed: 422
         case .conflict: 409
-        case .storageFailed(let failure): failure.isTransient ? 503 : 500
+        case .storageFailed: 503
         case .unencodable: 500
         case .customerNotFound: 404
-        }
-    }
-
-    /// Whether the ledger's storage failed: the request may succeed later, unchanged.
-    public var isStorageFailure: Bool {
-        switch self {
-        case .storageFailed: true
-        default: false
         }
     }
 

@@ -12,7 +12,7 @@ struct RouterTestService {
     let authority: SigningAuthority
     private let folder: URL
 
-    init() throws {
+    init(log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         folder = FileManager.default.temporaryDirectory.appending(path: "storerules-router-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -22,7 +22,7 @@ struct RouterTestService {
             ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [authority.rootCertificate],
             bundleId: "com.example.backyardbirds", environment: .sandbox))
         let keys = try APIKeyring(text: "app \(Self.appKey)\nadmin \(Self.adminKey)\n")
-        router = HTTPRouter(service: service, access: AccessControl(keyring: keys))
+        router = HTTPRouter(service: service, access: AccessControl(keyring: keys), log: log)
     }
 
     /// The router's answer to a request, as `key` (none when nil).

@@ -10,8 +10,8 @@ import StorePolicy
 /// admin 9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d
 /// ```
 ///
-/// Blank lines and lines starting with `#` are skipped. A key is at least 16 characters without
-/// spaces, and appears once. Keys are kept as SHA-256 digests and a presented key is compared
+/// Blank lines and lines starting with `#` are skipped, and lines may end in CRLF. A key is at
+/// least 16 characters without spaces, and appears once; a file must hold at least one key. Keys are kept as SHA-256 digests and a presented key is compared
 /// with every one of them in constant time, so neither the comparison nor which key matched
 /// shows in the time it takes.
 public struct APIKeyring: Sendable {
@@ -53,7 +53,28 @@ public struct APIKeyring: Sendable {
             }
             entries.append((role, digest))
         }
+        guard !entries.isEmpty else {
+            throw APIKeyringError(line: nil, problem: "holds no keys: give at least one `ROLE KEY` line (roles app and admin)")
+        }
         self.entries = entries
+    }
+
+    /// How many keys of each role the keyring holds, as a log line says it: `1 app key, 2 admin
+    /// keys`. Never a key.
+    public var summary: String {
+        ServiceRole.allCases.map { role in
+            let count = keyCounts[role] ?? 0
+            return "\(count) \(role.rawValue) key\(count == 1 ? "" : "s")"
+        }.joined(separator: ", ")
+    }
+
+    /// A warning when the file at `path` may be read by its group or by others, who could then
+    /// read every key; nil when only its owner may.
+    public static func permissionWarning(forFileAt path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & 0o077 != 0 else { return nil }
+        return "\(path) may be read by its group or others (mode \(String(status.st_mode & 0o777, radix: 8))); "
+            + "chmod 600 it so that only its owner reads the keys"
     }
 
     /// Reads the keys file at `path`.

@@ -55,6 +55,11 @@ public final class AccessControl: Sendable {
         keyring.withLock { $0 = fresh }
     }
 
+    /// How many keys of each role are in use (``APIKeyring/summary``); nil when none are checked.
+    public var keySummary: String? {
+        keyring.withLock { $0?.summary }
+    }
+
     /// Whether a request with the `Authorization` header `authorization` may call a route
     /// that needs `role`.
     public func verdict(authorization: String?, for role: ServiceRole) -> Verdict {

@@ -34,8 +34,9 @@ public final class DecisionLog: Sendable {
         }
     }
 
-    private let handle: FileHandle
-    private let lock = Mutex(())
+    /// The file appended to, when the log is a file; it is opened again by ``reopen()``.
+    public let path: String?
+    private let handle: Mutex<FileHandle>
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -44,7 +45,13 @@ public final class DecisionLog: Sendable {
 
     /// A log appending to `handle`.
     public init(handle: FileHandle) {
-        self.handle = handle
+        self.handle = Mutex(handle)
+        path = nil
+    }
+
+    private init(handle: FileHandle, path: String) {
+        self.handle = Mutex(handle)
+        self.path = path
     }
 
     /// A log appending to the file at `path`, created when missing. The file is opened for
@@ -52,18 +59,32 @@ public final class DecisionLog: Sendable {
     ///
     /// - Throws: when the file cannot be created or opened for writing.
     public convenience init(appendingTo path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
-                                                               NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-        }
-        self.init(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+        self.init(handle: try Self.open(path), path: path)
+    }
+
+    /// Opens the log's file again, as after logrotate moved it away: the lines from now on go
+    /// to a file at the log's path, created when missing. A log that is no file does nothing.
+    ///
+    /// - Throws: when the file cannot be opened; the log keeps writing where it did.
+    public func reopen() throws {
+        guard let path else { return }
+        let fresh = try Self.open(path)
+        handle.withLock { $0 = fresh }
     }
 
     /// Appends one entry; a line that cannot be written is dropped, never the decision.
     public func record(_ entry: Entry) {
         guard var line = try? encoder.encode(entry) else { return }
         line.append(0x0A)
-        lock.withLock { _ in try? handle.write(contentsOf: line) }
+        handle.withLock { try? $0.write(contentsOf: line) }
+    }
+
+    private static func open(_ path: String) throws -> FileHandle {
+        let descriptor = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
+                                                               NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+        }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 }

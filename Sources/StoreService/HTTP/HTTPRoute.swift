@@ -8,8 +8,8 @@ struct HTTPRoute: Sendable {
         case parameter
     }
 
-    /// What a handler gets: the request and the path's parameters, in order.
-    typealias Handler = @Sendable (HTTPRouter, HTTPRequest, [String]) throws(ServiceError) -> HTTPResponse
+    /// What a handler gets: the request and its context, with the path's parameters in order.
+    typealias Handler = @Sendable (HTTPRouter, HTTPRequest, HTTPRequestContext) throws(ServiceError) -> HTTPResponse
 
     /// The method.
     let method: String

@@ -11,28 +11,28 @@ extension HTTPRouter {
         HTTPRoute("POST", "/v1/transactions", role: .app) { router, request, _ throws(ServiceError) in
             try router.transaction(request)
         },
-        HTTPRoute("PUT", "/v1/customers/{id}", role: .app) { router, request, parameters throws(ServiceError) in
+        HTTPRoute("PUT", "/v1/customers/{id}", role: .app) { router, request, context throws(ServiceError) in
             let body = try RequestBodies.decode(RequestBodies.Customer.self, from: request.body, emptyIsObject: true)
-            return .json(200, try router.service.answer(.registerCustomer(customerID: parameters[0], appAccountToken: body.appAccountToken)))
+            return .json(200, try router.service.answer(.registerCustomer(customerID: context.parameters[0], appAccountToken: body.appAccountToken)))
         },
-        HTTPRoute("GET", "/v1/customers/{id}", role: .app) { router, _, parameters throws(ServiceError) in
-            let answer = try router.service.answer(.entitlements(customerID: parameters[0]))
+        HTTPRoute("GET", "/v1/customers/{id}", role: .app) { router, _, context throws(ServiceError) in
+            let answer = try router.service.answer(.entitlements(customerID: context.parameters[0]))
             if case .entitlements(let entitlements) = answer, !entitlements.customerKnown {
-                throw .customerNotFound(parameters[0])
+                throw .customerNotFound(context.parameters[0])
             }
             return .json(200, answer)
         },
-        HTTPRoute("GET", "/v1/customers/{id}/storefront", role: .app, query: ["placement"]) { router, request, parameters throws(ServiceError) in
+        HTTPRoute("GET", "/v1/customers/{id}/storefront", role: .app, query: ["placement"]) { router, request, context throws(ServiceError) in
             let placement = request.query["placement"] ?? "store"
             guard !placement.isEmpty else { throw .badRequest("placement, when given, must not be empty") }
-            return .json(200, writing: try router.service.storefrontPlan(customerID: parameters[0], placement: placement))
+            return .json(200, writing: try router.service.storefrontPlan(customerID: context.parameters[0], placement: placement))
         },
-        HTTPRoute("POST", "/v1/customers/{id}/events", role: .app) { router, request, parameters throws(ServiceError) in
+        HTTPRoute("POST", "/v1/customers/{id}/events", role: .app) { router, request, context throws(ServiceError) in
             let body = try RequestBodies.decode(RequestBodies.Event.self, from: request.body)
-            return .json(200, try router.service.answer(.recordEvent(customerID: parameters[0], name: body.name, placement: body.placement)))
+            return .json(200, try router.service.answer(.recordEvent(customerID: context.parameters[0], name: body.name, placement: body.placement)))
         },
-        HTTPRoute("POST", "/v1/decisions/{hook}", role: .app, query: ["trace"]) { router, request, parameters throws(ServiceError) in
-            try router.decision(request, hook: parameters[0])
+        HTTPRoute("POST", "/v1/decisions/{hook}", role: .app, query: ["trace"]) { router, request, context throws(ServiceError) in
+            try router.decision(request, hook: context.parameters[0], requestID: context.requestID)
         },
         HTTPRoute("POST", "/v1/admin/reload", role: .admin) { router, _, _ throws(ServiceError) in
             do throws(ServiceError) {
@@ -53,8 +53,13 @@ extension HTTPRouter {
         HTTPRoute("GET", "/healthz", role: nil) { _, _, _ throws(ServiceError) in
             .json(200, ["status": "ok"])
         },
-        HTTPRoute("GET", "/readyz", role: nil) { router, _, _ throws(ServiceError) in
-            let readiness = router.service.readiness()
+        HTTPRoute("GET", "/readyz", role: nil) { router, _, context throws(ServiceError) in
+            var readiness = router.service.readiness()
+            // What the ledger's driver said can name a host, a port or a file: the log has it.
+            if let problem = readiness.problem {
+                router.log("request \(context.requestID) (GET /readyz): \(problem)")
+                readiness.problem = "the ledger does not answer a read"
+            }
             return .json(readiness.isReady ? 200 : 503, readiness)
         },
         HTTPRoute("GET", "/metrics", role: .admin) { router, _, _ throws(ServiceError) in
@@ -67,8 +72,8 @@ extension HTTPRouter {
     // MARK: - Signed data
 
     /// Apple's notification. `200` only once it is durably stored (processed, already
-    /// processed, or kept for a customer not known yet); `503` for any storage failure, so
-    /// Apple sends it again.
+    /// processed, or kept for a customer not known yet); a storage failure is `503`, as on every
+    /// route, so Apple sends it again.
     private func notification(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let body = try RequestBodies.decode(RequestBodies.Notification.self, from: request.body)
         do {
@@ -84,11 +89,6 @@ extension HTTPRouter {
         } catch {
             if case .verificationFailed(_, let failure) = error {
                 metrics.recordVerification(kind: "notification", status: failure.status.rawValue)
-            }
-            if error.isStorageFailure {
-                var response = HTTPResponse.error(503, kind: error.kind, message: error.message)
-                response.headers["Retry-After"] = "5"
-                return response
             }
             throw error
         }
@@ -115,7 +115,7 @@ extension HTTPRouter {
     // MARK: - Decisions
 
     /// One hook, OPA-style: on the `ctx` given, or on a customer as the ledger knows them.
-    private func decision(_ request: HTTPRequest, hook: String) throws(ServiceError) -> HTTPResponse {
+    private func decision(_ request: HTTPRequest, hook: String, requestID: String) throws(ServiceError) -> HTTPResponse {
         let body = try RequestBodies.decode(RequestBodies.Decision.self, from: request.body, emptyIsObject: true)
         let subject: DecisionRequest.Subject
         switch (body.context, body.customer) {
@@ -139,7 +139,7 @@ extension HTTPRouter {
             var customer: String?
             if case .customer(let id) = subject { customer = id }
             decisionLog.record(DecisionLog.Entry(
-                time: Self.timestamp(Date()), requestID: request.header("X-Request-Id") ?? UUID().uuidString, customer: customer,
+                time: Self.timestamp(Date()), requestID: requestID, customer: customer,
                 hook: hook, inputs: body.arguments, result: response.result, source: response.source,
                 policyVersion: response.policyVersion,
                 durationMilliseconds: elapsed.seconds * 1000))

@@ -5,11 +5,11 @@ import StorePolicy
 /// StoreRules' HTTP API over a ``Service``, apart from any transport: a transport hands over
 /// an ``HTTPRequest`` and sends back the ``HTTPResponse``.
 ///
-/// The router finds the route (`404` for an unknown path, `405` with `Allow` for a known path
-/// asked with another method), checks the caller's key for the route's role (`401`, `403`),
-/// refuses unknown query arguments and bodies over ``maximumBodyBytes`` (`400`, `413`), runs
-/// the route and counts it in ``metrics``. Every failure is a JSON body
-/// `{"error": {"kind", "message"}}`. Safe to call from any number of threads.
+/// A request passes through a chain of middleware composed here, in this order: its id
+/// (``RequestIDMiddleware``), its metrics, the rendering of every error as the JSON body
+/// `{"error": {"kind", "message"}}`, strict percent-decoding, routing (`404`, `405`), the
+/// caller's key for the route's role (`401`, `403`) and the body and query limits (`413`,
+/// `400`); then the route runs. Safe to call from any number of threads.
 public final class HTTPRouter: Sendable {
     /// The largest body a request may carry.
     public static let maximumBodyBytes = 64 * 1024
@@ -22,25 +22,60 @@ public final class HTTPRouter: Sendable {
     public let metrics: ServiceMetrics
     /// Where each decision is logged, when anywhere.
     public let decisionLog: DecisionLog?
-    let routes: [HTTPRoute]
+    /// Where log lines about requests go, each with its request id.
+    public let log: @Sendable (String) -> Void
+    private let middleware: [any HTTPMiddleware]
 
-    /// A router over `service`, checking callers with `access`.
-    public init(service: Service, access: AccessControl, metrics: ServiceMetrics = ServiceMetrics(), decisionLog: DecisionLog? = nil) {
+    /// A router over `service`, checking callers with `access`; log lines go to `log`
+    /// (standard error by default).
+    public init(service: Service, access: AccessControl, metrics: ServiceMetrics = ServiceMetrics(), decisionLog: DecisionLog? = nil,
+                log: @escaping @Sendable (String) -> Void = HTTPRouter.standardErrorLog) {
         self.service = service
         self.access = access
         self.metrics = metrics
         self.decisionLog = decisionLog
-        routes = Self.table
+        self.log = log
+        middleware = [
+            RequestIDMiddleware(),
+            MetricsMiddleware(metrics: metrics),
+            ErrorRenderingMiddleware(log: log),
+            PathDecodingMiddleware(),
+            RoutingMiddleware(routes: Self.table),
+            AccessControlMiddleware(access: access),
+            RequestLimitsMiddleware(),
+        ]
+    }
+
+    /// Writes a log line to standard error.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("storerules serve: \(line)\n".utf8))
     }
 
     /// The response to `request`. Never throws and never traps, whatever the request holds.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let started = ContinuousClock.now
-        let (response, label) = route(request)
-        let elapsed = ContinuousClock.now - started
-        metrics.recordRequest(route: label, method: Self.methodLabel(request.method), status: response.status,
-                              seconds: elapsed.seconds)
-        return response
+        var context = HTTPRequestContext(requestID: RequestIDMiddleware.id(from: request.header("X-Request-Id")))
+        do {
+            return try respond(to: request, context: &context, from: 0)
+        } catch {
+            // The error renderer below the id and the metrics catches every refusal.
+            return .error(error.status, kind: error.kind, message: error.message)
+        }
+    }
+
+    private func respond(to request: HTTPRequest, context: inout HTTPRequestContext, from index: Int) throws(HTTPError) -> HTTPResponse {
+        guard index < middleware.count else { return try runRoute(request, context: context) }
+        return try middleware[index].respond(to: request, context: &context) { request, context throws(HTTPError) in
+            try self.respond(to: request, context: &context, from: index + 1)
+        }
+    }
+
+    private func runRoute(_ request: HTTPRequest, context: HTTPRequestContext) throws(HTTPError) -> HTTPResponse {
+        guard let route = context.route else { throw HTTPError(404, kind: "not_found", message: "no route \(request.path)") }
+        do {
+            return try route.handle(self, request, context)
+        } catch {
+            throw HTTPError(error)
+        }
     }
 
     /// The methods counted by name; any other counts as `other`, so a client inventing method
@@ -50,64 +85,5 @@ public final class HTTPRouter: Sendable {
     /// The label `method` is counted under in the metrics.
     public static func methodLabel(_ method: String) -> String {
         countedMethods.contains(method) ? method : "other"
-    }
-
-    /// The response, and the route label it counts under.
-    private func route(_ raw: HTTPRequest) -> (HTTPResponse, String) {
-        let parts: [String]
-        var request = raw
-        do throws(ServiceError) {
-            parts = try HTTPRoute.segments(of: raw.path).map { segment throws(ServiceError) in
-                try PercentDecoding.decode(segment[...], allowsSlash: false)
-            }
-            request.query = [:]
-            for (name, value) in raw.query {
-                request.query[try PercentDecoding.decode(name[...], allowsSlash: true)] =
-                    try PercentDecoding.decode(value[...], allowsSlash: true)
-            }
-        } catch {
-            return (.error(error), "unmatched")
-        }
-        let matching = routes.compactMap { route in route.parameters(of: parts).map { (route, $0) } }
-        guard !matching.isEmpty else {
-            return (.error(404, kind: "not_found", message: "no route \(request.path); see docs/service.md"), "unmatched")
-        }
-        // HEAD is answered as GET; the transport sends the headers without the body.
-        let method = request.method == "HEAD" ? "GET" : request.method
-        guard let (route, parameters) = matching.first(where: { $0.0.method == method }) else {
-            let methods = matching.map(\.0.method)
-            let allowed = (methods.contains("GET") ? methods + ["HEAD"] : methods).sorted().joined(separator: ", ")
-            var response = HTTPResponse.error(405, kind: "method_not_allowed",
-                                              message: "\(matching[0].0.pattern) takes \(allowed), not \(request.method)")
-            response.headers["Allow"] = allowed
-            return (response, matching[0].0.pattern)
-        }
-        if let role = route.role {
-            switch access.verdict(authorization: request.header("Authorization"), for: role) {
-            case .allowed:
-                break
-            case .unauthenticated:
-                var response = HTTPResponse.error(401, kind: "unauthenticated",
-                                                  message: "\(route.pattern) needs an API key of role \(role.rawValue): Authorization: Bearer KEY")
-                response.headers["WWW-Authenticate"] = "Bearer"
-                return (response, route.pattern)
-            case .forbidden(let held):
-                return (.error(403, kind: "forbidden", message: "\(route.pattern) needs role \(role.rawValue); this key has role \(held.rawValue)"),
-                        route.pattern)
-            }
-        }
-        if request.body.count > Self.maximumBodyBytes {
-            return (.error(413, kind: "too_large", message: "the body is over \(Self.maximumBodyBytes) bytes"), route.pattern)
-        }
-        if let stray = request.query.keys.sorted().first(where: { !route.queryArguments.contains($0) }) {
-            let hint = NearestName.nearest(to: stray, in: route.queryArguments.sorted()).map { "; did you mean '\($0)'?" }
-                ?? (route.queryArguments.isEmpty ? "; it takes none" : "; it takes " + route.queryArguments.sorted().joined(separator: ", "))
-            return (.error(400, kind: "bad_request", message: "\(route.pattern) has no query argument '\(stray)'\(hint)"), route.pattern)
-        }
-        do {
-            return (try route.handle(self, request, parameters), route.pattern)
-        } catch {
-            return (.error(error), route.pattern)
-        }
     }
 }

@@ -59,7 +59,7 @@ extension LedgerCommand {
     /// The service operation an input line asks for: `{"signedPayload": …}` or a compact JWS
     /// whose payload is a notification ingests a notification; one whose payload is a
     /// transaction ingests it for `customer`.
-    static func ingestOperation(_ text: String, customer: String?) throws(ServiceError) -> StoreService.Operation {
+    static func ingestOperation(_ text: String, customer: String?) throws(ServiceError) -> ServiceRequest {
         if text.hasPrefix("{") {
             guard let body = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                   let signedPayload = body["signedPayload"] as? String

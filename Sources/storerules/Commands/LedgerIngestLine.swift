@@ -27,7 +27,7 @@ struct LedgerIngestLine: Encodable {
     }
 
     /// The line for what the service answered, or nil for an answer ingestion does not give.
-    init?(line: Int, answer: Answer, customer given: String?) {
+    init?(line: Int, answer: ServiceResponse, customer given: String?) {
         switch answer {
         case .transaction(let transaction):
             self.init(line: line, transaction: transaction)

@@ -63,6 +63,13 @@ enum ServeCommand: Command {
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let options = try ServeOptions(parsed)
+        // Bound first, so a taken port or a forbidden address is said before the ledger opens.
+        let listening: ListeningSocket
+        do {
+            listening = try ListeningSocket(host: options.http.host, port: options.http.port)
+        } catch {
+            throw CommandFailure(error.description)
+        }
         var configuration = options.service
         var release: (store: PolicyReleaseStore, current: PolicyRelease)?
         if options.policyFromLedger, case .postgres(let url) = options.service.ledger {
@@ -121,13 +128,19 @@ enum ServeCommand: Command {
                 Output.error("storerules serve: " + $0)
             }
         }
+        if let keysPath = access.keysPath { logKeys(of: access, readFrom: keysPath) }
         let signals = try ServeSignals(
             reloadKeys: {
                 do {
                     try access.reloadKeys()
-                    Output.error("storerules serve: API keys re-read from \(access.keysPath ?? "nowhere")")
+                    if let keysPath = access.keysPath { logKeys(of: access, readFrom: keysPath) }
                 } catch {
                     Output.error("storerules serve: API keys kept: \(error)")
+                }
+                do {
+                    try decisionLog?.reopen()
+                } catch {
+                    Output.error("storerules serve: the decision log stays open where it was: \(error.localizedDescription)")
                 }
             },
             tick: {
@@ -137,7 +150,7 @@ enum ServeCommand: Command {
             })
         let server: HTTPServer
         do {
-            server = try HTTPServer(router: router, configuration: options.http)
+            server = try HTTPServer(router: router, configuration: options.http, listening: listening)
         } catch {
             throw CommandFailure(error.description)
         }
@@ -152,5 +165,14 @@ enum ServeCommand: Command {
         following?.stop()
         Output.error("storerules serve: stopped")
         return 0
+    }
+
+    /// Says how many keys of each role were read, never a key, and warns of a keys file others
+    /// may read.
+    private static func logKeys(of access: AccessControl, readFrom path: String) {
+        Output.error("storerules serve: API keys read from \(path): \(access.keySummary ?? "none")")
+        if let warning = APIKeyring.permissionWarning(forFileAt: path) {
+            Output.error("storerules serve: warning: \(warning)")
+        }
     }
 }

@@ -2,7 +2,7 @@ import StoreCore
 import StorePolicy
 
 /// The `"result"` of a request that succeeded, one shape per operation.
-public enum Answer: Encodable, Sendable {
+public enum ServiceResponse: Encodable, Sendable {
     /// `storefront`: the plan, as `storerules storefront --json` prints it.
     case storefront(StorefrontPlan)
     /// `ingest_transaction`.

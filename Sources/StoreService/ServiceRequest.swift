@@ -2,7 +2,7 @@ import LuaBridge
 import StorePolicy
 
 /// What a request asks the service to do.
-public enum Operation: Sendable {
+public enum ServiceRequest: Sendable {
     /// The storefront plan for a customer at a placement.
     case storefront(customerID: String, placement: String)
     /// Verify a signed transaction and ingest it for a customer.
