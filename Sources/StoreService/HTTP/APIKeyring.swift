@@ -31,7 +31,8 @@ public struct APIKeyring: Sendable {
     public init(text: String) throws(APIKeyringError) {
         var entries: [(ServiceRole, [UInt8])] = []
         var seen: Set<[UInt8]> = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift, so lines are split on every kind of line end.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
