@@ -40,6 +40,9 @@ public final class FuzzHarness {
             let fuzzer = try HTTPRequestFuzzer(packageRoot: packageRoot)
             body = fuzzer.answer
             seeds = fuzzer.requestSeeds
+        case .serviceEdge:
+            body = ServiceEdgeFuzzer.parse
+            seeds = { ServiceEdgeFuzzer.seeds }
         case .luaResult:
             let fuzzer = try LuaResultFuzzer()
             body = fuzzer.decode

@@ -21,6 +21,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An HTTP request (method, path, query, headers, body) answered by the HTTP API's router
     /// over a real ledger and policy, with API keys.
     case httpRequest = "http-request"
+    /// The parsers at the service's edge: a keys file, customer ids, app account tokens and a
+    /// request's body framing.
+    case serviceEdge = "service-edge"
     /// A Lua value built from the bytes, as a hostile policy could return it, read back by
     /// ``LuaBridge/LuaDecoder`` as the shapes hook results take.
     case luaResult = "lua-result"

@@ -1,0 +1,46 @@
+import Foundation
+import StoreCore
+import StoreService
+
+/// The parsers at the service's edge that take text from outside before any route runs: a keys
+/// file (``StoreService/APIKeyring``), a customer id (``StoreCore/CustomerID``), an app account
+/// token (``StoreCore/AppAccountToken``) and a request's body framing
+/// (``StoreService/RequestFraming``).
+///
+/// An input is the text of a keys file, also read line by line as ids and tokens, and as the
+/// `Content-Length` and `Transfer-Encoding` values of one request (lines starting `L` and `T`).
+enum ServiceEdgeFuzzer {
+    /// Runs every edge parser over the input.
+    static func parse(_ input: Data) {
+        let text = String(decoding: input, as: UTF8.self)
+        if let keyring = try? APIKeyring(text: text) {
+            _ = keyring.summary
+            _ = keyring.role(of: text)
+        }
+        var lengths: [String] = []
+        var codings: [String] = []
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            _ = CustomerID.problem(with: String(line))
+            _ = AppAccountToken.canonical(String(line))
+            switch line.first {
+            case "L": lengths.append(String(line.dropFirst()))
+            case "T": codings.append(String(line.dropFirst()))
+            default: break
+            }
+        }
+        let framing = RequestFraming(contentLengths: lengths, transferEncodings: codings)
+        _ = (framing.contentLength, framing.refusal?.status)
+    }
+
+    /// Keys files, ids, tokens and framings as operators and clients write them, good and bad.
+    static let seeds: [Data] = [
+        "# keys\napp app-key-0123456789abcdef\r\nadmin admin-key-0123456789abc\n",
+        "\n# only comments\n",
+        "apps short\n",
+        "carol\u{0}attacker\nF1A4F0F3-5C2B-4B6E-9D1A-0C8E2F4A6B7D\nL5\nL6\n",
+        "L 42 \nTchunked\n",
+        "Tgzip, chunked\nTchunked\n",
+        "L-1\n",
+        String(repeating: "é", count: 80),
+    ].map { Data($0.utf8) }
+}
