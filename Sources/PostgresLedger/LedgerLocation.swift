@@ -33,13 +33,35 @@ public enum LedgerLocation: Sendable, Hashable {
     /// The location as people wrote it, without a password a URL carries.
     public var displayName: String {
         switch self {
-        case .sqlite(let path):
-            return path
-        case .postgres(let url):
-            guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://"),
-                  let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
-            else { return url }
-            return String(url[..<colon]) + ":***" + String(url[at...])
+        case .sqlite(let path): path
+        case .postgres(let url): Self.maskingPasswords(in: url)
         }
+    }
+
+    /// `text` with every password of a PostgreSQL URL in it replaced by `***`: the one in
+    /// `user:password@` and the value of a `password=` parameter, so a URL can be printed,
+    /// in a message or an error, without its secret.
+    public static func maskingPasswords(in text: String) -> String {
+        var masked = ""
+        var rest = Substring(text)
+        while let scheme = rest.range(of: "://") {
+            masked += rest[..<scheme.upperBound]
+            rest = rest[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex { "/?# \t\n\"'".contains($0) } ?? rest.endIndex
+            let authority = rest[..<authorityEnd]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                masked += authority[...colon] + "***" + authority[at...]
+                rest = rest[authorityEnd...]
+            }
+        }
+        masked += rest
+        var result = ""
+        var remaining = Substring(masked)
+        while let found = remaining.range(of: "password=", options: .caseInsensitive) {
+            result += remaining[..<found.upperBound] + "***"
+            remaining = remaining[found.upperBound...]
+            remaining = remaining[(remaining.firstIndex { "& \t\n\"'".contains($0) } ?? remaining.endIndex)...]
+        }
+        return result + remaining
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import CLibPQ
 
 /// One libpq connection to a PostgreSQL server.
@@ -9,6 +10,9 @@ import CLibPQ
 public final class PostgresConnection {
     /// libpq's `PGconn`, finished by `deinit`.
     let handle: OpaquePointer
+
+    /// The `application_name` StoreRules' connections carry, unless their URL names another.
+    public static let applicationName = "storerules"
 
     /// Connects to the server named by `url`, a `postgres://` or `postgresql://` URL such as
     /// `postgresql://ledger@db.example.com:5432/storerules?connect_timeout=5`.
@@ -27,7 +31,15 @@ public final class PostgresConnection {
             throw PostgresError(client: message.trimmingTrailingNewlines, sql: nil)
         }
         PQconninfoFree(options)
-        guard let handle = PQconnectdb(url) else {
+        // The URL is expanded as `dbname`; `storerules` names the connection in pg_stat_activity
+        // unless the URL gives an `application_name` of its own.
+        let keywords: [UnsafeMutablePointer<CChar>?] = [strdup("dbname"), strdup("fallback_application_name")]
+        let values: [UnsafeMutablePointer<CChar>?] = [strdup(url), strdup(Self.applicationName)]
+        defer { (keywords + values).forEach { free($0) } }
+        let keywordList = keywords.map { $0.map { UnsafePointer($0) } } + [nil]
+        let valueList = values.map { $0.map { UnsafePointer($0) } } + [nil]
+        let connected = PQconnectdbParams(keywordList, valueList, 1)
+        guard let handle = connected else {
             throw PostgresError(kind: .connection, sqlState: nil, message: "libpq could not allocate a connection", sql: nil)
         }
         guard PQstatus(handle) == CONNECTION_OK else {

@@ -39,6 +39,21 @@ enum PostgresLedgerSchema {
                 }
             }
         }
+        migrator.registerMigration("create notification conflict table") { connection in
+            try connection.execute("""
+                CREATE TABLE notification_conflict (
+                    notification_uuid text PRIMARY KEY,
+                    notification_type text,
+                    subtype text,
+                    transaction_id text NOT NULL,
+                    field text NOT NULL,
+                    stored text NOT NULL,
+                    received text NOT NULL,
+                    transaction_jws text NOT NULL,
+                    received_date bigint NOT NULL
+                )
+                """)
+        }
         return migrator
     }()
 

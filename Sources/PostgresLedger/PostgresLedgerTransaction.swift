@@ -151,6 +151,12 @@ struct PostgresLedgerTransaction: LedgerWriting {
         ).map(LedgerRecords.processedNotification(from:))
     }
 
+    func notificationConflicts() throws -> [NotificationConflict] {
+        try connection.execute(
+            "SELECT \(LedgerRecords.notificationConflictColumns) FROM notification_conflict ORDER BY received_date, notification_uuid COLLATE \"C\""
+        ).map(LedgerRecords.notificationConflict(from:))
+    }
+
     func pendingNotifications() throws -> [PendingNotification] {
         try connection.execute(
             "SELECT \(LedgerRecords.pendingNotificationColumns) FROM pending_notification ORDER BY received_date, notification_uuid COLLATE \"C\""
@@ -372,5 +378,15 @@ struct PostgresLedgerTransaction: LedgerWriting {
 
     func deletePendingNotification(uuid: String) throws {
         try connection.execute("DELETE FROM pending_notification WHERE notification_uuid = $1", [.text(uuid)])
+    }
+
+    func insertNotificationConflict(_ conflict: NotificationConflict) throws -> Bool {
+        !(try connection.execute(
+            "INSERT INTO notification_conflict (\(LedgerRecords.notificationConflictColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+                + "ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1 AS inserted",
+            [.text(conflict.uuid), PostgresLedgerParameters.text(conflict.type), PostgresLedgerParameters.text(conflict.subtype),
+             .text(conflict.transactionID), .text(conflict.field), .text(conflict.stored), .text(conflict.received),
+             .text(conflict.transactionJWS), .integer(conflict.receivedDate)]
+        ).isEmpty)
     }
 }

@@ -65,7 +65,7 @@ public final class Service: Sendable {
         do {
             ledger = try options.ledger.open()
         } catch {
-            throw StartupError("the ledger \(options.ledger.displayName): \(error)")
+            throw StartupError("the ledger \(options.ledger.displayName): \(LedgerLocation.maskingPasswords(in: "\(error)"))")
         }
         grantDecision = engine.grantDecision(for: ledger, catalog: catalog)
         followsLedgerReleases = options.followsLedgerReleases
@@ -186,6 +186,11 @@ public final class Service: Sendable {
                 pending.status = "pending"
                 pending.reason = reason
                 return pending
+            case .conflict(let reason):
+                var conflict = answer
+                conflict.status = "conflict"
+                conflict.reason = reason
+                return conflict
             case .processed(let transactionResult, let renewalResult):
                 return try processed(answer, transaction: transactionResult, renewalInfo: renewalResult)
             }

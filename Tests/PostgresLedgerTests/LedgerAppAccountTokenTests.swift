@@ -92,8 +92,8 @@ import Testing
         #expect(try ledger.balances(customerID: "ana") == ["pellet": 5])
     }
 
-    /// Writes `customers` with their tokens verbatim, and marks the token migration as not
-    /// applied, as a ledger of an earlier version was.
+    /// Writes `customers` with their tokens verbatim, and takes the ledger back to before the
+    /// token migration (the migrations after it undone too), as a ledger of an earlier version was.
     static func asStoredByAnEarlierVersion(_ location: LedgerLocation, customers: [(String, String)]) throws {
         switch location {
         case .sqlite(let path):
@@ -103,7 +103,8 @@ import Testing
                     try connection.execute("INSERT INTO customer (id, app_account_token, created_date) VALUES (?, ?, 0)", [id, token])
                 }
                 let version: Int64 = try connection.fetchValue(Int64.self, "PRAGMA user_version") ?? 0
-                try connection.execute("PRAGMA user_version = \(version - 1)")
+                try connection.execute("DROP TABLE notification_conflict")
+                try connection.execute("PRAGMA user_version = \(version - 2)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -111,7 +112,8 @@ import Testing
                 try connection.execute("INSERT INTO customer (id, app_account_token, created_date) VALUES ($1, $2, 0)",
                                        [.text(id), .text(token)])
             }
-            try connection.execute("DELETE FROM storerules_migrations WHERE name = 'canonicalise app account tokens'")
+            try connection.execute("DROP TABLE notification_conflict")
+            try connection.execute("DELETE FROM storerules_migrations WHERE name IN ('canonicalise app account tokens', 'create notification conflict table')")
         }
     }
 }

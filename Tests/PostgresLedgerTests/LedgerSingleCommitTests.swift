@@ -45,7 +45,7 @@ import Testing
         #expect(try ledger.customer(id: "ana")?.appAccountToken == "0d5c3f6a-8e1b-4f3a-9c2d-7b6e5a4f3c2b", "stored in canonical form")
     }
 
-    @Test("a conflicting version stores nothing of the notification that carried it, renewal info included",
+    @Test("a conflicting version stores nothing of the notification that carried it, renewal info included; it is kept as a conflict",
           arguments: LedgerBackend.available)
     func failedNotificationStoresNothing(on backend: LedgerBackend) throws {
         let ledger = try backend.freshLedger()
@@ -56,12 +56,14 @@ import Testing
                                                expiresAt: 30 * Payloads.day, signedAt: Payloads.day)
         let renewal = Payloads.renewalInfo(originalID: "10", productID: "pass.monthly", signedAt: Payloads.day, autoRenew: .off)
         let delivery = Payloads.Delivery(uuid: "conflict", customerID: "ana", transaction: conflicting, renewalInfo: renewal)
-        #expect(throws: LedgerError.self) {
-            try ledger.ingest(notification: delivery.notification, transaction: conflicting, renewalInfo: renewal,
-                              decide: Payloads.grants)
+        let result = try ledger.ingest(notification: delivery.notification, transaction: conflicting, renewalInfo: renewal,
+                                       decide: Payloads.grants)
+        guard case .conflict = result else {
+            Issue.record("expected the notification kept as a conflict, got \(result)")
+            return
         }
         #expect(try ledger.renewalInfo(originalTransactionID: "10") == nil)
-        #expect(try ledger.isNotificationProcessed("conflict") == false)
+        #expect(try ledger.notificationConflicts().map(\.uuid) == ["conflict"])
         #expect(try ledger.versions(ofTransaction: "10").count == 1)
     }
 

@@ -34,6 +34,7 @@ import Testing
                     DROP TABLE transaction_version;
                     ALTER TABLE schema_three_version RENAME TO transaction_version;
                     DROP TABLE merchandising_event;
+                    DROP TABLE notification_conflict;
                     PRAGMA user_version = 3;
                     """)
             }

@@ -116,4 +116,28 @@ struct LedgerCommandTests {
         let foreign = try LedgerWorkspace.ledger("check", "--ledger", ledger, "--from", ledger)
         #expect(foreign.status == 64)
     }
+
+    @Test("verbs that only read fail on a SQLite path that does not exist, and leave no file behind")
+    func readingVerbsCreateNothing() throws {
+        let missing = workspace.sqliteLedger("typo.sqlite")
+        for arguments in [["check", "--ledger", missing], ["customer", "ada", "--ledger", missing],
+                          ["copy", "--from", missing, "--to", workspace.sqliteLedger("target.sqlite")]] {
+            let result = try CommandRunner.run(["ledger"] + arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.standardError.contains("does not exist"), "\(arguments): \(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: missing), "\(arguments)")
+        }
+        let storefront = try CommandRunner.run(["storefront", LedgerWorkspace.folder, "--ledger", missing, "--customer-id", "ada"])
+        #expect(storefront.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test("an unreachable PostgreSQL URL's error never shows its password")
+    func passwordsStayHidden() throws {
+        let url = "postgresql://ledger:s3cret-pw@127.0.0.1:1/rules?connect_timeout=2&password=s3cret-pw"
+        let result = try CommandRunner.run(["ledger", "check", "--ledger", url])
+        #expect(result.status == 1)
+        #expect(!result.standardError.contains("s3cret-pw"), "\(result.standardError)")
+        #expect(result.standardError.contains("***"))
+    }
 }

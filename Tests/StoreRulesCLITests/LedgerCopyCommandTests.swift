@@ -15,7 +15,12 @@ struct LedgerCopyCommandTests {
         let target = try LedgerWorkspace.freshPostgresLedger()
         let copy = try LedgerWorkspace.ledger("copy", "--from", source, "--to", target)
         #expect(copy.status == 0, "\(copy.standardError)")
-        #expect(copy.standardOutput.hasPrefix("ledger copy: 1 customers, "))
+        #expect(copy.standardOutput.hasPrefix("ledger copy: from "))
+        #expect(copy.standardOutput.contains("\n  customers: 1\n"), "\(copy.standardOutput)")
+        for kind in ["transactions", "signed versions", "renewal infos", "grants", "processed notifications", "pending notifications",
+                     "notification conflicts", "merchandising events"] {
+            #expect(copy.standardOutput.contains("\n  \(kind): "), "\(kind)")
+        }
         for customer in [ScriptedMonth.customer] {
             let before = try LedgerWorkspace.ledger("customer", customer, "--ledger", source, LedgerWorkspace.folder, "--json")
             let after = try LedgerWorkspace.ledger("customer", customer, "--ledger", target, LedgerWorkspace.folder, "--json")

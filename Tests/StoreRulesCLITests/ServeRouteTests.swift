@@ -55,6 +55,42 @@ import Testing
         #expect((customer.json["balances"] as? JSON)?["pellet"] as? Int != nil)
     }
 
+    @Test("a customer registered with Swift's upper-case UUID receives the notification signed in lower case at once")
+    func upperCaseTokensReceiveTheirPurchases() throws {
+        let server = try ServeProcess()
+        let token = UUID().uuidString
+        let registered = try server.request("PUT", "/v1/customers/eli", json: ["app_account_token": token])
+        #expect(registered.status == 200)
+        #expect(registered.json["app_account_token"] as? String == token.lowercased())
+        var payload = SignedFixtures.consumable(id: "7250", quantity: 1)
+        payload.appAccountToken = token.lowercased()
+        let notification = try SignedFixtures.sign(SignedFixtures.notification(
+            type: .oneTimeCharge, signedTransaction: try SignedFixtures.sign(payload)))
+        let posted = try server.request("POST", "/v1/notifications", json: ["signedPayload": notification], key: nil)
+        #expect(posted.status == 200)
+        #expect(posted.json["status"] as? String == "processed", "\(posted.text)")
+        #expect((try server.request("GET", "/v1/customers/eli").json["balances"] as? JSON)?["pellet"] as? Int == 5)
+    }
+
+    @Test("a notification contradicting a stored transaction is answered 200, kept as a conflict, counted and listed by ledger check")
+    func conflictingNotificationsAreKept() throws {
+        let server = try ServeProcess()
+        let bought = try SignedFixtures.sign(SignedFixtures.consumable(id: "7400"))
+        #expect(try server.request("POST", "/v1/transactions", json: ["customer": "dee", "signed_transaction": bought]).status == 200)
+        let contradicting = try SignedFixtures.sign(SignedFixtures.consumable(id: "7400", productID: "pellet.bag"))
+        let notification = try SignedFixtures.sign(SignedFixtures.notification(type: .oneTimeCharge, signedTransaction: contradicting))
+        let posted = try server.request("POST", "/v1/notifications", json: ["signedPayload": notification], key: nil)
+        #expect(posted.status == 200, "\(posted.text)")
+        #expect(posted.json["status"] as? String == "conflict")
+        let again = try server.request("POST", "/v1/notifications", json: ["signedPayload": notification], key: nil)
+        #expect(again.json["status"] as? String == "already_processed")
+        let metrics = try server.request("GET", "/metrics", key: ServeProcess.adminKey).text
+        #expect(metrics.contains(#"storerules_ingests_total{kind="notification",outcome="conflict"} 1"#), "\(metrics)")
+        let check = try CommandRunner.run(["ledger", "check", "--ledger", server.directory.appendingPathComponent("ledger.sqlite").path])
+        #expect(check.status == 1)
+        #expect(check.standardOutput.contains("is kept as a conflict: transaction 7400"), "\(check.standardOutput)")
+    }
+
     @Test("a product the catalog does not list is stored unfinished, with the reason, and answered 200")
     func productsTheCatalogLacksAreKeptUnfinished() throws {
         let server = try ServeProcess()

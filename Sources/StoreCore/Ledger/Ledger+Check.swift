@@ -6,7 +6,8 @@ extension Ledger {
     /// - each balance is the sum of its customer's grants minus the reversed ones;
     /// - only granted transactions have grants, and every reversed grant was granted;
     /// - every stored JWS decodes to the transaction fields stored beside it;
-    /// - app account tokens are canonical, and no two customers hold the same one but for case.
+    /// - app account tokens are canonical, and no two customers hold the same one but for case;
+    /// - no notification is kept as a conflict with a stored transaction.
     public func checkInvariants() throws -> [String] {
         try reading { ledger in
             let customers = try ledger.customers()
@@ -31,6 +32,10 @@ extension Ledger {
                     violations.append("the \(item) balance of \(customer.id) is \(balances[item] ?? 0); "
                                       + "its grants minus reversals are \(expected[item] ?? 0)")
                 }
+            }
+            for conflict in try ledger.notificationConflicts() {
+                violations.append("notification \(conflict.uuid) is kept as a conflict: transaction \(conflict.transactionID) "
+                                  + "is stored with \(conflict.field) \(conflict.stored), and arrived with \(conflict.received)")
             }
             return violations
         }

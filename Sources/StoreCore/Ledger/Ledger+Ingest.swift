@@ -100,13 +100,47 @@ extension Ledger {
     /// - Throws: ``LedgerError/missingNotificationUUID``; ``LedgerError/notificationPayloadMismatch(_:)``
     ///   when a decoded payload is given without its signed data in the notification or the
     ///   reverse; and what the transaction and renewal info ingests throw. The UUID is recorded only when
-    ///   everything succeeded, so a failed notification can be delivered again.
+    ///   everything succeeded, so a failed notification can be delivered again. A transaction
+    ///   that contradicts the stored one is not thrown: the notification is kept as a conflict
+    ///   (``NotificationIngestResult/conflict(reason:)``), unless this call joins a write
+    ///   already open, which it then fails.
     @discardableResult
     public func ingest(
         notification: ResponseBodyV2DecodedPayload,
         transaction: JWSTransactionDecodedPayload?,
         renewalInfo: JWSRenewalInfoDecodedPayload?,
         customerID: String? = nil,
+        decide: (StoredTransaction) throws -> [Grant]
+    ) throws -> NotificationIngestResult {
+        do {
+            return try ingestOnce(notification: notification, transaction: transaction, renewalInfo: renewalInfo,
+                                  customerID: customerID, decide: decide)
+        } catch LedgerError.conflictingTransaction(let transactionID, let field, let stored, let received) {
+            guard OpenWrite.joinable(by: self) == nil, let uuid = notification.notificationUUID,
+                  let jws = notification.data?.signedTransactionInfo
+            else { throw LedgerError.conflictingTransaction(transactionID: transactionID, field: field, stored: stored, received: received) }
+            let conflict = NotificationConflict(
+                uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
+                transactionID: transactionID, field: field, stored: stored, received: received, transactionJWS: jws,
+                receivedDate: Self.nowInMilliseconds())
+            try writing { ledger in
+                _ = try ledger.insertNotificationConflict(conflict)
+                _ = try ledger.insertProcessedNotification(ProcessedNotification(
+                    uuid: uuid, type: conflict.type, subtype: conflict.subtype,
+                    signedDate: notification.signedDate?.millisecondsSince1970, processedDate: conflict.receivedDate))
+            }
+            return .conflict(reason: LedgerError.conflictingTransaction(
+                transactionID: transactionID, field: field, stored: stored, received: received).description
+                + "; kept for an operator, nothing stored")
+        }
+    }
+
+    /// The notification ingested in one write, as ``ingest(notification:transaction:renewalInfo:customerID:decide:)`` says.
+    private func ingestOnce(
+        notification: ResponseBodyV2DecodedPayload,
+        transaction: JWSTransactionDecodedPayload?,
+        renewalInfo: JWSRenewalInfoDecodedPayload?,
+        customerID: String?,
         decide: (StoredTransaction) throws -> [Grant]
     ) throws -> NotificationIngestResult {
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {

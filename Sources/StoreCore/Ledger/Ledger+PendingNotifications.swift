@@ -26,6 +26,11 @@ extension Ledger {
         return .pending(reason: "no customer is known for transaction \(transactionID) (original transaction \(originalID)\(token))")
     }
 
+    /// The notifications kept because their transaction contradicts the stored one, oldest first.
+    public func notificationConflicts() throws -> [NotificationConflict] {
+        try reading { try $0.notificationConflicts() }
+    }
+
     /// The notifications kept for customers not known yet, oldest first.
     public func pendingNotifications() throws -> [PendingNotification] {
         try reading { try $0.pendingNotifications() }

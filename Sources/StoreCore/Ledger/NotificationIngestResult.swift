@@ -10,4 +10,9 @@ public enum NotificationIngestResult: Hashable, Sendable {
     /// notification is kept (its renewal info stored) and is processed by
     /// ``Ledger/resolvePendingNotifications(decide:)`` once the customer is known. Why, in words.
     case pending(reason: String)
+    /// The notification's transaction contradicts the one stored with its id (another
+    /// customer, product, purchase date …): nothing it carries was stored; it is kept as a
+    /// ``NotificationConflict`` for an operator (``Ledger/notificationConflicts()``, `ledger
+    /// check`) and recorded as processed, so Apple is answered and stops sending it. Why, in words.
+    case conflict(reason: String)
 }

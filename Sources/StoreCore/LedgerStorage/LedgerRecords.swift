@@ -37,6 +37,19 @@ public enum LedgerRecords {
         original_transaction_id, app_account_token, received_date
         """
 
+    /// The columns of a notification kept for a conflict.
+    public static let notificationConflictColumns =
+        "notification_uuid, notification_type, subtype, transaction_id, field, stored, received, transaction_jws, received_date"
+
+    /// A notification kept for a conflict, from its row.
+    public static func notificationConflict(from row: some LedgerRecordRow) throws -> NotificationConflict {
+        NotificationConflict(
+            uuid: try row.text("notification_uuid"), type: try row.optionalText("notification_type"),
+            subtype: try row.optionalText("subtype"), transactionID: try row.text("transaction_id"), field: try row.text("field"),
+            stored: try row.text("stored"), received: try row.text("received"), transactionJWS: try row.text("transaction_jws"),
+            receivedDate: try row.integer("received_date"))
+    }
+
     /// A customer, from its row.
     public static func customer(from row: some LedgerRecordRow) throws -> Customer {
         Customer(id: try row.text("id"), appAccountToken: try row.optionalText("app_account_token"),

@@ -98,6 +98,8 @@ public protocol LedgerReading {
     func processedNotifications() throws -> [ProcessedNotification]
     /// Every notification kept for a customer not known yet, oldest first.
     func pendingNotifications() throws -> [PendingNotification]
+    /// Every notification kept because its transaction contradicts the stored one, oldest first.
+    func notificationConflicts() throws -> [NotificationConflict]
     /// A customer's events by name: how many, the latest, and the latest
     /// ``EventSummary/recentLimit`` times, newest first.
     func eventSummaries(customerID: String) throws -> [String: EventSummary]
@@ -147,4 +149,7 @@ public protocol LedgerWriting: LedgerReading {
     func insertPendingNotification(_ notification: PendingNotification) throws -> Bool
     /// Forgets a kept notification, once it is processed.
     func deletePendingNotification(uuid: String) throws
+    /// Keeps a notification whose transaction contradicts the stored one, unless its UUID is
+    /// kept; returns whether it was new.
+    func insertNotificationConflict(_ conflict: NotificationConflict) throws -> Bool
 }

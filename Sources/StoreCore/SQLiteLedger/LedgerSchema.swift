@@ -190,6 +190,21 @@ enum LedgerSchema {
                 }
             }
         }
+        migrator.registerMigration("create notification conflict table") { connection in
+            try connection.execute(script: """
+                CREATE TABLE notification_conflict (
+                    notification_uuid TEXT PRIMARY KEY NOT NULL,
+                    notification_type TEXT,
+                    subtype TEXT,
+                    transaction_id TEXT NOT NULL,
+                    field TEXT NOT NULL,
+                    stored TEXT NOT NULL,
+                    received TEXT NOT NULL,
+                    transaction_jws TEXT NOT NULL,
+                    received_date INTEGER NOT NULL
+                ) STRICT;
+                """)
+        }
         return migrator
     }()
 }

@@ -141,6 +141,12 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         ).map(LedgerRecords.processedNotification(from:))
     }
 
+    func notificationConflicts() throws -> [NotificationConflict] {
+        try connection.fetchAll(
+            "SELECT \(LedgerRecords.notificationConflictColumns) FROM notification_conflict ORDER BY received_date, notification_uuid"
+        ).map(LedgerRecords.notificationConflict(from:))
+    }
+
     func pendingNotifications() throws -> [PendingNotification] {
         try connection.fetchAll(
             "SELECT \(LedgerRecords.pendingNotificationColumns) FROM pending_notification ORDER BY received_date, notification_uuid"
@@ -335,5 +341,14 @@ struct SQLiteLedgerTransaction: LedgerWriting {
 
     func deletePendingNotification(uuid: String) throws {
         try connection.execute("DELETE FROM pending_notification WHERE notification_uuid = ?", [uuid])
+    }
+
+    func insertNotificationConflict(_ conflict: NotificationConflict) throws -> Bool {
+        try connection.execute(
+            "INSERT INTO notification_conflict (\(LedgerRecords.notificationConflictColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                + "ON CONFLICT (notification_uuid) DO NOTHING",
+            [conflict.uuid, conflict.type, conflict.subtype, conflict.transactionID, conflict.field, conflict.stored,
+             conflict.received, conflict.transactionJWS, conflict.receivedDate])
+        return connection.changes == 1
     }
 }

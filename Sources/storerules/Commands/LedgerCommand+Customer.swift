@@ -18,7 +18,7 @@ extension LedgerCommand {
             catalog = try PolicyLoader.open(folderPath).1
             engine = try PolicyLoader.engine(forFolder: folderPath)
         }
-        let ledger = try location.openForCommand()
+        let ledger = try location.openForCommand(mustExist: true)
         guard try ledger.customer(id: customerID) != nil else {
             throw CommandFailure("the ledger \(location.displayName) has no customer \(customerID)")
         }

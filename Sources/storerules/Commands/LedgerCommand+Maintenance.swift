@@ -8,7 +8,7 @@ extension LedgerCommand {
     static func check(_ parsed: ParsedArguments) throws -> Int32 {
         try parsed.expectPositionals(atMost: 1)
         let location = try location(parsed)
-        let ledger = try location.openForCommand()
+        let ledger = try location.openForCommand(mustExist: true)
         let violations = try ledger.checkInvariants()
         violations.forEach(Output.line)
         guard violations.isEmpty else { return 1 }
@@ -23,12 +23,19 @@ extension LedgerCommand {
         let from = try location(parsed, "from")
         let to = try location(parsed, "to")
         guard from != to else { throw UsageError("--from and --to name the same ledger") }
-        let source = try from.openForCommand()
+        let source = try from.openForCommand(mustExist: true)
         let target = try to.openForCommand()
         let summary = try source.copy(to: target)
-        Output.line("ledger copy: \(summary.customers) customers, \(summary.transactions) transactions, "
-                    + "\(summary.versions) signed versions, \(summary.renewalInfos) renewal infos, \(summary.grants) grants, "
-                    + "\(summary.processedNotifications) processed notifications from \(from.displayName) to \(to.displayName)")
+        Output.line("ledger copy: from \(from.displayName) to \(to.displayName)")
+        let kinds: [(String, Int)] = [
+            ("customers", summary.customers), ("transactions", summary.transactions), ("signed versions", summary.versions),
+            ("renewal infos", summary.renewalInfos), ("grants", summary.grants),
+            ("processed notifications", summary.processedNotifications), ("pending notifications", summary.pendingNotifications),
+            ("notification conflicts", summary.notificationConflicts), ("merchandising events", summary.events),
+        ]
+        for (kind, count) in kinds {
+            Output.line("  \(kind): \(count)")
+        }
         return 0
     }
 

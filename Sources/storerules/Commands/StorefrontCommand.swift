@@ -116,7 +116,7 @@ private func ledgerContext(folder: String, ledger text: String, customerID: Stri
             ledger = store.ledger
         } else {
             now = Date()
-            ledger = try location.openForCommand()
+            ledger = try location.openForCommand(mustExist: true)
         }
         return PolicyContext(now: now, storefront: catalog?.storefront.countryCode ?? "USA",
                              locale: catalog?.localeIdentifier ?? "en_US",
