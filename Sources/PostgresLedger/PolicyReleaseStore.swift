@@ -57,15 +57,33 @@ public final class PolicyReleaseStore: Sendable {
         }
     }
 
-    /// Publishes again the newest release whose version is `version` or starts with it.
+    /// Publishes again the release numbered `reference`, or the newest release whose version is
+    /// `reference` or starts with it.
     ///
-    /// - Throws: ``PolicyReleaseError`` when no release, or more than one version, matches.
+    /// - Throws: ``PolicyReleaseError`` when no release matches, when the text names several
+    ///   versions, or a release number and another release's version; and when the release
+    ///   named is the one serving (nothing is published then).
     @discardableResult
-    public func rollBack(to version: String) throws -> PolicyRelease {
-        let matching = try releases().filter { $0.version.hasPrefix(version) }
-        guard let chosen = matching.first, !version.isEmpty else { throw PolicyReleaseError.unknownVersion(version) }
-        let versions = Set(matching.map(\.version))
-        guard versions.count == 1 else { throw PolicyReleaseError.ambiguousVersion(version, matches: versions.sorted()) }
+    public func rollBack(to reference: String) throws -> PolicyRelease {
+        let all = try releases()
+        let byNumber = Int64(reference).flatMap { number in all.first { $0.number == number } }
+        let byVersion = reference.isEmpty ? [] : all.filter { $0.version.hasPrefix(reference) }
+        let versions = Set(byVersion.map(\.version))
+        let chosen: PolicyRelease
+        switch (byNumber, byVersion.first) {
+        case (nil, nil):
+            throw PolicyReleaseError.unknownVersion(reference)
+        case (let numbered?, let versioned?) where numbered.version != versioned.version || versions.count > 1:
+            throw PolicyReleaseError.ambiguousVersion(reference, matches: (["release \(numbered.number)"] + versions.sorted()))
+        case (let numbered?, _):
+            chosen = numbered
+        case (nil, let versioned?):
+            guard versions.count == 1 else { throw PolicyReleaseError.ambiguousVersion(reference, matches: versions.sorted()) }
+            chosen = versioned
+        }
+        if let latest = all.first, latest.version == chosen.version {
+            throw PolicyReleaseError.alreadyServing(version: chosen.version, release: latest.number)
+        }
         return try publish(version: chosen.version, script: chosen.script, catalogName: chosen.catalogName, catalog: chosen.catalog,
                            action: .rollback)
     }
@@ -84,15 +102,21 @@ public final class PolicyReleaseStore: Sendable {
 
 /// A rollback that names no single release.
 public enum PolicyReleaseError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No release has this version.
+    /// No release has this number or version.
     case unknownVersion(String)
-    /// Several versions start with this text.
+    /// The text names several versions, or a release number and another release's version.
     case ambiguousVersion(String, matches: [String])
+    /// The release named is the version serving now; nothing is published.
+    case alreadyServing(version: String, release: Int64)
 
     public var description: String {
         switch self {
-        case .unknownVersion(let version): "no release has version '\(version)'; storerules policy list shows them"
-        case .ambiguousVersion(let version, let matches): "'\(version)' starts \(matches.count) versions: \(matches.joined(separator: ", "))"
+        case .unknownVersion(let version):
+            "no release is numbered '\(version)' or has a version starting with it; storerules policy list shows them"
+        case .ambiguousVersion(let version, let matches):
+            "'\(version)' names \(matches.count) releases: \(matches.joined(separator: ", ")); give more of the version"
+        case .alreadyServing(let version, let release):
+            "version \(version) already serves (release \(release)); nothing was published"
         }
     }
 }

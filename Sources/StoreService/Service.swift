@@ -14,11 +14,10 @@ import Synchronization
 public final class Service: Sendable {
     /// The policy folder served.
     public let folder: PolicyFolder
-    /// Its catalog, when it has one.
-    public let catalog: Catalog?
-    /// The SHA-256 of the catalog file's text, when there is one: what a policy release must
-    /// carry to be served without a restart.
-    public let catalogDigest: String?
+    /// The catalog serving with the engine's policy; swapped with it by ``servePolicy(_:catalog:)``.
+    private let servedCatalog: Mutex<Catalog?>
+    /// Serializes swaps of the policy and its catalog.
+    private let swapping = Mutex(())
     /// Why the policy serving is not the one it should be (a release that failed to load), if so.
     let policyProblem = Mutex<String?>(nil)
     /// Whether the policy follows the ledger's releases rather than the folder.
@@ -29,27 +28,39 @@ public final class Service: Sendable {
     public let ledger: Ledger
     /// The verifier of every signed payload.
     public let verifier: SignedDataVerifier
-    /// The policy's `grant` hook as the ledger's decision closure, made once.
-    let grantDecision: @Sendable (StoredTransaction) throws -> [Grant]
+    /// The catalog serving now, when there is one.
+    public var catalog: Catalog? {
+        servedCatalog.withLock { $0 }
+    }
+
+    /// The policy's `grant` hook as the ledger's decision closure, over the catalog serving now.
+    var grantDecision: @Sendable (StoredTransaction) throws -> [Grant] {
+        engine.grantDecision(for: ledger, catalog: catalog)
+    }
 
     /// Loads the folder's catalog and policy, opens the ledger and configures the verifier.
     ///
     /// - Throws: ``StartupError`` naming what could not be loaded.
     public init(configuration options: ServiceConfiguration) throws(StartupError) {
+        let catalog: Catalog?
         do {
             folder = try PolicyFolder(URL(fileURLWithPath: options.folder))
             switch options.catalog {
             case .file(let name, let text):
                 catalog = try Catalog(data: Data(text.utf8), fileName: name)
-                catalogDigest = SHA256Digest.hex(of: text)
             case .none:
                 catalog = nil
-                catalogDigest = nil
             case .folder:
+                // A folder without a catalog would serve as ready and grant nothing.
+                guard folder.catalogURL != nil else {
+                    throw StartupError("\(options.folder) has no .storekit catalog; a service grants and shows only what its catalog lists")
+                }
                 catalog = try folder.loadCatalog()
-                catalogDigest = try folder.catalogURL.map { SHA256Digest.hex(of: try String(contentsOf: $0, encoding: .utf8)) }
             }
+            servedCatalog = Mutex(catalog)
             engine = try PolicyEngine(source: try options.policy ?? folder.policySource(), catalog: catalog.map(PolicyCatalog.init) ?? .empty)
+        } catch let error as StartupError {
+            throw error
         } catch let error as PolicyError {
             throw StartupError(error.description)
         } catch {
@@ -67,7 +78,6 @@ public final class Service: Sendable {
         } catch {
             throw StartupError("the ledger \(options.ledger.displayName): \(LedgerLocation.maskingPasswords(in: "\(error)"))")
         }
-        grantDecision = engine.grantDecision(for: ledger, catalog: catalog)
         followsLedgerReleases = options.followsLedgerReleases
         // Notifications kept for customers not known when they came may have become matchable
         // while no service ran (a customer registered, tokens made canonical by a migration).
@@ -228,10 +238,32 @@ public final class Service: Sendable {
         }
         let previous = engine.version
         do throws(PolicyError) {
-            let version = try engine.reload(try folder.policySource())
+            let version = try servePolicy(try folder.policySource(), catalog: try Self.catalog(of: folder))
             return ReloadAnswer(version: version, previousVersion: previous)
         } catch {
             throw .reloadFailed(error, servingVersion: engine.version)
+        }
+    }
+
+    /// Swaps in `source` with `catalog`: the engine's policy and catalog at once, then the
+    /// catalog customer states are read with. A policy that fails leaves both as they were.
+    ///
+    /// - Returns: the new version.
+    @discardableResult
+    public func servePolicy(_ source: PolicySource, catalog: Catalog?) throws(PolicyError) -> String {
+        try swapping.withLock { _ throws(PolicyError) -> String in
+            let version = try engine.reload(source, catalog: catalog.map(PolicyCatalog.init) ?? .empty)
+            servedCatalog.withLock { $0 = catalog }
+            return version
+        }
+    }
+
+    /// The folder's catalog as it is now; a catalog that fails to load is a policy that fails.
+    static func catalog(of folder: PolicyFolder) throws(PolicyError) -> Catalog? {
+        do {
+            return try folder.loadCatalog()
+        } catch {
+            throw PolicyError(kind: .unreadable, script: folder.catalogURL?.lastPathComponent, reason: error.description)
         }
     }
 }

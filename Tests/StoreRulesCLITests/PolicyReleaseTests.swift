@@ -42,7 +42,7 @@ struct PolicyReleaseTests {
         let untested = try Self.policy("publish", failing.path, "--ledger", ledger)
         #expect(untested.status == 1)
         #expect(untested.standardError.contains("1 test failed; nothing was published"), "\(untested.standardError)")
-        #expect(try Self.policy("list", "--ledger", ledger).standardOutput.isEmpty)
+        #expect(try Self.policy("list", "--ledger", ledger).standardOutput.contains("no releases yet"))
         let published = try Self.policy("publish", try Self.folder(icon: "star").path, "--ledger", ledger)
         #expect(published.status == 0, "\(published.standardError)")
         #expect(published.standardOutput.hasPrefix("policy publish: release 1, version "))
@@ -109,24 +109,54 @@ struct PolicyReleaseTests {
         #expect(try Self.policy("rollback", "nope", "--ledger", ledger).status == 1)
     }
 
-    @Test("a release that changes the catalog keeps the previous policy serving and shows in /readyz")
-    func aReleaseWithAnotherCatalogIsReported() throws {
+    @Test("a release that changes the catalog serves its script and catalog together, under a version of both")
+    func aReleaseWithAnotherCatalogServesIt() throws {
         let ledger = try LedgerWorkspace.freshPostgresLedger()
         #expect(try Self.policy("publish", try Self.folder(icon: "star").path, "--ledger", ledger).status == 0)
         let server = try ServeProcess(ledger: ledger, extra: ["--policy-from-ledger"])
-        let changed = try Self.folder(icon: "sun")
-        let catalog = changed.appendingPathComponent("Products.storekit")
-        try (try String(contentsOf: catalog, encoding: .utf8) + "\n").write(to: catalog, atomically: true, encoding: .utf8)
-        #expect(try Self.policy("publish", changed.path, "--ledger", ledger).status == 0)
-        var readiness: [String: Any] = [:]
+        let before = try server.request("GET", "/v1/admin/policy", key: ServeProcess.adminKey).json["version"] as? String
+        let repriced = try Self.folder(icon: "star")
+        let catalog = repriced.appendingPathComponent("Products.storekit")
+        let text = try String(contentsOf: catalog, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"displayPrice\" : \"0.99\"", with: "\"displayPrice\" : \"1.29\"")
+            .write(to: catalog, atomically: true, encoding: .utf8)
+        let published = try Self.policy("publish", repriced.path, "--ledger", ledger)
+        #expect(published.status == 0, "\(published.standardError)")
+        #expect(!published.standardOutput.contains("already serves"), "the script alone is unchanged, the catalog is not")
+        var prices: [String] = []
         for _ in 0..<200 {
-            readiness = try server.request("GET", "/readyz", key: nil).json
-            if readiness["policy_problem"] != nil { break }
+            let plan = try server.request("GET", "/v1/customers/ana/storefront").json
+            prices = (plan["products"] as? [[String: Any]] ?? []).compactMap { $0["display_price"] as? String }
+            if prices.contains("$1.29") { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        #expect((readiness["policy_problem"] as? String)?.contains("changes the catalog") == true, "\(readiness)")
-        #expect(readiness["ready"] as? Bool == true)
-        let icon = try server.request("POST", "/v1/decisions/plan_icon", json: ["ctx": [String: Any](), "args": ["pass.premium"]])
-        #expect(icon.json["result"] as? String == "star")
+        #expect(prices.contains("$1.29"), "\(prices)")
+        let after = try server.request("GET", "/v1/admin/policy", key: ServeProcess.adminKey).json["version"] as? String
+        #expect(after != nil && after != before)
+        let again = try Self.policy("publish", repriced.path, "--ledger", ledger)
+        #expect(again.status == 0)
+        #expect(again.standardOutput.contains("already serves"), "\(again.standardOutput)")
+        let listed = try Self.policy("list", "--ledger", ledger)
+        #expect(listed.standardOutput.hasPrefix("release\tversion\taction\treleased\n"))
+        #expect(listed.standardOutput.split(separator: "\n").count == 3, "a header and two releases: \(listed.standardOutput)")
+        let byNumber = try Self.policy("rollback", "1", "--ledger", ledger)
+        #expect(byNumber.status == 0, "\(byNumber.standardError)")
+        #expect(byNumber.standardOutput.contains("version \(before ?? "")"))
+        let twice = try Self.policy("rollback", "1", "--ledger", ledger)
+        #expect(twice.status == 1)
+        #expect(twice.standardError.contains("already serves"))
+    }
+
+    @Test("serve refuses a folder without a catalog, and so does publish")
+    func foldersWithoutACatalogAreRefused() throws {
+        let folder = try CommandRunner.policyFolder("return {}")
+        let ledger = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).sqlite").path
+        let served = try CommandRunner.run(["serve", folder.path, "--ledger", ledger, "--bundle-id", ServiceProcess.bundleId,
+                                            "--environment", "Xcode", "--insecure-no-auth", "--listen", "127.0.0.1:0"])
+        #expect(served.status == 1)
+        #expect(served.standardError.contains("has no .storekit catalog"), "\(served.standardError)")
+        let published = try Self.policy("publish", folder.path, "--ledger", try LedgerWorkspace.freshPostgresLedger())
+        #expect(published.status == 1)
+        #expect(published.standardError.contains("has no .storekit catalog"))
     }
 }

@@ -66,6 +66,32 @@ import Testing
     }
 
     /// Polls `condition` for up to 10 seconds.
+    @Test("--watch picks up a changed catalog with its script under a new version; a broken one shows in /readyz and is counted once")
+    func watchReloadsTheCatalog() throws {
+        let server = try ServeProcess(extra: ["--watch"])
+        let version = { try server.request("GET", "/v1/admin/policy", key: ServeProcess.adminKey).json["version"] as? String }
+        let prices = {
+            ((try server.request("GET", "/v1/customers/ana/storefront").json["products"] as? [[String: Any]]) ?? [])
+                .compactMap { $0["display_price"] as? String }
+        }
+        let before = try version()
+        let catalog = server.folder.appendingPathComponent("Products.storekit")
+        let text = try String(contentsOf: catalog, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"displayPrice\" : \"0.99\"", with: "\"displayPrice\" : \"1.29\"")
+            .write(to: catalog, atomically: true, encoding: .utf8)
+        #expect(try Self.eventually { try prices().contains("$1.29") })
+        let repriced = try version()
+        #expect(repriced != before, "a changed price is a new version")
+        try "{ not a catalog".write(to: catalog, atomically: true, encoding: .utf8)
+        #expect(try Self.eventually {
+            (try server.request("GET", "/readyz", key: nil).json["policy_problem"] as? String)?.contains("Products.storekit") == true
+        })
+        #expect(try version() == repriced, "the previous version keeps serving")
+        Thread.sleep(forTimeInterval: 1.5)
+        let metrics = try server.request("GET", "/metrics", key: ServeProcess.adminKey).text
+        #expect(metrics.contains(#"storerules_policy_reloads_total{result="failure"} 1"#), "\(metrics)")
+    }
+
     private static func eventually(_ condition: () throws -> Bool) throws -> Bool {
         let deadline = Date(timeIntervalSinceNow: 10)
         while Date() < deadline {

@@ -263,7 +263,8 @@ import Testing
               return shown == nil or ctx.now - shown.last >= 3600
             end
             return policy
-            """)
+            """, files: ["Products.storekit": try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
+                "Examples/BackyardBirds/Products.storekit"), encoding: .utf8)])
         let server = try ServeProcess(folder: folder)
         let before = try server.request("POST", "/v1/decisions/show_merchandising", json: ["customer": "fay", "args": ["home"]])
         #expect(before.status == 200, "\(before.text)")

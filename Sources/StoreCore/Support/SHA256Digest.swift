@@ -23,8 +23,16 @@ public enum SHA256Digest {
 
     /// The SHA-256 of `text`'s UTF-8, in lowercase hexadecimal.
     public static func hex(of text: String) -> String {
+        hex(bytes(of: text))
+    }
+
+    /// The SHA-256 of `data`, in lowercase hexadecimal.
+    public static func hex(of data: some ContiguousBytes) -> String {
+        hex(bytes(of: data))
+    }
+
+    private static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
-        let digest = bytes(of: text)
         return String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
             for (index, byte) in digest.enumerated() {
                 buffer[2 * index] = digits[Int(byte >> 4)]

@@ -71,7 +71,7 @@ public final class JourneyRunner {
     private func perform(_ step: Journey.Step, number: Int) -> JourneyStepReport {
         let customerID = step.customer ?? journey.customer
         var events: [String] = []
-        if let message = watcher?.reloadIfChanged() { events.append(message) }
+        if let change = watcher?.reloadIfChanged() { events.append(change.message) }
         var failure: String?
         let before = Set(((try? store.transactions(customerID: customerID)) ?? []).compactMap(\.payload.transactionId))
         var placement = journey.placement

@@ -136,7 +136,7 @@ public final class PolicyREPL {
     ///
     /// - Returns: what happened, for the prompt to print; nil when nothing changed.
     public func reloadIfChanged() -> String? {
-        guard let source = try? folder.policySource(), source.version != engine.version else { return nil }
+        guard let source = try? folder.policySource(), source.digest != engine.source.digest else { return nil }
         return reload(source).text
     }
 

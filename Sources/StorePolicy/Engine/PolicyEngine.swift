@@ -15,10 +15,6 @@ import Synchronization
 /// ``Decision``; ``grant(_:transaction:product:traced:)`` throws instead, because a grant
 /// must never be guessed.
 public final class PolicyEngine: Sendable {
-    /// The catalog hooks see as `ctx.catalog`.
-    public let catalog: PolicyCatalog
-    /// The catalog's part in every storefront plan.
-    let storefrontLayout: StorefrontLayout
     /// The limits each hook call runs under.
     public let limits: LuaLimits
     private let print: LuaState.PrintHandler
@@ -47,8 +43,6 @@ public final class PolicyEngine: Sendable {
     /// (for test coverage; its states must then run one at a time).
     package init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, maximumIdleStates: Int = 1,
                  print: @escaping LuaState.PrintHandler = { _ in }, lineCounts: LuaLineCounts?) throws(PolicyError) {
-        self.catalog = catalog
-        storefrontLayout = StorefrontLayout(catalog)
         self.limits = limits
         self.print = print
         self.lineCounts = lineCounts
@@ -57,8 +51,15 @@ public final class PolicyEngine: Sendable {
         current = Mutex(generation)
     }
 
-    /// The version (content hash) of the policy serving now.
-    public var version: String { current.withLock { $0.source.version } }
+    /// The version of the policy serving now: the digest of its script and its catalog
+    /// together (``PolicyVersion``).
+    public var version: String { current.withLock { $0.version } }
+
+    /// The catalog hooks see as `ctx.catalog`, in the policy serving now.
+    public var catalog: PolicyCatalog { current.withLock { $0.catalog } }
+
+    /// The catalog's part in every storefront plan, in the policy serving now.
+    var storefrontLayout: StorefrontLayout { current.withLock { $0.storefrontLayout } }
 
     /// The policy serving now.
     public var source: PolicySource { current.withLock { $0.source } }
@@ -77,19 +78,22 @@ public final class PolicyEngine: Sendable {
         (try? withInstance { $0.definedHooks }) ?? []
     }
 
-    /// Compiles and validates `source`, then makes it the serving policy.
+    /// Compiles and validates `source` over `catalog` (the serving catalog when nil), then makes
+    /// both the serving policy at once: no decision sees the new script with the old catalog,
+    /// or the reverse.
     ///
     /// - Returns: the new version.
     /// - Throws: ``PolicyError`` when the new policy fails; the old one keeps serving.
     @discardableResult
-    public func reload(_ source: PolicySource) throws(PolicyError) -> String {
-        let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
+    public func reload(_ source: PolicySource, catalog: PolicyCatalog? = nil) throws(PolicyError) -> String {
+        let generation = try Generation(source: source, catalog: catalog ?? self.catalog, limits: limits, print: print,
+                                        lineCounts: lineCounts)
         current.withLock { serving in
             generation.number = serving.number + 1
             serving = generation
             generationNumber.store(generation.number, ordering: .releasing)
         }
-        return source.version
+        return generation.version
     }
 
     /// Compiles states of the serving policy until `count` of them (at most the engine's
@@ -143,9 +147,9 @@ public final class PolicyEngine: Sendable {
     /// `ctx`, made from `context` once: a storefront plan's hooks share its fields as they
     /// are read, so each is pushed at most once per plan. `ctx` is read-only, so no hook
     /// can change what a later one sees. Hooks called from `body` must be for `context`.
-    func withSharedContext<Result>(_ context: PolicyContext, _ body: () -> Result) -> Result {
+    func withSharedContext<Result>(_ context: PolicyContext, _ body: (PolicyInstance?) -> Result) -> Result {
         let cache = ThreadInstanceCache.current
-        if cache.held?.engine == token.identifier { return body() }
+        if let held = cache.held, held.engine == token.identifier { return body(held.instance) }
         do throws(PolicyError) {
             return try withInstance { instance in
                 instance.holdContext(context)
@@ -154,11 +158,11 @@ public final class PolicyEngine: Sendable {
                     cache.held = nil
                     instance.releaseContext()
                 }
-                return body()
+                return body(instance)
             }
         } catch {
             // No instance could be made: each hook then fails (and falls back) on its own.
-            return body()
+            return body(nil)
         }
     }
 
@@ -178,7 +182,7 @@ public final class PolicyEngine: Sendable {
         var version = ""
         do throws(PolicyError) {
             let outcome: Outcome<Value> = try withInstance { instance throws(PolicyError) in
-                if traced { version = instance.source.version }
+                if traced { version = instance.version }
                 guard let function = try instance.function(named: hook) else { return .missing }
                 defer { instance.endCall() }
                 var output: LuaValue?
@@ -266,11 +270,16 @@ extension Duration {
 /// One policy version and its idle compiled states.
 final class Generation: @unchecked Sendable {
     let source: PolicySource
+    /// The catalog hooks see.
+    let catalog: PolicyCatalog
+    /// The catalog's part in every storefront plan.
+    let storefrontLayout: StorefrontLayout
+    /// The script's and the catalog's version.
+    let version: String
     /// When the policy was compiled and validated.
     let loadedAt = Date()
     /// Counts reloads: 0 for the first policy, then one more for each (set before publication).
     var number = 0
-    private let catalog: PolicyCatalog
     private let limits: LuaLimits
     private let print: LuaState.PrintHandler
     private let lineCounts: LuaLineCounts?
@@ -283,10 +292,13 @@ final class Generation: @unchecked Sendable {
          lineCounts: LuaLineCounts?) throws(PolicyError) {
         self.source = source
         self.catalog = catalog
+        storefrontLayout = StorefrontLayout(catalog)
+        version = PolicyVersion.of(source, catalog: catalog)
         self.limits = limits
         self.print = print
         self.lineCounts = lineCounts
-        let first = try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
+        let first = try PolicyInstance(source: source, catalog: catalog, layout: storefrontLayout, version: version, limits: limits,
+                                       print: print, lineCounts: lineCounts)
         lint = first.lint()
         idle = Mutex([first])
     }
@@ -294,15 +306,20 @@ final class Generation: @unchecked Sendable {
     /// An idle state, or a newly compiled one.
     func take() throws(PolicyError) -> PolicyInstance {
         if let instance = idle.withLock({ $0.popLast() }) { return instance }
-        return try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
+        return try makeInstance()
     }
 
     /// Compiles states until `count` are idle.
     func prepare(_ count: Int) throws(PolicyError) {
         while idle.withLock({ $0.count }) < count {
-            let instance = try PolicyInstance(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
+            let instance = try makeInstance()
             idle.withLock { $0.append(instance) }
         }
+    }
+
+    private func makeInstance() throws(PolicyError) -> PolicyInstance {
+        try PolicyInstance(source: source, catalog: catalog, layout: storefrontLayout, version: version, limits: limits,
+                           print: print, lineCounts: lineCounts)
     }
 
     /// Returns a state after use.

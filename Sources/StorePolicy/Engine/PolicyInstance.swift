@@ -7,6 +7,10 @@ import StoreCore
 /// caller and takes it back when the call ends.
 final class PolicyInstance: @unchecked Sendable {
     let source: PolicySource
+    /// The version of the policy and catalog the instance was compiled with.
+    let version: String
+    /// The catalog's part in every storefront plan, of the catalog the instance sees.
+    let storefrontLayout: StorefrontLayout
     let state: LuaState
     let encoder = LuaEncoder()
     let decoder = LuaDecoder()
@@ -23,9 +27,11 @@ final class PolicyInstance: @unchecked Sendable {
 
     /// Compiles `source` in a new state, runs its top-level code and checks that it returns a
     /// table whose known hooks are functions.
-    init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler,
-         lineCounts: LuaLineCounts? = nil) throws(PolicyError) {
+    init(source: PolicySource, catalog: PolicyCatalog, layout: StorefrontLayout, version: String, limits: LuaLimits,
+         print: @escaping LuaState.PrintHandler, lineCounts: LuaLineCounts? = nil) throws(PolicyError) {
         self.source = source
+        self.version = version
+        storefrontLayout = layout
         do {
             state = try LuaState(limits: limits, print: print)
             if let lineCounts { state.countLines(into: lineCounts) }

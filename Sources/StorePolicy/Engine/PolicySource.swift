@@ -1,5 +1,5 @@
-import COpenSSL
 import Foundation
+import StoreCore
 
 /// The text of a policy and the name errors give it.
 public struct PolicySource: Sendable, Equatable {
@@ -7,14 +7,15 @@ public struct PolicySource: Sendable, Equatable {
     public var text: String
     /// The name errors and tracebacks use, such as `policy.lua`.
     public var chunkName: String
-    /// The policy version: the first 16 hex digits of the SHA-256 of the text.
-    public let version: String
+    /// The script's digest: the first 16 hex digits of the SHA-256 of the text. The policy's
+    /// version also covers its catalog (``PolicyVersion``).
+    public let digest: String
 
     /// Creates a source from text.
     public init(text: String, chunkName: String = "policy.lua") {
         self.text = text
         self.chunkName = chunkName
-        self.version = PolicySource.contentHash(of: text)
+        digest = String(SHA256Digest.hex(of: text).prefix(16))
     }
 
     /// Reads a policy file.
@@ -30,15 +31,5 @@ public struct PolicySource: Sendable, Equatable {
             throw PolicyError(kind: .unreadable, script: url.lastPathComponent, reason: "\(url.path) is not UTF-8 text")
         }
         self.init(text: text, chunkName: url.lastPathComponent)
-    }
-
-    private static func contentHash(of text: String) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        var bytes = Array(text.utf8)
-        _ = SHA256(&bytes, bytes.count, &digest)
-        return digest.prefix(8).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
     }
 }

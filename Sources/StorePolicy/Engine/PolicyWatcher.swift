@@ -1,24 +1,46 @@
 import Foundation
+import StoreCore
 
-/// Reloads an engine's policy when `policy.lua` changes on disk: the live-reload behind
-/// `--watch`.
+/// Reloads a policy when its folder's `policy.lua` or `.storekit` catalog changes on disk: the
+/// live-reload behind `--watch`.
 ///
-/// Call ``reloadIfChanged()`` before a decision (or on a timer). A changed file that compiles
-/// and validates is swapped in for the next decision; a broken edit keeps the old policy
-/// serving, and the message says why, with the file and line.
+/// Call ``reloadIfChanged()`` before a decision (or on a timer). When either file changed, both
+/// are read again and swapped in together for the next decision; a broken edit of either keeps
+/// the old policy serving, and the message says why, with the file and line.
 public final class PolicyWatcher: @unchecked Sendable {
-    private let folder: PolicyFolder
-    private let engine: PolicyEngine
-    private let lock = NSLock()
-    private var lastModification: Date?
-    private var lastVersion: String
+    /// What a look at the folder found.
+    public enum Change: Sendable, Equatable {
+        /// The policy or catalog changed, and the new version serves: the line says which.
+        case reloaded(String)
+        /// The policy or catalog changed, and failed: the previous version keeps serving. Why.
+        case failed(String)
 
-    /// Watches `folder`'s `policy.lua` for `engine`.
-    public init(folder: PolicyFolder, engine: PolicyEngine) {
+        /// The change in one line.
+        public var message: String {
+            switch self {
+            case .reloaded(let line), .failed(let line): line
+            }
+        }
+    }
+
+    private let folder: PolicyFolder
+    private let reload: (PolicySource, Catalog?) throws -> String
+    private let lock = NSLock()
+    private var lastModifications: [Date?]
+
+    /// Watches `folder` and hands each changed script and catalog to `reload`, which swaps them
+    /// in and returns the new version, or throws why it cannot.
+    public init(folder: PolicyFolder, reload: @escaping (PolicySource, Catalog?) throws -> String) {
         self.folder = folder
-        self.engine = engine
-        lastVersion = engine.version
-        lastModification = Self.modificationDate(of: folder.policyURL)
+        self.reload = reload
+        lastModifications = Self.modificationDates(of: folder)
+    }
+
+    /// Watches `folder` for `engine`.
+    public convenience init(folder: PolicyFolder, engine: PolicyEngine) {
+        self.init(folder: folder) { source, catalog in
+            try engine.reload(source, catalog: catalog.map(PolicyCatalog.init) ?? .empty)
+        }
     }
 
     /// Watches the policy folder at `path` for `engine`.
@@ -26,32 +48,31 @@ public final class PolicyWatcher: @unchecked Sendable {
         self.init(folder: try PolicyFolder(URL(fileURLWithPath: path)), engine: engine)
     }
 
-    /// Reloads the policy when the file changed since the last look.
+    /// Reloads the policy and its catalog when either file changed since the last look.
     ///
-    /// - Returns: nil when nothing changed; otherwise what happened, in one line.
-    public func reloadIfChanged() -> String? {
+    /// - Returns: nil when nothing changed; otherwise what happened.
+    public func reloadIfChanged() -> Change? {
         lock.lock()
         defer { lock.unlock() }
-        let modification = Self.modificationDate(of: folder.policyURL)
-        guard modification != lastModification else { return nil }
-        lastModification = modification
-        let source: PolicySource
+        let modifications = Self.modificationDates(of: folder)
+        guard modifications != lastModifications else { return nil }
+        lastModifications = modifications
         do {
-            source = try folder.policySource()
+            let source = try folder.policySource()
+            let catalog = try folder.loadCatalog()
+            let version = try reload(source, catalog)
+            return .reloaded("reloaded \(source.chunkName)\(folder.catalogURL.map { " and \($0.lastPathComponent)" } ?? "") "
+                             + "(version \(version))")
+        } catch let error as PolicyError {
+            return .failed("\(error.description); the previous version keeps serving")
         } catch {
-            return "\(error.description); the previous policy keeps serving"
-        }
-        guard source.version != lastVersion else { return nil }
-        lastVersion = source.version
-        do {
-            try engine.reload(source)
-            return "reloaded \(source.chunkName) (version \(source.version))"
-        } catch {
-            return "\(error.description); the previous policy keeps serving"
+            return .failed("\(error); the previous version keeps serving")
         }
     }
 
-    private static func modificationDate(of url: URL) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    private static func modificationDates(of folder: PolicyFolder) -> [Date?] {
+        ([folder.policyURL] + (folder.catalogURL.map { [$0] } ?? [])).map { url in
+            (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        }
     }
 }

@@ -15,10 +15,14 @@ extension PolicyEngine {
     /// - A button shows when the policy makes it `visible`, or `automatic` where StoreKit
     ///   shows it by default: cancellation, and policies in a subscription store.
     public func storefrontPlan(_ context: PolicyContext, placement: String) -> StorefrontPlan {
-        withSharedContext(context) { plan(context, placement: placement) }
+        withSharedContext(context) { instance in
+            // The layout and version of the instance whose hooks decide: one policy, one catalog.
+            plan(context, placement: placement, layout: instance?.storefrontLayout ?? storefrontLayout, version: instance?.version ?? version)
+        }
     }
 
-    private func plan(_ context: PolicyContext, placement: String) -> StorefrontPlan {
+    private func plan(_ context: PolicyContext, placement: String, layout storefrontLayout: StorefrontLayout,
+                      version: String) -> StorefrontPlan {
         let notes = DecisionNotes()
         let merchandising = showMerchandising(context, placement: placement)
         notes.record(.showMerchandising, placement, merchandising, merchandising.value ? "shown" : "hidden")
@@ -35,7 +39,7 @@ extension PolicyEngine {
                                   style: style.value, icon: icon.value,
                                   owned: product.type != "consumable" && owned.contains(product.id)))
         }
-        products = products.map { (displayOrder($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        products = products.map { (displayOrder($0, prices: storefrontLayout.prices), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
 
         return StorefrontPlan(
             placement: placement, customerID: context.customer.id, policyVersion: version,
@@ -46,13 +50,13 @@ extension PolicyEngine {
     }
 
     /// Where a product goes in the store: large, regular, then compact, then by price and id.
-    private func displayOrder(_ product: StorefrontPlan.Product) -> (Int, Decimal, String) {
+    private func displayOrder(_ product: StorefrontPlan.Product, prices: [String: Decimal]) -> (Int, Decimal, String) {
         let prominence = switch product.style {
         case .large: 0
         case .regular: 1
         case .compact: 2
         }
-        return (prominence, storefrontLayout.prices[product.id] ?? 0, product.id)
+        return (prominence, prices[product.id] ?? 0, product.id)
     }
 
     private func subscriptionStore(_ context: PolicyContext, group: PolicyCatalog.Group, notes: DecisionNotes) -> StorefrontPlan.SubscriptionStore {

@@ -1,22 +1,24 @@
 import Foundation
-import StoreCore
 import PostgresLedger
+import StoreCore
 import StorePolicy
+import Synchronization
 
 /// Keeps a service on the newest policy released in its PostgreSQL ledger
 /// (`storerules policy publish`), switching within moments of each release.
 ///
-/// A release is swapped in when its script compiles and validates here and its catalog is the
-/// one this service serves; otherwise the previous policy keeps serving, the failure counts in
-/// the metrics and shows in `/readyz` (``Readiness/policyProblem``) until a later release loads.
+/// A release is swapped in, script and catalog together, when it compiles and validates here;
+/// otherwise the previous version keeps serving, the failure counts once in the metrics and
+/// shows in `/readyz` (``Readiness/policyProblem``) until a later release loads.
 public final class LedgerPolicyFollowing: Sendable {
     private let follower: PolicyReleaseFollower
 
     /// Follows `store`'s releases after `current` for `service`; `log` hears each switch and failure.
     public init(service: Service, store: PolicyReleaseStore, current: PolicyRelease, metrics: ServiceMetrics,
                 log: @escaping @Sendable (String) -> Void) {
+        let lastFailure = Mutex<Int64?>(nil)
         follower = PolicyReleaseFollower(store: store, after: current.number, onRelease: { release in
-            Self.serve(release, in: service, metrics: metrics, log: log)
+            Self.serve(release, in: service, metrics: metrics, lastFailure: lastFailure, log: log)
         }, onFailure: { problem in
             log("following policy releases: \(problem); trying again")
         })
@@ -27,21 +29,25 @@ public final class LedgerPolicyFollowing: Sendable {
         follower.stop()
     }
 
-    private static func serve(_ release: PolicyRelease, in service: Service, metrics: ServiceMetrics, log: @Sendable (String) -> Void) {
-        if release.catalog.map(SHA256Digest.hex(of:)) != service.catalogDigest {
-            let problem = "release \(release.number) (version \(release.version)) changes the catalog; "
-                + "restart the instance to serve it; version \(service.engine.version) keeps serving"
-            service.reportPolicyProblem(problem)
-            metrics.recordReload(result: "failure")
-            log(problem)
-            return
+    /// The catalog a release carries, read; one that fails to read is a release that fails.
+    private static func catalog(of release: PolicyRelease) throws(PolicyError) -> Catalog? {
+        guard let name = release.catalogName, let text = release.catalog else { return nil }
+        do {
+            return try Catalog(data: Data(text.utf8), fileName: name)
+        } catch {
+            throw PolicyError(kind: .unreadable, script: name, reason: "\(error)")
         }
+    }
+
+    private static func serve(_ release: PolicyRelease, in service: Service, metrics: ServiceMetrics,
+                              lastFailure: borrowing Mutex<Int64?>, log: @Sendable (String) -> Void) {
         guard release.version != service.engine.version else {
             service.reportPolicyProblem(nil)
             return
         }
-        do {
-            try service.engine.reload(PolicySource(text: release.script))
+        do throws(PolicyError) {
+            let catalog = try Self.catalog(of: release)
+            try service.servePolicy(PolicySource(text: release.script), catalog: catalog)
             service.reportPolicyProblem(nil)
             metrics.recordReload(result: "success")
             log("policy release \(release.number) serving, version \(release.version)")
@@ -49,8 +55,15 @@ public final class LedgerPolicyFollowing: Sendable {
             let problem = "release \(release.number) (version \(release.version)) failed to load: \(error.description); "
                 + "version \(service.engine.version) keeps serving"
             service.reportPolicyProblem(problem)
-            metrics.recordReload(result: "failure")
-            log(problem)
+            // A release seen again (the follower's periodic look) is one failure, counted once.
+            let isNew = lastFailure.withLock { last in
+                defer { last = release.number }
+                return last != release.number
+            }
+            if isNew {
+                metrics.recordReload(result: "failure")
+                log(problem)
+            }
         }
     }
 }

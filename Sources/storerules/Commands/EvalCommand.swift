@@ -129,7 +129,7 @@ enum EvalCommand: Command {
     static func serveLines(_ engine: PolicyEngine, watcher: PolicyWatcher?) {
         while let line = readLine(strippingNewline: true) {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            if let message = watcher?.reloadIfChanged() { Output.error(message) }
+            if let change = watcher?.reloadIfChanged() { Output.error(change.message) }
             let response: String
             do {
                 let request = try HookRequest.decode(json: Data(line.utf8))

@@ -13,7 +13,7 @@ enum PolicyCommand: Command {
         """
         Usage: storerules policy publish DIR --ledger URL
                storerules policy list --ledger URL [--json]
-               storerules policy rollback VERSION --ledger URL
+               storerules policy rollback RELEASE|VERSION --ledger URL
 
         Releases live in the ledger's PostgreSQL database; instances started with
         `storerules serve --policy-from-ledger` serve the newest one and switch to each new one
@@ -34,8 +34,8 @@ enum PolicyCommand: Command {
         Subcommand("publish", arguments: "DIR", summary: "Compile and validate DIR's policy.lua with its catalog, run its "
                    + "*_test.lua, and only when all pass, release it.", options: [ledgerOption]),
         Subcommand("list", summary: "Every release, newest first: number, version, action, time.", options: [ledgerOption, jsonFlag]),
-        Subcommand("rollback", arguments: "VERSION", summary: "Release again the policy of an earlier version (a unique "
-                   + "prefix of it will do).", options: [ledgerOption]),
+        Subcommand("rollback", arguments: "RELEASE|VERSION", summary: "Release again an earlier release, named by its "
+                   + "number or by its version (a unique prefix of it will do).", options: [ledgerOption]),
     ]
 
     static let syntax = CommandSyntax(name, options: [], subcommands: subcommands)
@@ -56,7 +56,7 @@ enum PolicyCommand: Command {
         case "publish": return try publish(parsed, to: store)
         case "list": return try list(parsed, store)
         case "rollback":
-            let version = try parsed.positional(1, "the VERSION to roll back to")
+            let version = try parsed.positional(1, "the RELEASE number or VERSION to roll back to")
             try parsed.expectPositionals(atMost: 2)
             do {
                 let release = try store.rollBack(to: version)
@@ -74,6 +74,9 @@ enum PolicyCommand: Command {
         let path = try parsed.positional(1, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 2)
         let (folder, catalog) = try PolicyLoader.open(path)
+        guard catalog != nil else {
+            throw CommandFailure("\(path) has no .storekit catalog; a fleet grants and shows only what its catalog lists; nothing was published")
+        }
         let source: PolicySource
         do {
             source = try folder.policySource()
@@ -97,8 +100,13 @@ enum PolicyCommand: Command {
             failures.forEach { Output.error("✘ " + $0) }
             throw CommandFailure("\(failures.count) test\(failures.count == 1 ? "" : "s") failed; nothing was published")
         }
+        let version = PolicyVersion.of(source, catalog: catalog.map(PolicyCatalog.init) ?? .empty)
+        if let latest = try store.latest(), latest.version == version {
+            Output.line("policy publish: version \(version) already serves (release \(latest.number)); nothing was published")
+            return 0
+        }
         let catalogText = try folder.catalogURL.map { try String(contentsOf: $0, encoding: .utf8) }
-        let release = try store.publish(version: source.version, script: source.text,
+        let release = try store.publish(version: version, script: source.text,
                                         catalogName: folder.catalogURL?.lastPathComponent, catalog: catalogText)
         Output.line("policy publish: release \(release.number), version \(release.version) (\(passed) tests passed)")
         return 0
@@ -111,6 +119,11 @@ enum PolicyCommand: Command {
             Output.line(try Output.json(releases))
             return 0
         }
+        guard !releases.isEmpty else {
+            Output.line("policy list: no releases yet; storerules policy publish DIR makes the first")
+            return 0
+        }
+        Output.line("release\tversion\taction\treleased")
         for release in releases {
             Output.line("\(release.number)\t\(release.version)\t\(release.action.rawValue)\t"
                         + ISO8601DateFormatter().string(from: release.releasedAt))

@@ -122,7 +122,9 @@ enum ServeCommand: Command {
         }
         let metrics = ServiceMetrics()
         let router = HTTPRouter(service: service, access: access, metrics: metrics, decisionLog: decisionLog)
-        let watcher = options.watch ? PolicyWatcher(folder: service.folder, engine: service.engine) : nil
+        let watcher = options.watch ? PolicyWatcher(folder: service.folder) { source, catalog in
+            try service.servePolicy(source, catalog: catalog)
+        } : nil
         let following = release.map { release in
             LedgerPolicyFollowing(service: service, store: release.store, current: release.current, metrics: metrics) {
                 Output.error("storerules serve: " + $0)
@@ -144,8 +146,17 @@ enum ServeCommand: Command {
                 }
             },
             tick: {
-                if let message = watcher?.reloadIfChanged() {
+                switch watcher?.reloadIfChanged() {
+                case .reloaded(let message)?:
+                    service.reportPolicyProblem(nil)
+                    metrics.recordReload(result: "success")
                     Output.error("storerules serve: \(message)")
+                case .failed(let message)?:
+                    service.reportPolicyProblem(message)
+                    metrics.recordReload(result: "failure")
+                    Output.error("storerules serve: \(message)")
+                case nil:
+                    break
                 }
             })
         let server: HTTPServer

@@ -82,8 +82,8 @@ enum StorefrontCommand: Command {
         let watcher = try PolicyWatcher(folder: path, engine: engine)
         while true {
             try await Task.sleep(for: .milliseconds(300))
-            if let message = watcher.reloadIfChanged() {
-                Output.line(message)
+            if let change = watcher.reloadIfChanged() {
+                Output.line(change.message)
                 _ = try write()
             }
         }
