@@ -167,6 +167,11 @@ struct PostgresLedgerTransaction: LedgerWriting {
         try LedgerRecords.eventSummaries(placeholder: "$1") { try connection.execute($0, [.text(customerID)]) }
     }
 
+    func eventNames(customerID: String) throws -> Set<String> {
+        Set(try connection.execute("SELECT DISTINCT name FROM merchandising_event WHERE customer_id = $1", [.text(customerID)])
+            .map { row -> String in try row.decode(column: "name") })
+    }
+
     func events() throws -> [MerchandisingEvent] {
         try connection.execute(
             "SELECT \(LedgerRecords.eventColumns) FROM merchandising_event ORDER BY customer_id COLLATE \"C\", occurred_date, event_id"

@@ -20,7 +20,8 @@ extension Service {
     /// Records a merchandising event, and answers the customer's history of it.
     func recordEvent(_ customerID: String, name: String, placement: String?) throws(ServiceError) -> EventAnswer {
         do {
-            let summary = try ledger.recordEvent(customerID: customerID, name: name, placement: placement)
+            let summary = try ledger.recordEvent(customerID: customerID, name: name, placement: placement,
+                                                 maximumNames: maximumEventNames)
             return EventAnswer(customerID: customerID, name: name, history: EventHistory(summary))
         } catch {
             throw .ledger(error)

@@ -22,6 +22,8 @@ public final class Service: Sendable {
     let policyProblem = Mutex<String?>(nil)
     /// Whether the policy follows the ledger's releases rather than the folder.
     public let followsLedgerReleases: Bool
+    /// How many distinct merchandising event names one customer keeps.
+    public let maximumEventNames: Int
     /// The policy engine every request decides with.
     public let engine: PolicyEngine
     /// The ledger every ingest goes to.
@@ -79,6 +81,7 @@ public final class Service: Sendable {
             throw StartupError("the ledger \(options.ledger.displayName): \(LedgerLocation.maskingPasswords(in: "\(error)"))")
         }
         followsLedgerReleases = options.followsLedgerReleases
+        maximumEventNames = options.maximumEventNames
         // Notifications kept for customers not known when they came may have become matchable
         // while no service ran (a customer registered, tokens made canonical by a migration).
         // One that still fails stays kept for the next retry; a failure here stops nothing.

@@ -23,6 +23,8 @@ public struct ServiceConfiguration: Sendable {
     public var catalog: CatalogChoice = .folder
     /// Whether the policy follows the ledger's releases, so a reload from the folder is refused.
     public var followsLedgerReleases = false
+    /// How many distinct merchandising event names one customer keeps.
+    public var maximumEventNames = Ledger.defaultMaximumEventNames
 
     /// Where a service's catalog comes from.
     public enum CatalogChoice: Sendable {

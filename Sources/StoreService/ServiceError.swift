@@ -77,6 +77,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .ledgerRefused(let error):
             switch error {
             case .conflictingTransaction, .appAccountTokenInUse, .conflictingAppAccountToken: 409
+            case .tooManyEventNames: 422
             default: 400
             }
         case .reloadFailed, .decisionFailed: 422

@@ -65,4 +65,19 @@ import Testing
             #expect(try target.eventSummaries(customerID: customer) == source.eventSummaries(customerID: customer))
         }
     }
+
+    @Test("a customer keeps at most the cap of distinct event names; a name they have is always recorded",
+          arguments: LedgerBackend.available)
+    func distinctNamesAreCapped(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        for index in 0..<5 {
+            try ledger.recordEvent(customerID: "ana", name: "event_\(index)", maximumNames: 5)
+        }
+        #expect(throws: LedgerError.tooManyEventNames(customerID: "ana", limit: 5)) {
+            try ledger.recordEvent(customerID: "ana", name: "event_5", maximumNames: 5)
+        }
+        #expect(try ledger.recordEvent(customerID: "ana", name: "event_0", maximumNames: 5).count == 2)
+        #expect(try ledger.customerState(customerID: "ana").events.count == 5)
+        #expect(try ledger.recordEvent(customerID: "bo", name: "event_5", maximumNames: 5).count == 1, "the cap is per customer")
+    }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import StoreCore
+import StorePolicy
 import StoreService
 import Testing
 
@@ -73,5 +75,30 @@ import Testing
         let invalid = service.respond("PUT", "/v1/customers/cy", body: #"{"app_account_token": "not-a-uuid"}"#)
         #expect(invalid.status == 400)
         #expect(invalid.errorKind == "bad_request")
+    }
+
+    @Test("a new event name past the customer's cap is 422 naming the cap; traces keep a bounded history")
+    func eventNamesAreCappedAndTracesBounded() throws {
+        let service = try RouterTestService()
+        defer { service.cleanUp() }
+        for index in 0..<Ledger.defaultMaximumEventNames {
+            #expect(service.respond("POST", "/v1/customers/ana/events", body: #"{"name": "event_\#(index)"}"#).status == 200)
+        }
+        let refused = service.respond("POST", "/v1/customers/ana/events", body: #"{"name": "one_too_many"}"#)
+        #expect(refused.status == 422)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("100 distinct event names"))
+        for _ in 0..<30 {
+            _ = service.respond("POST", "/v1/customers/ana/events", body: #"{"name": "paywall_shown"}"#)
+        }
+        _ = service.respond("POST", "/v1/customers/bo/events", body: #"{"name": "paywall_shown"}"#)
+        for _ in 0..<30 {
+            _ = service.respond("POST", "/v1/customers/bo/events", body: #"{"name": "paywall_shown"}"#)
+        }
+        let traced = service.respond("POST", "/v1/decisions/features", query: ["trace": "1"], body: #"{"customer": "bo"}"#)
+        let trace = traced.object["trace"] as? [String: Any]
+        let events = ((trace?["context"] as? [String: Any])?["customer"] as? [String: Any])?["events"] as? [String: Any]
+        let shown = events?["paywall_shown"] as? [String: Any]
+        #expect(shown?["count"] as? Int == 31)
+        #expect((shown?["recent"] as? [Any])?.count == DecisionTrace.recentEventTimesKept)
     }
 }

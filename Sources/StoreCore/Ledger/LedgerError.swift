@@ -31,6 +31,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     case copyTargetNotEmpty(Int)
     /// An event that cannot be recorded, and why.
     case invalidEvent(String)
+    /// A new event name for a customer who has as many distinct names as they may keep.
+    case tooManyEventNames(customerID: String, limit: Int)
 
     /// Whether the refusal is of an argument's form (a customer id, a token), not of data
     /// the ledger holds.
@@ -70,6 +72,9 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the target ledger is not empty (it holds \(count) customers, renewal infos and notifications)"
         case .invalidEvent(let reason):
             reason
+        case .tooManyEventNames(let customerID, let limit):
+            "customer \(customerID) already has \(limit) distinct event names, the most one customer keeps; record one of those names, "
+                + "or raise the limit (storerules serve --max-event-names)"
         }
     }
 }

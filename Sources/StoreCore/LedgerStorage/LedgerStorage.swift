@@ -103,6 +103,8 @@ public protocol LedgerReading {
     /// A customer's events by name: how many, the latest, and the latest
     /// ``EventSummary/recentLimit`` times, newest first.
     func eventSummaries(customerID: String) throws -> [String: EventSummary]
+    /// The names of a customer's merchandising events, each once.
+    func eventNames(customerID: String) throws -> Set<String>
     /// Every event recorded, by customer, then time (for copies).
     func events() throws -> [MerchandisingEvent]
 }

@@ -157,6 +157,11 @@ struct SQLiteLedgerTransaction: LedgerWriting {
         try LedgerRecords.eventSummaries(placeholder: "?") { try connection.fetchAll($0, [customerID]) }
     }
 
+    func eventNames(customerID: String) throws -> Set<String> {
+        Set(try connection.fetchAll("SELECT DISTINCT name FROM merchandising_event WHERE customer_id = ?", [customerID])
+            .map { row -> String in try row.decode(column: "name") })
+    }
+
     func events() throws -> [MerchandisingEvent] {
         try connection.fetchAll(
             "SELECT \(LedgerRecords.eventColumns) FROM merchandising_event ORDER BY customer_id, occurred_date, rowid"

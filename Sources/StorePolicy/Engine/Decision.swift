@@ -63,4 +63,19 @@ public struct DecisionTrace: Sendable, Equatable, Codable {
         case policyVersion = "policy_version", hook, inputs, context, output
         case durationNanoseconds = "duration_ns", fallbackReason = "fallback_reason"
     }
+
+    /// How many of an event's recent times a trace keeps; its count and last time stay whole.
+    public static let recentEventTimesKept = 5
+
+    /// `context` as a trace keeps it: each event's recent times cut to
+    /// ``recentEventTimesKept``, so a trace stays small however busy the customer is (the
+    /// ledger caps how many event names a customer has).
+    public static func bounded(_ context: PolicyContext) -> PolicyContext {
+        var bounded = context
+        for (name, history) in context.customer.events where history.recent.count > recentEventTimesKept {
+            bounded.customer.events[name] = EventHistory(
+                count: history.count, last: history.last, recent: Array(history.recent.prefix(recentEventTimesKept)))
+        }
+        return bounded
+    }
 }

@@ -243,7 +243,7 @@ public final class PolicyEngine: Sendable {
         }
         if let started {
             decision.trace = DecisionTrace(
-                policyVersion: version, hook: hook, inputs: inputs(), context: context, output: output,
+                policyVersion: version, hook: hook, inputs: inputs(), context: DecisionTrace.bounded(context), output: output,
                 durationNanoseconds: (ContinuousClock.now - started).nanoseconds,
                 fallbackReason: Self.fallbackReason(decision.source))
         }

@@ -16,6 +16,7 @@ enum ServeCommand: Command {
         Usage: storerules serve DIR --ledger URL --root PEM... --bundle-id ID --environment E
                                 [--app-apple-id N] [--listen HOST:PORT] [--threads N] [--api-keys FILE]
                                 [--max-connections N] [--max-connections-per-address N] [--header-timeout SECONDS]
+                                [--max-event-names N]
                                 [--tls-cert PEM --tls-key PEM] [--decision-log FILE|-]
                                 [--watch | --policy-from-ledger] [--insecure-no-auth]
 
@@ -48,6 +49,8 @@ enum ServeCommand: Command {
                + "with Retry-After at once and closed."),
         .value("max-connections-per-address", "N", help: "The most connections one client address may hold open "
                + "(default: no cap); for a server without a proxy in front."),
+        .value("max-event-names", "N", help: "How many distinct merchandising event names one customer keeps (default 100); "
+               + "a new name past it is answered 422."),
         .value("header-timeout", "SECONDS", help: "How long a request's headers may take to arrive, and how long an idle "
                + "keep-alive connection stays open (default 10); a body must then keep 1 KiB per second."),
         .value("api-keys", "FILE", help: "`ROLE KEY` lines, roles app and admin; requests send Authorization: Bearer KEY. "

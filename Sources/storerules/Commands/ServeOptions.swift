@@ -31,9 +31,11 @@ struct ServeOptions {
             throw UsageError("missing --root PEM: \(environment.rawValue) data must chain to a trusted root")
         }
         let appAppleId = try AppAppleIDOption.parse(parsed)
-        service = ServiceConfiguration(
+        var service = ServiceConfiguration(
             folder: folder, ledger: ledger, rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
             bundleId: bundleID, environment: environment, appAppleId: appAppleId)
+        service.maximumEventNames = try Self.count(parsed, "max-event-names", in: 1...100_000) ?? Ledger.defaultMaximumEventNames
+        self.service = service
 
         let (host, port) = try Self.listenAddress(parsed.value("listen") ?? "127.0.0.1:8080")
         let threads = try Self.count(parsed, "threads", in: 1...256) ?? 4
