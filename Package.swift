@@ -28,10 +28,9 @@ let package = Package(
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "PostgresLedger", "LuaBridge"]),
-        // The HTTP transport over the service core, on libmicrohttpd.
-        .target(name: "StoreHTTP", dependencies: ["StoreService", "CMicroHTTPD"]),
+        // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
+        .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL"]),
 
         // Tools that play the App Store's part, which no production service links: the local test
         // store and its signing authority; journeys and the REPL, which play a policy against it.

@@ -6,7 +6,7 @@
 # Idempotent: it does nothing when everything is present, and runs `apt-get update` at most once.
 set -euo pipefail
 
-packages=(liblua5.4-dev libssl-dev libsqlite3-dev libedit-dev libpq-dev libmicrohttpd-dev pkg-config python3-venv)
+packages=(liblua5.4-dev libssl-dev libsqlite3-dev libedit-dev libpq-dev pkg-config python3-venv)
 if [ "${1:-}" = "--test" ]; then
     packages+=(chromium tmux postgresql openssl curl wrk lcov)
 fi

@@ -2,16 +2,24 @@ import Foundation
 import StoreCore
 import StoreService
 
-/// The parsers at the service's edge that take text from outside before any route runs: a keys
-/// file (``StoreService/APIKeyring``), a customer id (``StoreCore/CustomerID``), an app account
-/// token (``StoreCore/AppAccountToken``) and a request's body framing
-/// (``StoreService/RequestFraming``).
+/// The parsers at the service's edge that take bytes from outside before any route runs: a
+/// request's line and headers (``StoreService/HTTPRequestHead``), its body framing
+/// (``StoreService/RequestFraming``) and chunked body (``StoreService/ChunkedBodyDecoder``), a
+/// keys file (``StoreService/APIKeyring``), a customer id (``StoreCore/CustomerID``) and an app
+/// account token (``StoreCore/AppAccountToken``).
 ///
-/// An input is the text of a keys file, also read line by line as ids and tokens, and as the
-/// `Content-Length` and `Transfer-Encoding` values of one request (lines starting `L` and `T`).
+/// An input is read as a request head and as a chunked body, then as the text of a keys file,
+/// also line by line as ids and tokens, and as the `Content-Length` and `Transfer-Encoding`
+/// values of one request (lines starting `L` and `T`).
 enum ServiceEdgeFuzzer {
     /// Runs every edge parser over the input.
     static func parse(_ input: Data) {
+        let bytes = [UInt8](input)
+        if let head = try? HTTPRequestHead.parse(bytes[...]) {
+            _ = (head.keepsAlive, head.request(body: []).path)
+        }
+        var chunked = ChunkedBodyDecoder(maximumBytes: 4096)
+        _ = try? chunked.feed(bytes[...])
         let text = String(decoding: input, as: UTF8.self)
         if let keyring = try? APIKeyring(text: text) {
             _ = keyring.summary
@@ -41,6 +49,9 @@ enum ServiceEdgeFuzzer {
         "L 42 \nTchunked\n",
         "Tgzip, chunked\nTchunked\n",
         "L-1\n",
+        "GET /v1/customers/ana%20b?placement=home&trace HTTP/1.1\r\nHost: t\r\nX-Request-Id: r-1\r\n",
+        "POST /v1/notifications HTTP/1.0\r\nContent-Length: 5\r\nConnection: keep-alive\r\n",
+        "5;ext=1\r\nhello\r\n0\r\nTrailer: x\r\n\r\n",
         String(repeating: "é", count: 80),
     ].map { Data($0.utf8) }
 }

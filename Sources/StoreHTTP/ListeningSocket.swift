@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A TCP socket bound to an address and listening, made before anything else starts so that a
 /// taken port or a forbidden address is said first, with the system's reason.
@@ -9,8 +10,7 @@ public final class ListeningSocket: @unchecked Sendable {
     let isIPv6: Bool
     /// The port bound (the one the system chose, when port 0 was asked for).
     public let port: UInt16
-    /// Whether an ``HTTPServer`` took the socket over.
-    private var isHandedOver = false
+    private let closed = Mutex(false)
 
     /// Binds `host:port` and listens.
     ///
@@ -29,7 +29,7 @@ public final class ListeningSocket: @unchecked Sendable {
         let bound = address.withPointer { bind(descriptor, $0, address.length) }
         guard bound == 0, listen(descriptor, SOMAXCONN) == 0 else {
             let code = errno
-            close(descriptor)
+            Foundation.close(descriptor)
             throw HTTPServerError(description: "cannot listen on \(host):\(port): \(Self.reason(code))")
         }
         var local = sockaddr_storage()
@@ -46,13 +46,16 @@ public final class ListeningSocket: @unchecked Sendable {
     }
 
     deinit {
-        if !isHandedOver { close(descriptor) }
+        close()
     }
 
-    /// Hands the socket to a server, which closes it from then on.
-    func handOver() -> Int32 {
-        isHandedOver = true
-        return descriptor
+    /// Stops listening; safe to call more than once.
+    func close() {
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            Foundation.close(descriptor)
+        }
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -12,6 +12,9 @@ import Testing
               ("Transfer-Encoding: gzip\r\n", 501),
               ("Transfer-Encoding: gzip, chunked\r\n", 501),
               ("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", 400),
+              ("Content-Length: +6\r\n", 400),
+              ("Content-Length: -1\r\n", 400),
+              ("Content-Length: 99999999999999999999999\r\n", 400),
           ])
     func ambiguousFramingIsRefused(headers: String, status: Int) throws {
         let server = try TestServer()
@@ -61,5 +64,47 @@ import Testing
             #expect(response.status == 400, "\(path)")
             #expect(!response.body.contains(#""customer":"carol""#), "\(path)")
         }
+    }
+
+    @Test("what the transport refuses itself is the JSON error too, counted, never an HTML page", arguments: [
+        ("GET /healthz HTTP/3.0\r\nHost: t\r\n\r\n", 505),
+        ("GET /healthz HTTP/1.1\r\n\r\n", 400),
+        ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+        ("GET  /healthz HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+        ("GET healthz HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+        ("GET /healthz HTTP/1.1\nHost: t\n\n", 400),
+        ("GET /healthz HTTP/1.1\r\nHost: t\r\nBad Name: x\r\n\r\n", 400),
+        ("GET /healthz HTTP/1.1\r\nHost: t\r\nX: a\r\n folded\r\n\r\n", 400),
+        ("GET /healthz HTTP/1.1\r\nHost: t\r\nX: a\u{1}b\r\n\r\n", 400),
+        ("GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: t\r\n\r\n", 414),
+        ("GET /healthz HTTP/1.1\r\nHost: t\r\n\((0..<101).map { "X-\($0): y\r\n" }.joined())\r\n", 431),
+        ("GET /healthz HTTP/1.1\r\nHost: t\r\nX: \(String(repeating: "y", count: 70_000))\r\n\r\n", 431),
+        ("POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        ("POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nContent-Length: 70000\r\n\r\n", 413),
+        ("POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}", 417),
+    ])
+    func transportRefusalsAreJSON(request: String, status: Int) throws {
+        let server = try TestServer()
+        let (response, closed) = try server.exchange(request)
+        #expect(response.status == status, "\(request.prefix(60))")
+        #expect(response.header("Content-Type") == "application/json", "\(request.prefix(60))")
+        #expect(response.body.hasPrefix(#"{"error":{"kind":"#), "\(request.prefix(60)): \(response.body.prefix(200))")
+        #expect(!response.body.contains("<html"))
+        #expect(response.header("X-Request-Id") != nil)
+        #expect(closed)
+        let metrics = server.server.router.metrics.exposition(unfinishedTransactions: nil, policyVersion: "v")
+        #expect(metrics.contains("status=\"\(status)\""), "counted in the metrics")
+        #expect(try server.isAnswering())
+    }
+
+    @Test("a client that says Expect: 100-continue is told to go on and its body is read")
+    func expectContinue() throws {
+        let server = try TestServer()
+        let socket = try RawSocket(port: server.port)
+        let body = #"{"name": "paywall_shown"}"#
+        socket.send("POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+        #expect(socket.receive(timeout: .milliseconds(500)).text.hasPrefix("HTTP/1.1 100 Continue\r\n\r\n"))
+        socket.send(body)
+        #expect(RawResponse(socket.receive(timeout: .milliseconds(500)).text).status == 200)
     }
 }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// One connection's bytes, plain or through TLS, read and written without blocking past a
+/// deadline.
+protocol ByteStream: AnyObject {
+    /// Reads at most `buffer.count` bytes into `buffer`; 0 when the client closed its side.
+    ///
+    /// - Throws: ``StreamFailure`` when `deadline` passes first or the connection fails.
+    func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant) throws(StreamFailure) -> Int
+    /// Writes every byte of `bytes`.
+    ///
+    /// - Throws: ``StreamFailure`` when `deadline` passes first or the connection fails.
+    func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(StreamFailure)
+}
+
+/// Why a connection's bytes stopped.
+enum StreamFailure: Error {
+    /// The deadline passed.
+    case timedOut
+    /// The connection failed or was shut.
+    case broken
+}
+
+/// Waits until `socket` is ready for `events` (`POLLIN`, `POLLOUT`) or `deadline` passes.
+func waitForSocket(_ socket: Int32, events: Int16, deadline: ContinuousClock.Instant) throws(StreamFailure) {
+    while true {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { throw .timedOut }
+        let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        var poller = pollfd(fd: socket, events: events, revents: 0)
+        let ready = poll(&poller, 1, milliseconds)
+        if ready > 0 {
+            if poller.revents & Int16(POLLNVAL) != 0 { throw .broken }
+            return
+        }
+        if ready < 0, errno != EINTR { throw .broken }
+    }
+}
+
+/// A plain TCP connection.
+final class PlainStream: ByteStream {
+    let socket: Int32
+
+    init(socket: Int32) {
+        self.socket = socket
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant) throws(StreamFailure) -> Int {
+        while true {
+            let count = recv(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+            if count >= 0 { return count }
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw .broken }
+            try waitForSocket(socket, events: Int16(POLLIN), deadline: deadline)
+        }
+    }
+
+    func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(StreamFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { buffer in
+                send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw .broken }
+            try waitForSocket(socket, events: Int16(POLLOUT), deadline: deadline)
+        }
+    }
+}
