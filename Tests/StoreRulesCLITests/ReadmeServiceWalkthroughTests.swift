@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// The README's service walkthrough, its two shells run by `bash` as written, but for the
+/// build (already done), the folder (a temporary one) and the port (a free one).
+@Suite struct ReadmeServiceWalkthroughTests {
+    @Test("the README's two shells grant a first purchase from the local store's notification")
+    func walkthroughRuns() throws {
+        let readme = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Run it as a service"))
+        let blocks = Self.shellBlocks(in: readme[section.upperBound...]).prefix(2)
+        try #require(blocks.count == 2, "the section has a serving shell and a second shell")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)").path
+        let port = String(Int.random(in: 20_000...40_000))
+        let binaries = CommandRunner.executable.deletingLastPathComponent().path
+        let adapt = { (block: String) in
+            block.split(separator: "\n", omittingEmptySubsequences: false).filter { $0 != "swift build" }.joined(separator: "\n")
+                .replacingOccurrences(of: "$PWD/.build/debug", with: binaries)
+                .replacingOccurrences(of: "service-demo", with: folder)
+                .replacingOccurrences(of: "../Examples", with: CommandRunner.packageRoot.path + "/Examples")
+                .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
+        }
+        let serving = Process()
+        serving.executableURL = URL(fileURLWithPath: "/bin/bash")
+        serving.arguments = ["-c", "set -e\n" + adapt(String(blocks[0]))]
+        serving.currentDirectoryURL = CommandRunner.packageRoot
+        let servingOutput = Pipe()
+        serving.standardOutput = servingOutput
+        serving.standardError = servingOutput
+        try serving.run()
+        defer {
+            serving.terminate()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        var output = ""
+        for _ in 0..<100 {
+            let second = Process()
+            second.executableURL = URL(fileURLWithPath: "/bin/bash")
+            second.arguments = ["-c", "curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/healthz"]
+            let pipe = Pipe()
+            second.standardOutput = pipe
+            try second.run()
+            second.waitUntilExit()
+            if String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "200" { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: "/bin/bash")
+        second.arguments = ["-c", "set -e\n" + adapt(String(blocks[1]))]
+        second.currentDirectoryURL = CommandRunner.packageRoot
+        let pipe = Pipe()
+        second.standardOutput = pipe
+        second.standardError = pipe
+        try second.run()
+        output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0, "\(output)")
+        #expect(output.contains(#""status":"processed""#), "\(output)")
+        #expect(output.contains(#""balances":{"pellet":5},"customer":"watcher-1","customer_known":true"#), "\(output)")
+        #expect(output.contains(#""customer_id":"watcher-1""#), "\(output)")
+        serving.terminate()
+        serving.waitUntilExit()
+    }
+
+    /// The text of each fenced `sh` block, in order.
+    static func shellBlocks(in text: Substring) -> [Substring] {
+        var blocks: [Substring] = []
+        var rest = text
+        while let start = rest.range(of: "```sh\n"), let end = rest[start.upperBound...].range(of: "```") {
+            blocks.append(rest[start.upperBound..<end.lowerBound])
+            rest = rest[end.upperBound...]
+        }
+        return blocks
+    }
+}
