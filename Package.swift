@@ -27,7 +27,7 @@ let package = Package(
         // The libraries: Lua through its C API; the purchase pipeline; the policy engine joining them.
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
-        .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL"]),
+        .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL", "TextMatching"]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "PostgresLedger", "LuaBridge"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL"]),
@@ -42,7 +42,9 @@ let package = Package(
 
         // The command line, its option parser (shared with the service example), and the
         // benchmark's floor: the same policy call written in C.
-        .target(name: "CommandLineOptions"),
+        .target(name: "CommandLineOptions", dependencies: ["TextMatching"]),
+        // How "did you mean" hints are chosen, for the policy, the service and the command line alike.
+        .target(name: "TextMatching"),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
@@ -80,6 +82,7 @@ let package = Package(
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
         .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+        .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger",
                                                              "StoreTesting"]),
     ],

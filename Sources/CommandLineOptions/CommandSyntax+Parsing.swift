@@ -1,3 +1,5 @@
+import TextMatching
+
 extension CommandSyntax {
     /// Splits `arguments`, the words after the command's name.
     ///
@@ -10,7 +12,7 @@ extension CommandSyntax {
             parsed.subcommand = subcommand(named: subcommandName)
             if parsed.subcommand == nil {
                 firstMistake = UsageError("unknown \(commandName) command '\(subcommandName)'"
-                    + (NearestName.suggestion(for: subcommandName, among: subcommands.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""))
+                    + (NearestName.nearest(to: subcommandName, in: subcommands.map(\.name), allowingPrefixes: true).map { "; did you mean '\($0)'?" } ?? ""))
             }
         }
         let accepted = options + (parsed.subcommand?.options ?? [])
@@ -77,7 +79,7 @@ extension CommandSyntax {
                 + owners.map { "\(commandName) \($0)" }.joined(separator: ", "))
         }
         let place = subcommand.map { " for \(commandName) \($0.name)" } ?? ""
-        let hint = NearestName.suggestion(for: name, among: accepted.map(\.name)).map { "; did you mean '--\($0)'?" } ?? ""
+        let hint = NearestName.nearest(to: name, in: accepted.map(\.name), allowingPrefixes: true).map { "; did you mean '--\($0)'?" } ?? ""
         return UsageError("unknown option '--\(name)'\(place)\(hint)")
     }
 

@@ -3,8 +3,16 @@
 public enum NearestName {
     /// The candidate closest to `name`, when it is close enough to be a typo of it: at most
     /// one edit for names of up to four characters, two for longer ones, letter case ignored.
-    /// Ties go to the candidate that comes first in `candidates`; nil when none is close.
-    public static func nearest(to name: String, in candidates: some Sequence<String>) -> String? {
+    /// Ties go to the candidate that comes first in `candidates`. With `allowingPrefixes`, a
+    /// name of three characters or more that begins no closer candidate's name suggests the
+    /// shortest candidate it begins (`--cov` → `--coverage`). Nil when none is close.
+    public static func nearest(to name: String, in candidates: some Sequence<String>, allowingPrefixes: Bool = false) -> String? {
+        if let close = nearestByEdits(to: name, in: candidates) { return close }
+        guard allowingPrefixes, name.count >= 3 else { return nil }
+        return candidates.filter { $0.lowercased().hasPrefix(name.lowercased()) }.min { ($0.count, $0) < ($1.count, $1) }
+    }
+
+    private static func nearestByEdits(to name: String, in candidates: some Sequence<String>) -> String? {
         let typed = Array(name.lowercased())
         let allowed = typed.count <= 4 ? 1 : 2
         var best: (candidate: String, distance: Int)?

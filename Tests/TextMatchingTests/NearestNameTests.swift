@@ -1,5 +1,5 @@
 import Testing
-@testable import StorePolicy
+import TextMatching
 
 @Suite struct NearestNameTests {
     @Test("the edit distance counts insertions, deletions, replacements and swapped neighbours")
@@ -20,5 +20,14 @@ import Testing
         #expect(NearestName.nearest(to: "nwo", in: fields) == "now")
         #expect(NearestName.nearest(to: "colour", in: fields) == nil)
         #expect(NearestName.nearest(to: String(repeating: "x", count: 100_000), in: fields) == nil)
+    }
+
+    @Test("with prefixes allowed, a beginning of three characters or more suggests the shortest name it begins")
+    func prefixes() {
+        let options = ["coverage", "cover-report", "json", "junit"]
+        #expect(NearestName.nearest(to: "cov", in: options, allowingPrefixes: true) == "coverage")
+        #expect(NearestName.nearest(to: "cov", in: options) == nil)
+        #expect(NearestName.nearest(to: "ju", in: options, allowingPrefixes: true) == nil, "two characters begin too much")
+        #expect(NearestName.nearest(to: "jsno", in: options, allowingPrefixes: true) == "json", "a typo still wins")
     }
 }
