@@ -45,11 +45,13 @@ let package = Package(
         .target(name: "CommandLineOptions", dependencies: ["TextMatching"]),
         // How "did you mean" hints are chosen, for the policy, the service and the command line alike.
         .target(name: "TextMatching"),
+        // The options both service executables take, declared once.
+        .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreCore", "PostgresLedger"]),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
             dependencies: ["StorePolicy", "StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StoreBench", "StoreCore",
-                           "PostgresLedger",
+                           "PostgresLedger", "ServiceCommandLine",
                            "LuaBridge",
                            "CEditLine",
                            "CommandLineOptions"]
@@ -66,7 +68,7 @@ let package = Package(
 
         // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "PostgresLedger",
-                                                                   "CommandLineOptions"],
+                                                                   "CommandLineOptions", "ServiceCommandLine"],
                          path: "Examples/PolicyService"),
 
         // Apple's Python library as a second verifier, for the tests that cross-check signed data.

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import StoreCore
 import StoreService
 
@@ -25,18 +26,12 @@ struct ServiceOptions {
     /// How many requests are answered at once.
     var workers: Int
 
-    /// The options, declared once for the parser and the usage text.
-    static let syntax = CommandSyntax("PolicyService", options: [
-        .value("ledger", "FILE|URL", help: "The ledger: a SQLite file, created when missing, or a PostgreSQL "
-               + "database as a postgres:// or postgresql:// URL, its schema brought up to date. Required."),
-        .repeatable("root", "PEM", help: "A PEM file of trusted root certificates (Apple Root CA - G3, or a local "
-                    + "signing authority's root): a file, a pipe such as <(…), or /dev/stdin. Repeat for several. "
-                    + "Required."),
-        .value("bundle-id", "ID", help: "The bundle identifier signed data must name. Required."),
-        .value("environment", "E", help: "\(AppStoreEnvironment.knownSpellings), in any letter case. Required."),
-        .value("app-apple-id", "N", help: "The app's Apple ID; required for Production."),
-        .value("workers", "N", help: "Requests answered at once (default 2)."),
-    ])
+    /// `--workers N`.
+    static let workersOption = TypedOption<Int>.count("workers", in: 1...64, help: "Requests answered at once (default 2).")
+
+    /// The options, declared once for the parser and the usage text: those `storerules serve`
+    /// takes too, from the same declarations, and this service's own.
+    static let syntax = CommandSyntax("PolicyService", options: ServiceOptionDeclarations.all + [workersOption.option])
 
     static var usage: String { """
     Usage: PolicyService FOLDER --ledger FILE|URL --root PEM [--root PEM]... --bundle-id ID
@@ -65,28 +60,13 @@ struct ServiceOptions {
     init(_ parsed: ParsedArguments) throws {
         try parsed.expectPositionals(atMost: 1)
         folder = try parsed.positional(0, "the policy FOLDER")
-        func required(_ name: String, _ what: String) throws(UsageError) -> String {
-            guard let value = parsed.value(name) else { throw UsageError("missing --\(name) \(what)") }
-            return value
-        }
-        ledger = LedgerLocation(try required("ledger", "FILE|URL"))
-        rootPaths = parsed.values("root")
+        ledger = try parsed.required(ServiceOptionDeclarations.ledger)
+        rootPaths = try parsed.values(of: ServiceOptionDeclarations.root)
         guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: the service accepts only verified data") }
-        bundleId = try required("bundle-id", "ID")
-        let environmentName = try required("environment", "E")
-        guard let environment = AppStoreEnvironment(spelling: environmentName) else {
-            throw UsageError("--environment must be \(AppStoreEnvironment.knownSpellings), not '\(environmentName)'")
-        }
-        self.environment = environment
-        appAppleId = try parsed.value("app-apple-id").map { text throws(UsageError) -> Int64 in
-            guard let number = Int64(text) else { throw UsageError("--app-apple-id must be an integer, not '\(text)'") }
-            return number
-        }
-        let workerText = parsed.value("workers") ?? "2"
-        guard let workers = Int(workerText), (1...64).contains(workers) else {
-            throw UsageError("--workers must be an integer from 1 to 64, not '\(workerText)'")
-        }
-        self.workers = workers
+        bundleId = try parsed.required(ServiceOptionDeclarations.bundleID)
+        environment = try parsed.required(ServiceOptionDeclarations.environment)
+        appAppleId = try parsed.value(of: ServiceOptionDeclarations.appAppleID)
+        workers = try parsed.value(of: Self.workersOption) ?? 2
         rootPEMs = try rootPaths.map { path in try InputFile.readText(path, dashMeansStandardInput: false) }
     }
 }

@@ -19,6 +19,9 @@ public struct ParsedArguments: Sendable {
     /// Whether flag `name` was given.
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
+    /// Whether the flag `option` declares was given.
+    public func flag(_ option: CommandOption) -> Bool { flags.contains(option.name) }
+
     /// The names of the options and flags given, sorted.
     public var givenOptionNames: [String] { (Array(values.keys) + flags).sorted() }
 

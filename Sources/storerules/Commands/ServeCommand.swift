@@ -34,35 +34,7 @@ enum ServeCommand: Command {
         """
     }
 
-    static let syntax = CommandSyntax(name, options: [
-        .value("ledger", "URL", help: "The ledger: a SQLite file's path, or a postgres:// or postgresql:// URL. Required."),
-        .repeatable("root", "PEM", help: "A PEM file of trusted root certificates (Apple Root CA - G3, or a local store's "
-                    + "root). Repeat for several. Required, except for the Xcode and LocalTesting environments."),
-        .value("bundle-id", "ID", help: "The bundle identifier signed data must name. Required."),
-        .value("environment", "E", help: "\(AppStoreEnvironment.knownSpellings), in any letter case: the environment "
-               + "signed data must come from. Required."),
-        .value("app-apple-id", "N", help: "The app's Apple ID; required for Production."),
-        .value("listen", "HOST:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0 picks a free one; "
-               + "[::1]:8080 for IPv6)."),
-        .value("threads", "N", help: "Threads answering requests (default 4)."),
-        .value("max-connections", "N", help: "The most connections open at once (default 256); one more is answered 503 "
-               + "with Retry-After at once and closed."),
-        .value("max-connections-per-address", "N", help: "The most connections one client address may hold open "
-               + "(default: no cap); for a server without a proxy in front."),
-        .value("max-event-names", "N", help: "How many distinct merchandising event names one customer keeps (default 100); "
-               + "a new name past it is answered 422."),
-        .value("header-timeout", "SECONDS", help: "How long a request's headers may take to arrive, and how long an idle "
-               + "keep-alive connection stays open (default 10); a body must then keep 1 KiB per second."),
-        .value("api-keys", "FILE", help: "`ROLE KEY` lines, roles app and admin; requests send Authorization: Bearer KEY. "
-               + "Re-read on SIGHUP."),
-        .value("tls-cert", "PEM", help: "Serve HTTPS with this certificate chain (with --tls-key)."),
-        .value("tls-key", "PEM", help: "The certificate's private key (with --tls-cert)."),
-        .value("decision-log", "FILE", help: "Append one JSON line per decision to FILE (- for standard output)."),
-        .flag("watch", help: "Reload policy.lua when it changes, keeping the old policy when the new one fails."),
-        .flag("policy-from-ledger", help: "Serve the newest policy released in the PostgreSQL ledger instead of DIR's "
-              + "policy.lua and catalog, and follow new releases."),
-        .flag("insecure-no-auth", help: "Serve without API keys; only on a loopback address."),
-    ])
+    static let syntax = CommandSyntax(name, options: ServeOptions.declarations)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let options = try ServeOptions(parsed)

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import Foundation
+import ServiceCommandLine
 import StoreCore
 import StoreHTTP
 import StoreService
@@ -19,52 +20,89 @@ struct ServeOptions {
     /// Whether the policy comes from the ledger's releases, followed as they are published.
     let policyFromLedger: Bool
 
+    // MARK: - Declarations
+
+    /// `--listen HOST:PORT`.
+    static let listen = TypedOption<ListenAddress>.value(
+        "listen", "HOST:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0 picks a free one; [::1]:8080 for IPv6)."
+    ) { text throws(UsageError) in try ListenAddress(text) }
+    static let threads = TypedOption<Int>.count("threads", in: 1...256, help: "Routes answered at once (default 4).")
+    static let maxConnections = TypedOption<Int>.count(
+        "max-connections", in: 1...65536,
+        help: "The most connections open at once (default 256); one more is answered 503 with Retry-After at once and closed.")
+    static let maxConnectionsPerAddress = TypedOption<Int>.count(
+        "max-connections-per-address", in: 1...65536,
+        help: "The most connections one client address may hold open (default: no cap); for a server without a proxy in front.")
+    static let maxEventNames = TypedOption<Int>.count(
+        "max-event-names", in: 1...100_000,
+        help: "How many distinct merchandising event names one customer keeps (default 100); a new name past it is answered 422.")
+    static let headerTimeout = TypedOption<Int>.count(
+        "header-timeout", "SECONDS", in: 1...3600,
+        help: "How long a request's headers may take to arrive, and how long an idle keep-alive connection stays open "
+            + "(default 10); a body must then keep 1 KiB per second.")
+    static let apiKeys = TypedOption<String>.text(
+        "api-keys", "FILE", help: "`ROLE KEY` lines, roles app and admin; requests send Authorization: Bearer KEY. Re-read on SIGHUP.")
+    static let tlsCertificate = TypedOption<String>.text("tls-cert", "PEM", help: "Serve HTTPS with this certificate chain (with --tls-key).")
+    static let tlsKey = TypedOption<String>.text("tls-key", "PEM", help: "The certificate's private key (with --tls-cert).")
+    static let decisionLog = TypedOption<String>.text(
+        "decision-log", "FILE", help: "Append one JSON line per decision to FILE (- for standard output); reopened on SIGHUP.")
+    static let watchFlag = CommandOption.flag(
+        "watch", help: "Reload policy.lua and the catalog when either changes, keeping the old version when the new one fails.")
+    static let policyFromLedgerFlag = CommandOption.flag(
+        "policy-from-ledger", help: "Serve the newest policy released in the PostgreSQL ledger instead of DIR's policy.lua and "
+            + "catalog, and follow new releases.")
+    static let insecureNoAuthFlag = CommandOption.flag("insecure-no-auth", help: "Serve without API keys; only on a loopback address.")
+
+    /// Every option of `storerules serve`, in the order help lists them.
+    static let declarations: [CommandOption] = ServiceOptionDeclarations.all + [
+        listen.option, threads.option, maxConnections.option, maxConnectionsPerAddress.option, maxEventNames.option,
+        headerTimeout.option, apiKeys.option, tlsCertificate.option, tlsKey.option, decisionLog.option,
+        watchFlag, policyFromLedgerFlag, insecureNoAuthFlag,
+    ]
+
     init(_ parsed: ParsedArguments) throws {
         let folder = try parsed.positional(0, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 1)
-        let ledger = try LedgerCommand.location(parsed)
-        guard let bundleID = parsed.value("bundle-id") else { throw UsageError("missing --bundle-id ID") }
-        guard let environmentText = parsed.value("environment") else { throw UsageError("missing --environment E") }
-        let environment = try EnvironmentOption.parse(environmentText)
-        let rootPaths = parsed.values("root")
+        let ledger = try parsed.required(ServiceOptionDeclarations.ledger)
+        let bundleID = try parsed.required(ServiceOptionDeclarations.bundleID)
+        let environment = try parsed.required(ServiceOptionDeclarations.environment)
+        let rootPaths = try parsed.values(of: ServiceOptionDeclarations.root)
         if rootPaths.isEmpty, environment != .xcode, environment != .localTesting {
             throw UsageError("missing --root PEM: \(environment.rawValue) data must chain to a trusted root")
         }
-        let appAppleId = try AppAppleIDOption.parse(parsed)
         var service = ServiceConfiguration(
             folder: folder, ledger: ledger, rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
-            bundleId: bundleID, environment: environment, appAppleId: appAppleId)
-        service.maximumEventNames = try Self.count(parsed, "max-event-names", in: 1...100_000) ?? Ledger.defaultMaximumEventNames
+            bundleId: bundleID, environment: environment, appAppleId: try parsed.value(of: ServiceOptionDeclarations.appAppleID))
+        service.maximumEventNames = try parsed.value(of: Self.maxEventNames) ?? Ledger.defaultMaximumEventNames
         self.service = service
 
-        let (host, port) = try Self.listenAddress(parsed.value("listen") ?? "127.0.0.1:8080")
-        let threads = try Self.count(parsed, "threads", in: 1...256) ?? 4
+        let address = try parsed.value(of: Self.listen) ?? ListenAddress(host: "127.0.0.1", port: 8080)
         let tls: HTTPServerConfiguration.TLSCredentials?
-        switch (parsed.value("tls-cert"), parsed.value("tls-key")) {
+        switch (try parsed.value(of: Self.tlsCertificate), try parsed.value(of: Self.tlsKey)) {
         case (nil, nil): tls = nil
         case let (certificate?, key?): tls = .init(certificatePEM: try Self.read(certificate, "--tls-cert"), keyPEM: try Self.read(key, "--tls-key"))
         default: throw UsageError("--tls-cert and --tls-key go together")
         }
-        let connections = try Self.count(parsed, "max-connections", in: 1...65536) ?? 256
-        let perAddress = try Self.count(parsed, "max-connections-per-address", in: 1...65536)
-        let headerSeconds = try Self.count(parsed, "header-timeout", in: 1...3600) ?? 10
-        http = HTTPServerConfiguration(host: host, port: port, threads: threads, connectionLimit: connections,
-                                       headerTimeout: .seconds(headerSeconds), connectionsPerAddressLimit: perAddress, tls: tls)
+        http = HTTPServerConfiguration(
+            host: address.host, port: address.port, threads: try parsed.value(of: Self.threads) ?? 4,
+            connectionLimit: try parsed.value(of: Self.maxConnections) ?? 256,
+            headerTimeout: .seconds(try parsed.value(of: Self.headerTimeout) ?? 10),
+            connectionsPerAddressLimit: try parsed.value(of: Self.maxConnectionsPerAddress), tls: tls)
 
-        apiKeysPath = parsed.value("api-keys")
-        let insecure = parsed.flag("insecure-no-auth")
+        apiKeysPath = try parsed.value(of: Self.apiKeys)
+        let insecure = parsed.flag(Self.insecureNoAuthFlag)
         switch (apiKeysPath, insecure) {
         case (_?, true): throw UsageError("--api-keys and --insecure-no-auth exclude each other")
         case (nil, false):
             throw UsageError("missing --api-keys FILE: the app's and the administration routes need keys "
                              + "(or --insecure-no-auth, on a loopback address only)")
         case (nil, true) where !http.isLoopback:
-            throw UsageError("--insecure-no-auth serves only on a loopback address (127.0.0.1, ::1), not \(host)")
+            throw UsageError("--insecure-no-auth serves only on a loopback address (127.0.0.1, ::1), not \(address.host)")
         default: break
         }
-        decisionLogPath = parsed.value("decision-log")
-        watch = parsed.flag("watch")
-        policyFromLedger = parsed.flag("policy-from-ledger")
+        decisionLogPath = try parsed.value(of: Self.decisionLog)
+        watch = parsed.flag(Self.watchFlag)
+        policyFromLedger = parsed.flag(Self.policyFromLedgerFlag)
         if policyFromLedger {
             guard case .postgres = ledger else {
                 throw UsageError("--policy-from-ledger needs a PostgreSQL ledger (postgres://…), where releases are published")
@@ -73,31 +111,34 @@ struct ServeOptions {
         }
     }
 
-    /// The whole number `--name` gives, within `range`; nil when not given.
-    private static func count(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let text = parsed.value(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return value
-    }
-
-    /// The host and port of `HOST:PORT` (`[IPv6]:PORT` for IPv6).
-    static func listenAddress(_ text: String) throws(UsageError) -> (String, UInt16) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            throw UsageError("--listen must be HOST:PORT, such as 127.0.0.1:8080 or [::1]:8080, not '\(text)'")
-        }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw UsageError("--listen needs a host before the port, such as 127.0.0.1:\(port)") }
-        return (host, port)
-    }
-
     private static func read(_ path: String, _ option: String) throws -> String {
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw CommandFailure("\(option) \(path): \(error.localizedDescription)")
         }
+    }
+}
+
+/// Where `--listen` says to listen: `HOST:PORT`, or `[IPv6]:PORT`.
+struct ListenAddress: Sendable {
+    let host: String
+    let port: UInt16
+
+    init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    /// The address `text` gives.
+    init(_ text: String) throws(UsageError) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError("--listen must be HOST:PORT, such as 127.0.0.1:8080 or [::1]:8080, not '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw UsageError("--listen needs a host before the port, such as 127.0.0.1:\(port)") }
+        self.host = host
+        self.port = port
     }
 }
