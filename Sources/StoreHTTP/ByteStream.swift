@@ -11,6 +11,25 @@ protocol ByteStream: AnyObject {
     ///
     /// - Throws: ``StreamFailure`` when `deadline` passes first or the connection fails.
     func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(StreamFailure)
+    /// Ends the sending side: the client reads to the end of what was sent.
+    func finishWriting()
+}
+
+extension ByteStream {
+    /// Ends the sending side, then reads and drops what the client still sends, for up to a
+    /// second and a megabyte, before the connection closes: closing with unread bytes would
+    /// reset the connection, and the client could lose the answer it was sent.
+    func lingeringFinish() {
+        finishWriting()
+        let deadline = ContinuousClock.now + .seconds(1)
+        var dropped = 0
+        var sink = [UInt8](repeating: 0, count: 16 * 1024)
+        while dropped < 1 << 20 {
+            let count = sink.withUnsafeMutableBytes { buffer in (try? read(into: buffer, deadline: deadline)) ?? 0 }
+            guard count > 0 else { return }
+            dropped += count
+        }
+    }
 }
 
 /// Why a connection's bytes stopped.
@@ -52,6 +71,10 @@ final class PlainStream: ByteStream {
             guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw .broken }
             try waitForSocket(socket, events: Int16(POLLIN), deadline: deadline)
         }
+    }
+
+    func finishWriting() {
+        shutdown(socket, Int32(SHUT_WR))
     }
 
     func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(StreamFailure) {

@@ -29,6 +29,7 @@ final class HTTPConnection {
     func serve() {
         do throws(StreamFailure) {
             while try serveOneRequest() {}
+            stream.lingeringFinish()
         } catch {
             return
         }

@@ -103,6 +103,11 @@ final class TLSStream: ByteStream {
         }
     }
 
+    func finishWriting() {
+        SSL_shutdown(connection)
+        ERR_clear_error()
+    }
+
     /// Waits for what OpenSSL needs after a call that returned `result`, or fails.
     private func wait(after result: Int32, deadline: ContinuousClock.Instant) throws(StreamFailure) {
         switch SSL_get_error(connection, result) {
