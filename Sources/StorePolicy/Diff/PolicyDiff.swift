@@ -108,14 +108,16 @@ public struct PolicyDiff: Sendable {
     /// `store`), with up to `limit` examples per changed hook.
     ///
     /// - Throws: ``PolicyError`` when a policy does not load, or a hook is not one either policy
-    ///   defines or knows.
+    ///   defines or knows (naming the nearest one that is, for a typo).
     public func compare(hooks: [String]? = nil, placements: [String]? = nil, limit: Int = 3) throws(PolicyError) -> Report {
         let started = ContinuousClock.now
         let oldEngine = try PolicyEngine(source: old.source, catalog: old.catalog, maximumIdleStates: 1)
         let newEngine = try PolicyEngine(source: new.source, catalog: new.catalog, maximumIdleStates: 1)
         let names = hooks ?? PolicyHook.allCases.map(\.name)
-        for name in names where PolicyHook(rawValue: name) == nil && !oldEngine.definedHooks.contains(name) && !newEngine.definedHooks.contains(name) {
-            throw PolicyError(kind: .badRequest, hook: name, reason: "neither policy defines a hook named '\(name)'")
+        let known = PolicyHook.allCases.map(\.name) + oldEngine.definedHooks + newEngine.definedHooks
+        for name in names where !known.contains(name) {
+            let hint = PolicyLint.resembledHook(name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+            throw PolicyError(kind: .badRequest, hook: name, reason: "neither policy defines a hook named '\(name)'\(hint)")
         }
         let matrix = PolicyDiffMatrix(old: old, new: new, placements: placements, engines: [oldEngine, newEngine])
         var changed: [Change] = []

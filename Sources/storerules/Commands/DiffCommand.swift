@@ -32,7 +32,7 @@ enum DiffCommand: Command {
 
     static let syntax = CommandSyntax(name, options: [
         .value("placements", "P,...", help: "The placements show_merchandising is asked at (default: those the tests use, or home,store)."),
-        .value("hooks", "H,...", help: "The hooks compared (default: every known hook); a custom hook by name too."),
+        .value("hooks", "H,...", help: "The hooks compared (default: every known hook); a custom hook by name too; a typo names the nearest hook."),
         .value("limit", "N", help: "Counterexamples printed per changed hook (default 3)."),
         .flag("json", help: #"Print one object: {"scenarios", "seconds", "changed": [{"hook", "scenarios", "scenarios_changed", "#
               + #""examples": [{"input", "args", "old", "new"}]}], "unchanged": [...]}."#),
