@@ -86,7 +86,7 @@ public struct PolicyDiff: Sendable {
     public struct Report: Sendable, Encodable {
         /// Every decision asked, over all hooks.
         public var scenarios: Int
-        /// How long it took, in seconds.
+        /// How long it took, in seconds, rounded to the millisecond.
         public var seconds: Double
         /// The hooks whose decisions changed.
         public var changed: [Change]
@@ -139,9 +139,7 @@ public struct PolicyDiff: Sendable {
             total += change.scenarios
             if change.scenariosChanged > 0 { changed.append(change) } else { unchanged.append(hook) }
         }
-        let elapsed = ContinuousClock.now - started
-        return Report(scenarios: total, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                      changed: changed, unchanged: unchanged)
+        return Report(scenarios: total, seconds: PrintedDuration.seconds(ContinuousClock.now - started), changed: changed, unchanged: unchanged)
     }
 
     static func outcome(_ request: HookRequest, _ engine: PolicyEngine) -> Outcome {

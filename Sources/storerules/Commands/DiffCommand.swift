@@ -97,7 +97,7 @@ enum DiffCommand: Command {
     /// The report as text: the matrix size and time, each changed hook with its
     /// counterexamples as `storerules eval` commands, then the unchanged hooks.
     static func describe(_ report: PolicyDiff.Report) throws -> String {
-        var lines = ["\(report.scenarios) scenarios in \(String(format: "%.2f", report.seconds)) s: "
+        var lines = ["\(report.scenarios) scenarios in \(PrintedDuration.text(report.seconds)): "
                      + (report.changed.isEmpty ? "no decision differs" : "\(report.changed.count) hook(s) changed")]
         for change in report.changed {
             lines.append("")
