@@ -4,7 +4,8 @@ import LuaBridge
 /// Two versions of a policy run over the same generated scenarios, and every decision that
 /// differs: what `storerules diff` prints.
 ///
-/// The scenarios come from the catalogs (see ``PolicyDiffMatrix``); each hook is asked with
+/// The scenarios come from the catalogs and from the constants of both policies and their
+/// tests (see ``PolicyDiffMatrix``); each hook is asked with
 /// every argument it applies to, on each side through ``HookRequest/evaluate(with:)``, so a
 /// decision is what `storerules eval` prints. A failure on one side where the other decides is
 /// a change; a failure on both sides is not.
@@ -17,7 +18,8 @@ public struct PolicyDiff: Sendable {
         public var catalog: PolicyCatalog
         /// The storefront of its catalog, when it has one.
         public var storefront: String?
-        /// Its test files' text, where the placements it is tested at are found.
+        /// Its test files' text, where the placements it is tested at, and constants and
+        /// attribute and event names for the scenarios, are found.
         public var tests: [String]
 
         /// Describes a side.
