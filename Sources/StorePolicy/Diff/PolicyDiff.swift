@@ -5,10 +5,10 @@ import LuaBridge
 /// differs: what `storerules diff` prints.
 ///
 /// The scenarios come from the catalogs and from the constants of both policies and their
-/// tests (see ``PolicyDiffMatrix``); each hook is asked with
-/// every argument it applies to, on each side through ``HookRequest/evaluate(with:)``, so a
-/// decision is what `storerules eval` prints. A failure on one side where the other decides is
-/// a change; a failure on both sides is not.
+/// tests (see ``PolicyDiffMatrix``); each hook is asked with every argument it applies to, on
+/// each side through ``HookRequest/evaluate(with:)``, so a decision is what `storerules eval`
+/// prints. A failure on one side where the other decides is a change; a failure on both sides
+/// is not.
 public struct PolicyDiff: Sendable {
     /// One side of the comparison.
     public struct Side: Sendable {
