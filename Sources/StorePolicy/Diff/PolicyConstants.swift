@@ -7,7 +7,7 @@ import LuaBridge
 ///
 /// Constants written in one policy's source and not the other's come first — they are what the
 /// change is about — then the others in the order they appear (old policy, new policy, tests).
-struct PolicyConstants: Equatable {
+struct PolicyConstants {
     /// The string constants.
     var strings: [String] = []
     /// The number constants, each as n - 1, n, n + 1, so that a threshold is crossed.

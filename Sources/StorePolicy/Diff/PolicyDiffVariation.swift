@@ -5,7 +5,7 @@ import StoreCore
 /// One value `storerules diff` tries on its base scenarios, one dimension at a time: a storefront,
 /// a locale or an environment of the context, an attribute, an event's history or a balance of
 /// the customer, drawn from the constants of the two policies and their tests.
-enum PolicyDiffVariation: Equatable {
+enum PolicyDiffVariation {
     /// `ctx.storefront`.
     case storefront(String)
     /// `ctx.locale`.

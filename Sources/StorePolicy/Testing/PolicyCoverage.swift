@@ -50,8 +50,9 @@ public final class PolicyCoverage: @unchecked Sendable {
     /// Every function of the policy, in the order they are written: the policy table's hooks and
     /// custom functions, local helpers, functions kept in other tables. A function's lines are
     /// those of its own code and of the functions written within it, and any line within it that
-    /// ran outside the policy's top level.
+    /// ran outside the policy's top level. None before a state that loaded the policy was learned from.
     public var functions: [Function] {
+        guard definitionCodeLines != nil else { return [] }
         var listed: [(name: String, range: ClosedRange<Int>, code: Set<Int>)] = []
         let keys = Dictionary(tableFunctions.map { ($0.value.range, $0.key) }, uniquingKeysWith: min)
         for (index, definition) in definitions.enumerated() {
@@ -80,8 +81,9 @@ public final class PolicyCoverage: @unchecked Sendable {
         (counts.linesRun.count, linesWithCode.count)
     }
 
-    /// Learns, from a state that loaded the policy as `policy`, which lines hold code and where
-    /// each function of the policy table is.
+    /// Learns, from a state that loaded the policy as `policy`, which lines hold code (the main
+    /// chunk's, the policy table's functions', and, once, those of every function written in
+    /// the source) and where each function of the policy table is.
     func learn(from state: LuaState, policy: LuaReference, source: PolicySource) {
         codeLines.formUnion(state.codeLines(reachableFrom: policy, inChunk: chunkName))
         if let chunk = try? state.compileFunction(source.text, chunkName: chunkName) {

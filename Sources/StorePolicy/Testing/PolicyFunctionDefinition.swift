@@ -1,7 +1,7 @@
 /// A function written in a policy's source, found in its tokens: its name where it is written,
 /// its lines, and its text as an expression, so that coverage can list every function — hooks,
 /// local helpers, functions kept in other tables — and learn the lines of each from Lua itself.
-struct PolicyFunctionDefinition: Equatable {
+struct PolicyFunctionDefinition {
     /// The name it is written with: `active_pass` (`local function active_pass`), `policy.grant`,
     /// `Format:price` (`function Format:price`), `features` (`features = function`), or nil for a
     /// function with none (an argument such as `table.sort`'s comparison).
