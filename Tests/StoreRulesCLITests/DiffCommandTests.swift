@@ -82,4 +82,14 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("show_merchandize"))
     }
+
+    @Test func aMistypedHookExitsTwoWithOneLineNamingTheNearestHook() throws {
+        let result = try CommandRunner.run(["diff", Self.birds.path, Self.birds.path, "--hooks", "plan_icon,show_merchandize"])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.standardError)")
+        #expect(lines.first?.hasSuffix("neither policy defines a hook named 'show_merchandize'; did you mean 'show_merchandising'?") == true,
+                "\(result.standardError)")
+    }
 }

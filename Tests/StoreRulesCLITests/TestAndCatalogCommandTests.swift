@@ -186,11 +186,37 @@ import Testing
         let (folder, tracefile, result) = try coveredFolder()
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
-        #expect(lines.contains("show_merchandising (2–7) 2 / 3 67%"), "\(result.standardOutput)")
+        #expect(lines.contains("show_merchandising (2–7) 2 / 3 67% not run: 6"), "\(result.standardOutput)")
         #expect(lines.contains("total 6 / 7 86%"), "\(result.standardOutput)")
         let lcov = try String(contentsOf: tracefile, encoding: .utf8)
         #expect(lcov.contains("SF:\(folder.appending(path: "policy.lua").standardizedFileURL.path)\n"))
         #expect(lcov.contains("DA:6,0\n"))
+    }
+
+    @Test func theTableListsHelpersAndFunctionsInOtherTablesWithTheLinesThatNeverRan() throws {
+        let folder = try CommandRunner.policyFolder("""
+        local Format = {}
+        function Format.label(known)
+            if known then
+                return "member"
+            end
+            return "guest"
+        end
+        local function unused(ctx)
+            return ctx.now
+        end
+        return { features = function(ctx) return { Format.label(true) } end }
+        """, files: ["policy_test.lua": """
+        function test_features()
+            expect_eq({ "member" }, policy.features(context{}))
+        end
+        """])
+        let result = try CommandRunner.run(["test", folder.path, "--coverage"], environment: ["NO_COLOR": "1"])
+        #expect(result.status == 0, "\(result.standardOutput)")
+        let lines = result.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines.contains("Format.label (2–7) 2 / 3 67% not run: 6"), "\(result.standardOutput)")
+        #expect(lines.contains("unused (8–10) 0 / 1 0% not run: 9"), "\(result.standardOutput)")
+        #expect(lines.contains("features (11–11) 1 / 1 100%"), "\(result.standardOutput)")
     }
 
     @Test(.enabled(if: genhtml != nil, "genhtml (Debian's lcov) is not installed"))

@@ -12,7 +12,8 @@ import Synchronization
 /// more input when a statement is not complete yet, or says the session is over; a Lua error
 /// names the line of the input (`input:1: …`), and ``anyLineFailed`` tells whether a line
 /// failed. Lines that start with `:` are commands (`:help` lists them). In Lua, `policy` is the table
-/// `policy.lua` returns, `ctx` the current context, `CATALOG` the catalog, and
+/// `policy.lua` returns, `ctx` the current context (strict, as a hook's: reading a field it does
+/// not have is an error naming the nearest one), `CATALOG` the catalog, and
 /// `decide(hook, ...)` runs a hook through the engine with validation and defaults, on `ctx`.
 public final class PolicyREPL {
     /// What to do after a line.
@@ -43,6 +44,7 @@ public final class PolicyREPL {
     private let encoder = LuaEncoder()
     private let printed = PrintedLines()
     private let catalogTable: LuaReference
+    private let strictContext: StrictContextBuilder
     private var pending = ""
 
     /// Opens a session on `folder`.
@@ -65,7 +67,7 @@ public final class PolicyREPL {
             state = try LuaState(limits: limits, print: { lines.append($0) })
             environment = state.makeWritableEnvironment()
             catalogTable = try state.readOnlyReference(to: catalog, named: "CATALOG", encoder: encoder)
-            try PolicyTestLibrary.install(in: state, environment: environment, catalog: catalogTable, now: now)
+            strictContext = try PolicyTestLibrary.install(in: state, environment: environment, catalog: catalogTable, now: now)
             _ = try state.load(REPLLibrary.source, chunkName: "storerules-repl", environment: environment)
         } catch {
             throw PolicyError(error, hook: nil, script: "repl")
@@ -202,9 +204,7 @@ public final class PolicyREPL {
     private func publishContext() throws(PolicyError) {
         do throws(LuaError) {
             try state.setField("ctx", in: environment) { stack throws(LuaError) in
-                try encoder.push(context, onto: stack)
-                stack.push(catalogTable)
-                stack.setField("catalog", of: -2)
+                try strictContext.push(context, catalog: catalogTable, onto: stack, encoder: encoder)
             }
         } catch {
             throw PolicyError(error, hook: nil, script: "repl")

@@ -4,10 +4,11 @@ import LuaBridge
 /// Two versions of a policy run over the same generated scenarios, and every decision that
 /// differs: what `storerules diff` prints.
 ///
-/// The scenarios come from the catalogs (see ``PolicyDiffMatrix``); each hook is asked with
-/// every argument it applies to, on each side through ``HookRequest/evaluate(with:)``, so a
-/// decision is what `storerules eval` prints. A failure on one side where the other decides is
-/// a change; a failure on both sides is not.
+/// The scenarios come from the catalogs and from the constants of both policies and their
+/// tests (see ``PolicyDiffMatrix``); each hook is asked with every argument it applies to, on
+/// each side through ``HookRequest/evaluate(with:)``, so a decision is what `storerules eval`
+/// prints. A failure on one side where the other decides is a change; a failure on both sides
+/// is not.
 public struct PolicyDiff: Sendable {
     /// One side of the comparison.
     public struct Side: Sendable {
@@ -17,7 +18,8 @@ public struct PolicyDiff: Sendable {
         public var catalog: PolicyCatalog
         /// The storefront of its catalog, when it has one.
         public var storefront: String?
-        /// Its test files' text, where the placements it is tested at are found.
+        /// Its test files' text, where the placements it is tested at, and constants and
+        /// attribute and event names for the scenarios, are found.
         public var tests: [String]
 
         /// Describes a side.
@@ -86,7 +88,7 @@ public struct PolicyDiff: Sendable {
     public struct Report: Sendable, Encodable {
         /// Every decision asked, over all hooks.
         public var scenarios: Int
-        /// How long it took, in seconds.
+        /// How long it took, in seconds, rounded to the millisecond.
         public var seconds: Double
         /// The hooks whose decisions changed.
         public var changed: [Change]
@@ -108,14 +110,16 @@ public struct PolicyDiff: Sendable {
     /// `store`), with up to `limit` examples per changed hook.
     ///
     /// - Throws: ``PolicyError`` when a policy does not load, or a hook is not one either policy
-    ///   defines or knows.
+    ///   defines or knows (naming the nearest one that is, for a typo).
     public func compare(hooks: [String]? = nil, placements: [String]? = nil, limit: Int = 3) throws(PolicyError) -> Report {
         let started = ContinuousClock.now
         let oldEngine = try PolicyEngine(source: old.source, catalog: old.catalog, maximumIdleStates: 1)
         let newEngine = try PolicyEngine(source: new.source, catalog: new.catalog, maximumIdleStates: 1)
         let names = hooks ?? PolicyHook.allCases.map(\.name)
-        for name in names where PolicyHook(rawValue: name) == nil && !oldEngine.definedHooks.contains(name) && !newEngine.definedHooks.contains(name) {
-            throw PolicyError(kind: .badRequest, hook: name, reason: "neither policy defines a hook named '\(name)'")
+        let known = PolicyHook.allCases.map(\.name) + oldEngine.definedHooks + newEngine.definedHooks
+        for name in names where !known.contains(name) {
+            let hint = PolicyLint.resembledHook(name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+            throw PolicyError(kind: .badRequest, hook: name, reason: "neither policy defines a hook named '\(name)'\(hint)")
         }
         let matrix = PolicyDiffMatrix(old: old, new: new, placements: placements, engines: [oldEngine, newEngine])
         var changed: [Change] = []
@@ -137,9 +141,7 @@ public struct PolicyDiff: Sendable {
             total += change.scenarios
             if change.scenariosChanged > 0 { changed.append(change) } else { unchanged.append(hook) }
         }
-        let elapsed = ContinuousClock.now - started
-        return Report(scenarios: total, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                      changed: changed, unchanged: unchanged)
+        return Report(scenarios: total, seconds: PrintedDuration.seconds(ContinuousClock.now - started), changed: changed, unchanged: unchanged)
     }
 
     static func outcome(_ request: HookRequest, _ engine: PolicyEngine) -> Outcome {

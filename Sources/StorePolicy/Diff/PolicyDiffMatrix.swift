@@ -1,7 +1,8 @@
 import Foundation
 import LuaBridge
 
-/// The scenarios `storerules diff` asks both policies about, generated from the catalogs.
+/// The scenarios `storerules diff` asks both policies about, generated from the catalogs and
+/// from the constants of the two policies and their tests.
 ///
 /// Customers, smallest first: status unknown; known with nothing; owning each non-consumable
 /// or non-renewing product; holding a balance of each item the policies grant; then each
@@ -11,6 +12,12 @@ import LuaBridge
 /// hook whose decisions change with the seed under either policy. Each hook is asked with every
 /// argument it applies to: placements, groups, products, views, and for `grant` each consumable
 /// at quantities 1 and 5.
+///
+/// Then each value of ``PolicyDiffVariation`` — a storefront, locale or environment, an
+/// attribute, an event history or a balance drawn from ``PolicyConstants`` — is tried alone on
+/// the base customers (known with nothing, and subscribed to each subscription product) at the
+/// first storefront with seed 0, with every argument: one new dimension at a time, so the
+/// matrix grows by the number of values, never by their product.
 struct PolicyDiffMatrix {
     static let states: [SubscriptionState] = [.subscribed, .expired, .inBillingRetry, .inGracePeriod, .revoked]
     static let otherStorefronts = ["USA", "GBR", "JPN"]
@@ -21,6 +28,8 @@ struct PolicyDiffMatrix {
     private let placements: [String]
     private let storefronts: [String]
     private let customers: [CustomerContext]
+    private let baseCustomers: [CustomerContext]
+    private let variations: [PolicyDiffVariation]
     private let engines: [PolicyEngine]
     private let now: Date
 
@@ -37,7 +46,11 @@ struct PolicyDiffMatrix {
         self.storefronts = storefronts
         self.engines = engines
         now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        customers = Self.customers(products: products, items: Self.grantedItems(products, engines: engines, now: now), now: now)
+        let items = Self.grantedItems(products, engines: engines, now: now)
+        customers = Self.customers(products: products, items: items, now: now)
+        baseCustomers = Self.baseCustomers(products: products, now: now)
+        let constants = PolicyConstants(oldSource: old.source.text, newSource: new.source.text, tests: old.tests + new.tests)
+        variations = PolicyDiffVariation.all(from: constants, storefronts: storefronts, items: items, defaultLocale: PolicyContext().locale)
     }
 
     /// Every (context, arguments) pair `hook` is asked with, smallest customer first.
@@ -53,6 +66,13 @@ struct PolicyDiffMatrix {
                     let context = PolicyContext(now: now, storefront: storefront, customer: shopper)
                     for arguments in argumentLists { scenarios.append((context, arguments)) }
                 }
+            }
+        }
+        for variation in variations {
+            for customer in baseCustomers {
+                var context = PolicyContext(now: now, storefront: storefronts[0], customer: customer)
+                variation.apply(to: &context)
+                for arguments in argumentLists { scenarios.append((context, arguments)) }
             }
         }
         return scenarios
@@ -131,6 +151,22 @@ struct PolicyDiffMatrix {
             }
         }
         return items.sorted()
+    }
+
+    /// The customers each variation is tried on: known with nothing, and subscribed (renewing,
+    /// not intro-eligible) to each subscription product.
+    private static func baseCustomers(products: [PolicyProduct], now: Date) -> [CustomerContext] {
+        let id = "diff-customer"
+        var customers = [CustomerContext(id: id, seed: 0, statusKnown: true)]
+        for product in products {
+            guard let subscription = product.subscription else { continue }
+            customers.append(CustomerContext(
+                id: id, seed: 0, statusKnown: true, entitlements: [product.id],
+                subscriptions: [subscription.groupId: SubscriptionSnapshot(
+                    productID: product.id, groupLevel: subscription.groupLevel, state: .subscribed,
+                    expirationDate: now.addingTimeInterval(30 * 86_400))]))
+        }
+        return customers
     }
 
     private static func customers(products: [PolicyProduct], items: [String], now: Date) -> [CustomerContext] {

@@ -16,7 +16,8 @@ public struct DecisionExplanation: Sendable {
     public var hook: String
     /// The names of the hook function's parameters (`ctx`, `plan`…), when the policy defines it.
     public var parameters: [String]
-    /// The values passed: the context, then each argument after it, as JSON.
+    /// The values passed: the context exactly as the hook receives it (without the catalog),
+    /// then each argument after it, as JSON.
     public var arguments: [String]
     /// The decision, when the hook decided.
     public var response: HookResponse?
@@ -57,7 +58,7 @@ extension HookRequest {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let values = [(try? encoder.encode(context)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"]
+        let values = [(try? encoder.encode(context(seenBy: engine))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"]
             + arguments.map { argument in (try? encoder.encode(argument)).map { String(decoding: $0, as: UTF8.self) } ?? "?" }
         return DecisionExplanation(hook: hook, parameters: parameters, arguments: values, response: response, failure: failure,
                                    chunkName: source.chunkName, lines: lines, linesLeftOut: leftOut)

@@ -91,9 +91,16 @@ public struct HookRequest: Sendable, Decodable {
         }
     }
 
+    /// The context as `engine`'s hook receives it for this request: ``context`` with each
+    /// subscription's missing `group_level` looked up in the engine's catalog.
+    public func context(seenBy engine: PolicyEngine) -> PolicyContext {
+        var seen = context
+        seen.customer.fillMissingGroupLevels(from: engine.catalog)
+        return seen
+    }
+
     private func run(with engine: PolicyEngine) throws(PolicyError) -> Outcome {
-        var context = self.context
-        context.customer.fillMissingGroupLevels(from: engine.catalog)
+        let context = context(seenBy: engine)
         let outcome: Outcome
         switch PolicyHook(rawValue: hook) {
         case .showMerchandising:

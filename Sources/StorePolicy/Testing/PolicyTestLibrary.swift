@@ -9,8 +9,11 @@ import StoreCore
 /// as `grant` receives it, and the `expect_*` functions fail a test with the expected and the
 /// actual value and the line of the check.
 package enum PolicyTestLibrary {
-    /// Defines the helpers, `CATALOG` and `NOW` in `environment`.
-    package static func install(in state: LuaState, environment: LuaReference, catalog: LuaReference, now: Date) throws(LuaError) {
+    /// Defines the helpers, `CATALOG` and `NOW` in `environment`; returns what builds a strict
+    /// `ctx` in `state` with the metatables `context{...}` uses.
+    @discardableResult
+    package static func install(in state: LuaState, environment: LuaReference, catalog: LuaReference,
+                                now: Date) throws(LuaError) -> StrictContextBuilder {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         state.setField("CATALOG", in: environment) { $0.push(catalog) }
         state.setField("NOW", in: environment) { $0.push(seconds) }
@@ -28,6 +31,7 @@ package enum PolicyTestLibrary {
             stack.push(strict.transaction)
             return 4
         }, results: { _, _, _ in })
+        return StrictContextBuilder(strict: strict)
     }
 
     /// Defines `decide(hook, ctx, ...)`: `hook` run through `engine` on the context `ctx`

@@ -22,7 +22,7 @@ public struct PolicyTestReport: Sendable {
         public var passed: Int
         /// Those that failed.
         public var failed: Int
-        /// Their time, in seconds.
+        /// Their time, in seconds, rounded to the millisecond.
         public var seconds: Double
     }
 
@@ -30,7 +30,7 @@ public struct PolicyTestReport: Sendable {
     public var summary: Summary {
         let failed = outcomes.filter { !$0.passed }.count
         return Summary(tests: outcomes.count, passed: outcomes.count - failed, failed: failed,
-                       seconds: outcomes.reduce(0) { $0 + $1.seconds })
+                       seconds: PrintedDuration.seconds(rounding: outcomes.reduce(0) { $0 + $1.seconds }))
     }
 
     /// One JSON object per test, then `{"summary": {...}}`, one per line.
@@ -81,7 +81,7 @@ public struct PolicyTestReport: Sendable {
     }
 
     private static func time(_ seconds: Double) -> String {
-        String(format: "%.6f", seconds)
+        String(format: "%.3f", seconds)
     }
 
     /// `text` for an XML attribute or element: markup characters as entities, and characters
@@ -112,7 +112,8 @@ extension PolicyTestRunner.Outcome: Encodable {
         case file, name, line, passed, failure, failureFile = "failure_file", failureLine = "failure_line", output, seconds
     }
 
-    /// Writes the outcome with snake_case keys; `failure` and its place only for a failed test.
+    /// Writes the outcome with snake_case keys; `failure` and its place only for a failed test,
+    /// `seconds` rounded to the millisecond.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
@@ -123,6 +124,6 @@ extension PolicyTestRunner.Outcome: Encodable {
         try container.encodeIfPresent(failureFile, forKey: .failureFile)
         try container.encodeIfPresent(failureLine, forKey: .failureLine)
         try container.encode(output, forKey: .output)
-        try container.encode(seconds, forKey: .seconds)
+        try container.encode(PrintedDuration.seconds(rounding: seconds), forKey: .seconds)
     }
 }

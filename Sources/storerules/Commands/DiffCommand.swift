@@ -11,10 +11,11 @@ enum DiffCommand: Command {
     Usage: storerules diff OLD_DIR NEW_DIR [--placements P,...] [--hooks H,...] [--json] [--limit N]
 
     Runs both policies (each with its own folder's catalog, or OLD_DIR's when NEW_DIR has none)
-    over a matrix of scenarios built from the catalogs and prints, for each hook that changed,
-    how many scenarios changed and the smallest of them as counterexamples: the context as
-    `storerules eval DIR HOOK --input` reads it, the arguments as --arg takes them, and what each
-    side decided. Hooks that did not change are listed as unchanged.
+    over a matrix of scenarios built from the catalogs and the policies' constants and prints,
+    for each hook that changed, how many scenarios changed and the smallest of them as
+    counterexamples: the context as `storerules eval DIR HOOK --input` reads it, the arguments
+    as --arg takes them, and what each side decided. Hooks that did not change are listed as
+    unchanged.
 
     The matrix: customers whose status is unknown; known with nothing; owning each
     non-consumable; holding a balance of each item the policies grant; each subscription in
@@ -24,6 +25,15 @@ enum DiffCommand: Command {
     with every placement, group, product or view they apply to; grant with each consumable at
     quantities 1 and 5. A failure on one side where the other decides is a change.
 
+    Then the values the two policies can tell apart, lexed from both policy.lua files and both
+    folders' *_test.lua files: storefronts (strings of three capital letters), locales, the
+    sandbox and production environments, each attribute and event name the files read or their
+    test contexts set (attributes with every string, number, true and false; events with every
+    positive whole number as a count and as an age in seconds), and balances of each granted
+    item; every number with its neighbours n-1 and n+1. Each value is tried alone on the
+    customer known with nothing and on a subscriber to each plan, at the first storefront, seed
+    0: one dimension at a time, at most 100 values each. docs/policy.md lists what this misses.
+
     Exits with 0 when nothing differs, 1 when something does, 2 on an error.
 
     Options:
@@ -32,7 +42,7 @@ enum DiffCommand: Command {
 
     static let syntax = CommandSyntax(name, options: [
         .value("placements", "P,...", help: "The placements show_merchandising is asked at (default: those the tests use, or home,store)."),
-        .value("hooks", "H,...", help: "The hooks compared (default: every known hook); a custom hook by name too."),
+        .value("hooks", "H,...", help: "The hooks compared (default: every known hook); a custom hook by name too; a typo names the nearest hook."),
         .value("limit", "N", help: "Counterexamples printed per changed hook (default 3)."),
         .flag("json", help: #"Print one object: {"scenarios", "seconds", "changed": [{"hook", "scenarios", "scenarios_changed", "#
               + #""examples": [{"input", "args", "old", "new"}]}], "unchanged": [...]}."#),
@@ -97,7 +107,7 @@ enum DiffCommand: Command {
     /// The report as text: the matrix size and time, each changed hook with its
     /// counterexamples as `storerules eval` commands, then the unchanged hooks.
     static func describe(_ report: PolicyDiff.Report) throws -> String {
-        var lines = ["\(report.scenarios) scenarios in \(String(format: "%.2f", report.seconds)) s: "
+        var lines = ["\(report.scenarios) scenarios in \(PrintedDuration.text(report.seconds)): "
                      + (report.changed.isEmpty ? "no decision differs" : "\(report.changed.count) hook(s) changed")]
         for change in report.changed {
             lines.append("")

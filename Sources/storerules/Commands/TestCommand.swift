@@ -17,9 +17,10 @@ enum TestCommand: Command {
     is a shell-style pattern for the whole name (test_grant_*), any other matches names that
     contain it (grant).
 
-    --coverage prints, for each function of the policy table and then for policy.lua as a
-    whole, how many of its lines that hold code ran during the tests (lines run by decide
-    included); --lcov FILE writes the same as an lcov tracefile for editors and genhtml.
+    --coverage prints, for each function of policy.lua (hooks, custom functions, local helpers,
+    functions in other tables) and then for the file as a whole, how many of its lines that
+    hold code ran during the tests (lines run by decide included), and for each function the
+    lines that never ran; --lcov FILE writes the same as an lcov tracefile for editors and genhtml.
 
     Each test file sees:
       policy                 the table DIR/policy.lua returns
@@ -43,7 +44,7 @@ enum TestCommand: Command {
     """ }
 
     static let syntax = CommandSyntax(name, options: [
-        .flag("coverage", help: "After the tests, print which lines of policy.lua ran: per function of the policy table, then in all."),
+        .flag("coverage", help: "After the tests, print which lines of policy.lua ran: per function, helpers included, with the lines that never ran; then in all."),
         .value("lcov", "FILE", help: "Write the lines of policy.lua that ran as an lcov tracefile (SF, DA, LF, LH) to FILE."),
         .value("junit", "FILE", help: "Also write the outcomes as JUnit XML to FILE (a testsuite per file, a testcase per test)."),
         .flag("json", help: #"Print one JSON object per test ({"file", "name", "line", "passed", "failure", "output", …}) "#
@@ -129,21 +130,38 @@ extension TestCommand {
         }
     }
 
-    /// Lines run over lines that hold code, per function of the policy table, then the file.
+    /// Lines run over lines that hold code, per function of the policy (hooks, custom
+    /// functions and helpers) with the lines that never ran, then the file.
     static func coverageTable(_ coverage: PolicyCoverage) -> String {
-        func row(_ name: String, _ run: Int, _ lines: Int) -> String {
+        func row(_ name: String, _ run: Int, _ lines: Int, notRun: [Int] = []) -> String {
             let percent = lines == 0 ? "—" : String(format: "%.0f%%", Double(run) * 100 / Double(lines))
             return "  " + name.padding(toLength: max(name.count, 34), withPad: " ", startingAt: 0)
-                + String(format: " %5d / %-5d", run, lines) + " " + percent
+                + String(format: " %5d / %-5d", run, lines) + " " + percent.padding(toLength: 4, withPad: " ", startingAt: 0)
+                + (notRun.isEmpty ? "" : "   not run: " + lineList(notRun))
         }
-        var lines = ["coverage of \(coverage.chunkName) (lines run / lines with code)"]
+        var lines = ["coverage of \(coverage.chunkName) (lines run / lines with code, and the lines that never ran)"]
         for function in coverage.functions {
             lines.append(row("\(function.name) (\(function.lines.lowerBound)–\(function.lines.upperBound))",
-                             function.linesRun, function.linesWithCode))
+                             function.linesRun, function.linesWithCode, notRun: function.linesNotRun))
         }
         let total = coverage.total
         lines.append(row("total", total.linesRun, total.linesWithCode))
         return lines.joined(separator: "\n")
+    }
+}
+
+extension TestCommand {
+    /// Line numbers in order, runs of consecutive ones as a range: `12, 14–16`.
+    static func lineList(_ numbers: [Int]) -> String {
+        var runs: [ClosedRange<Int>] = []
+        for number in numbers.sorted() {
+            if let last = runs.last, last.upperBound + 1 == number {
+                runs[runs.count - 1] = last.lowerBound...number
+            } else {
+                runs.append(number...number)
+            }
+        }
+        return runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
     }
 }
 
