@@ -48,9 +48,15 @@ final class RawSocket {
         return (String(decoding: received, as: UTF8.self), false)
     }
 
-    /// Waits until the server closes the connection, for up to `timeout`; whether it did.
-    func waitForClose(timeout: Duration) -> Bool {
-        receive(timeout: timeout).closed
+    /// Sends `drip` every 300 ms until the server closes the connection or `limit` passes;
+    /// how long the server took to close it, nil when it did not.
+    func closedAfter(dripping drip: String, for limit: Duration) -> Duration? {
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < limit {
+            send(drip)
+            if receive(timeout: .milliseconds(300)).closed { return ContinuousClock.now - started }
+        }
+        return nil
     }
 }
 

@@ -20,39 +20,20 @@ import Testing
                 .replacingOccurrences(of: "../Examples", with: CommandRunner.packageRoot.path + "/Examples")
                 .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
         }
-        let serving = Process()
-        serving.executableURL = URL(fileURLWithPath: "/bin/bash")
-        serving.arguments = ["-c", "set -e\n" + adapt(String(blocks[0]))]
-        serving.currentDirectoryURL = CommandRunner.packageRoot
-        let servingOutput = Pipe()
-        serving.standardOutput = servingOutput
-        serving.standardError = servingOutput
-        try serving.run()
+        let (serving, _) = try Self.bash("set -e\n" + adapt(String(blocks[0])))
         defer {
             serving.terminate()
             try? FileManager.default.removeItem(atPath: folder)
         }
-        var output = ""
         for _ in 0..<100 {
-            let second = Process()
-            second.executableURL = URL(fileURLWithPath: "/bin/bash")
-            second.arguments = ["-c", "curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/healthz"]
-            let pipe = Pipe()
-            second.standardOutput = pipe
-            try second.run()
-            second.waitUntilExit()
-            if String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "200" { break }
+            let (probe, answer) = try Self.bash("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/healthz")
+            let code = String(decoding: answer.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            probe.waitUntilExit()
+            if code == "200" { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        let second = Process()
-        second.executableURL = URL(fileURLWithPath: "/bin/bash")
-        second.arguments = ["-c", "set -e\n" + adapt(String(blocks[1]))]
-        second.currentDirectoryURL = CommandRunner.packageRoot
-        let pipe = Pipe()
-        second.standardOutput = pipe
-        second.standardError = pipe
-        try second.run()
-        output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let (second, pipe) = try Self.bash("set -e\n" + adapt(String(blocks[1])))
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         second.waitUntilExit()
         #expect(second.terminationStatus == 0, "\(output)")
         #expect(output.contains(#""status":"processed""#), "\(output)")
@@ -60,6 +41,19 @@ import Testing
         #expect(output.contains(#""customer_id":"watcher-1""#), "\(output)")
         serving.terminate()
         serving.waitUntilExit()
+    }
+
+    /// `script` started by `bash` in the package's folder, and the pipe its output goes to.
+    static func bash(_ script: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = CommandRunner.packageRoot
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        return (process, pipe)
     }
 
     /// The text of each fenced `sh` block, in order.
