@@ -35,6 +35,11 @@ public struct CommandOption: Sendable, Hashable {
         CommandOption(name: name, valueName: valueName, help: help, kind: .repeatable)
     }
 
+    /// The same option, with the help a command gives it.
+    public func withHelp(_ help: String) -> CommandOption {
+        CommandOption(name: name, valueName: valueName, help: help, kind: kind)
+    }
+
     /// `--name` or `--name VALUE`, as help and usage lines write it.
     public var label: String {
         valueName.isEmpty ? "--" + name : "--\(name) \(valueName)"

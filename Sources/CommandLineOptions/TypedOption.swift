@@ -19,6 +19,11 @@ public struct TypedOption<Value>: Sendable {
         TypedOption(option: .repeatable(name, valueName, help: help), reading: reading)
     }
 
+    /// The same option, read the same way, with the help a command gives it.
+    public func withHelp(_ help: String) -> TypedOption {
+        TypedOption(option: option.withHelp(help), reading: reading)
+    }
+
     /// The value `text` gives.
     public func read(_ text: String) throws(UsageError) -> Value {
         try reading(text)

@@ -11,15 +11,14 @@ extension LedgerCommand {
         let input = parsed.positionals.count > 2 ? parsed.positionals[2] : "-"
         try parsed.expectPositionals(atMost: 3)
         let ledger = try location(parsed)
-        let rootPaths = parsed.values("root")
+        let rootPaths = try parsed.values(of: IngestOptions.root)
         guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: only verified data is ingested") }
-        let environment = try parsed.value("environment").map(EnvironmentOption.parse) ?? .xcode
-        let appAppleId = try AppAppleIDOption.parse(parsed)
-        let customer = parsed.value("customer")
+        let customer = try parsed.value(of: IngestOptions.customer)
         let configuration = ServiceConfiguration(
             folder: folder, ledger: ledger, rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
-            bundleId: parsed.value("bundle-id") ?? StoreCommand.defaultBundleID, environment: environment,
-            appAppleId: appAppleId)
+            bundleId: try parsed.value(of: IngestOptions.bundleID) ?? StoreCommand.defaultBundleID,
+            environment: try parsed.value(of: IngestOptions.environment) ?? .xcode,
+            appAppleId: try parsed.value(of: IngestOptions.appAppleID))
         let text: String
         do {
             text = try InputFile.readText(input)

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import StoreCore
 
 /// `storerules ledger <command> ...`: feeds, reads, checks, copies and migrates a ledger, on
@@ -50,17 +51,8 @@ enum LedgerCommand: Command {
         Subcommand("ingest", arguments: "DIR [FILE|-]", summary: "Verify, store and grant one signed payload per "
                    + "line of FILE (standard input without it, or for -): a signed transaction, a notification's "
                    + #"signedPayload, or Apple's request body {"signedPayload": "…"}. DIR's policy grants."#, options: [
-            ledgerOption,
-            .repeatable("root", "PEM", help: "A PEM file of trusted root certificates (Apple Root CA - G3, or a local "
-                        + "store's root). Repeat for several. Required."),
-            .value("bundle-id", "ID", help: "The bundle identifier signed data must name (default: "
-                   + "\(StoreCommand.defaultBundleID))."),
-            .value("environment", "E", help: "\(AppStoreEnvironment.knownSpellings), in any letter case: the "
-                   + "environment signed data must come from (default: Xcode)."),
-            .value("app-apple-id", "N", help: "The app's Apple ID; required for Production."),
-            .value("customer", "ID", help: "The customer of every payload. Required for a signed transaction; a "
-                   + "notification without it goes to the customer the ledger finds by original transaction id "
-                   + "or app account token."),
+            ledgerOption, IngestOptions.root.option, IngestOptions.bundleID.option, IngestOptions.environment.option,
+            IngestOptions.appAppleID.option, IngestOptions.customer.option,
         ]),
         Subcommand("customer", arguments: "ID [DIR]", summary: "What the customer owns now: entitlements, "
                    + "subscriptions by group, balances and unfinished transactions; with DIR, the features its "

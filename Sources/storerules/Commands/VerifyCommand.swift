@@ -1,4 +1,5 @@
 import CommandLineOptions
+import ServiceCommandLine
 import Foundation
 import StoreCore
 
@@ -38,24 +39,33 @@ enum VerifyCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let syntax = CommandSyntax(name, options: [
-        .repeatable("root", "PEM", help: "A PEM file of trusted root certificates: Apple Root CA - G3, or a local "
-                    + "store's root-certificate.pem (a file, a pipe such as <(…), or /dev/stdin). Repeat for several. "
-                    + "Required."),
-        .value("bundle-id", "ID", help: "The bundle identifier a transaction or notification must name. Without it, "
-               + "the payload's own is accepted. Renewal info has none."),
-        .value("environment", "E", help: "\(AppStoreEnvironment.knownSpellings) (any letter case): the environment "
-               + "the payload must come from. Without it, the payload's own is accepted."),
-        .value("app-apple-id", "N", help: "The app's Apple ID, which a Production notification must name. As in "
-               + "Apple's library, the Production environment requires it."),
-        .value("kind", "K", help: "transaction, renewal or notification; the payload must have that shape. Without "
-               + "it, the payload decides: one with notificationType or notificationUUID is a notification, one "
-               + "with transactionId a transaction, and one with autoRenewProductId, autoRenewStatus or "
-               + "originalTransactionId but no transactionId a renewal info."),
-    ])
+    static let root = ServiceOptionDeclarations.root.withHelp(
+        "A PEM file of trusted root certificates: Apple Root CA - G3, or a local store's root-certificate.pem (a file, a "
+            + "pipe such as <(…), or /dev/stdin). Repeat for several. Required.")
+    static let bundleID = ServiceOptionDeclarations.bundleID.withHelp(
+        "The bundle identifier a transaction or notification must name. Without it, the payload's own is accepted. "
+            + "Renewal info has none.")
+    static let environment = ServiceOptionDeclarations.environment.withHelp(
+        "\(AppStoreEnvironment.knownSpellings) (any letter case): the environment the payload must come from. Without it, "
+            + "the payload's own is accepted.")
+    static let appAppleID = ServiceOptionDeclarations.appAppleID.withHelp(
+        "The app's Apple ID, which a Production notification must name. As in Apple's library, the Production environment "
+            + "requires it.")
+    static let kind = TypedOption<Kind>.value(
+        "kind", "K", help: "transaction, renewal or notification; the payload must have that shape. Without it, the payload "
+            + "decides: one with notificationType or notificationUUID is a notification, one with transactionId a transaction, "
+            + "and one with autoRenewProductId, autoRenewStatus or originalTransactionId but no transactionId a renewal info."
+    ) { text throws(UsageError) in
+        guard let kind = Kind(rawValue: text) else {
+            throw UsageError("--kind must be transaction, renewal or notification, not '\(text)'")
+        }
+        return kind
+    }
+
+    static let syntax = CommandSyntax(name, options: [root.option, bundleID.option, environment.option, appAppleID.option, kind.option])
 
     /// The kinds of signed data the command verifies.
-    enum Kind: String, CaseIterable {
+    enum Kind: String, CaseIterable, Sendable {
         case transaction, renewal, notification
 
         /// The kind with its article, as messages say it.
@@ -71,16 +81,11 @@ enum VerifyCommand: Command {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let input = try parsed.positional(0, "the JWS, FILE or - to verify")
         try parsed.expectPositionals(atMost: 1)
-        let rootPaths = parsed.values("root")
+        let rootPaths = try parsed.values(of: root)
         guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: the trusted root certificates") }
-        let givenKind = try parsed.value("kind").map { text throws(UsageError) -> Kind in
-            guard let kind = Kind(rawValue: text) else {
-                throw UsageError("--kind must be transaction, renewal or notification, not '\(text)'")
-            }
-            return kind
-        }
-        let givenEnvironment = try parsed.value("environment").map(EnvironmentOption.parse)
-        let appAppleId = try AppAppleIDOption.parse(parsed)
+        let givenKind = try parsed.value(of: kind)
+        let givenEnvironment = try parsed.value(of: environment)
+        let appAppleId = try parsed.value(of: appAppleID)
         let roots = try rootPaths.flatMap(rootCertificates(at:))
         let text = try signedText(input)
 
@@ -92,10 +97,11 @@ enum VerifyCommand: Command {
         }
         let kind = try checkedKind(of: jws, given: givenKind)
         let claimed = claimedIdentity(of: jws, kind: kind)
+        let bundleId = try parsed.value(of: bundleID) ?? claimed.bundleId ?? ""
         let verifier: SignedDataVerifier
         do {
             verifier = try SignedDataVerifier(
-                rootCertificates: roots, bundleId: parsed.value("bundle-id") ?? claimed.bundleId ?? "",
+                rootCertificates: roots, bundleId: bundleId,
                 appAppleId: appAppleId,
                 environment: givenEnvironment ?? claimed.environment ?? AppStoreEnvironment(rawValue: ""))
         } catch .missingAppAppleId {
