@@ -25,15 +25,23 @@ final class ConnectionRegistry: Sendable {
         state.withLock { $0.open.count }
     }
 
-    /// Admits `socket` from `address` under the caps; false when a cap is reached.
-    func admit(_ socket: Int32, from address: String) -> Bool {
+    /// What admitting a connection found.
+    enum Admission {
+        case admitted
+        /// The server holds as many connections as it may.
+        case overConnectionLimit
+        /// The client's address holds as many as it may.
+        case overAddressLimit
+    }
+
+    /// Admits `socket` from `address` under the caps.
+    func admit(_ socket: Int32, from address: String) -> Admission {
         state.withLock { state in
-            guard state.open.count < connectionLimit,
-                  perAddressLimit.map({ (state.byAddress[address] ?? 0) < $0 }) ?? true
-            else { return false }
+            guard state.open.count < connectionLimit else { return .overConnectionLimit }
+            guard perAddressLimit.map({ (state.byAddress[address] ?? 0) < $0 }) ?? true else { return .overAddressLimit }
             state.open.insert(socket)
             state.byAddress[address, default: 0] += 1
-            return true
+            return .admitted
         }
     }
 

@@ -43,23 +43,26 @@ final class HTTPConnection {
         do {
             head = try HTTPRequestHead.parse(headBytes[...])
         } catch {
-            try refuse(error, method: nil)
+            try refuse(error, method: nil, requestID: nil)
             return false
         }
+        let requestID = head.values(of: "X-Request-Id").first
         let framing = RequestFraming(contentLengths: head.values(of: "Content-Length"),
                                      transferEncodings: head.values(of: "Transfer-Encoding"))
         if let refusal = framing.refusal {
-            try send(refusal, method: head.method, headOnly: false, keepAlive: false, counted: true)
+            try send(refusal, method: head.method, headOnly: false, keepAlive: false, counted: true, requestID: requestID)
             return false
         }
         let chunked = !head.values(of: "Transfer-Encoding").isEmpty
         if let length = framing.contentLength, length > HTTPRouter.maximumBodyBytes {
-            try refuse(HTTPError(413, kind: "too_large", message: "the body is over \(HTTPRouter.maximumBodyBytes) bytes"), method: head.method)
+            try refuse(HTTPError(413, kind: "too_large", message: "the body is over \(HTTPRouter.maximumBodyBytes) bytes"), method: head.method,
+                       requestID: requestID)
             return false
         }
         if let expectation = head.values(of: "Expect").first {
             guard expectation.lowercased() == "100-continue" else {
-                try refuse(HTTPError(417, kind: "expectation_failed", message: "only Expect: 100-continue is understood"), method: head.method)
+                try refuse(HTTPError(417, kind: "expectation_failed", message: "only Expect: 100-continue is understood"), method: head.method,
+                           requestID: requestID)
                 return false
             }
             if head.minorVersion == 1, chunked || (framing.contentLength ?? 0) > buffer.count {
@@ -70,7 +73,7 @@ final class HTTPConnection {
         do {
             body = chunked ? try readChunkedBody() : try readBody(length: framing.contentLength ?? 0)
         } catch let error as HTTPError {
-            try refuse(error, method: head.method)
+            try refuse(error, method: head.method, requestID: requestID)
             return false
         } catch {
             throw (error as? StreamFailure) ?? .broken
@@ -109,7 +112,7 @@ final class HTTPConnection {
                 try refuse(requestLineEnds
                            ? HTTPError(431, kind: "headers_too_large", message: "the request's headers are over \(Self.maximumHeadBytes / 1024) KiB")
                            : HTTPError(414, kind: "uri_too_long", message: "the request line is over \(Self.maximumHeadBytes / 1024) KiB"),
-                           method: nil)
+                           method: nil, requestID: nil)
                 throw .broken
             }
             let count = try fill(deadline: deadline)
@@ -185,20 +188,21 @@ final class HTTPConnection {
     // MARK: - Writing
 
     /// Answers a request the transport refused with its JSON error, closing the connection.
-    private func refuse(_ error: HTTPError, method: String?) throws(StreamFailure) {
+    private func refuse(_ error: HTTPError, method: String?, requestID: String?) throws(StreamFailure) {
         var response = HTTPResponse.error(error.status, kind: error.kind, message: error.message)
         response.headers.merge(error.headers) { _, given in given }
-        try send(response, method: method, headOnly: method == "HEAD", keepAlive: false, counted: true)
+        try send(response, method: method, headOnly: method == "HEAD", keepAlive: false, counted: true, requestID: requestID)
     }
 
-    /// Writes `response`; `counted` answers are the transport's own, counted here (the router
-    /// counts its own).
-    private func send(_ response: HTTPResponse, method: String?, headOnly: Bool, keepAlive: Bool, counted: Bool) throws(StreamFailure) {
+    /// Writes `response`; `counted` answers are the transport's own, counted here with the
+    /// request's id (`requestID` when it is usable), as the router counts and marks its own.
+    private func send(_ response: HTTPResponse, method: String?, headOnly: Bool, keepAlive: Bool, counted: Bool,
+                      requestID: String? = nil) throws(StreamFailure) {
         var response = response
         if counted {
             server.router.metrics.recordRequest(route: "unmatched", method: HTTPRouter.methodLabel(method ?? "other"),
                                                 status: response.status, seconds: 0)
-            if response.headers["X-Request-Id"] == nil { response.headers["X-Request-Id"] = UUID().uuidString.lowercased() }
+            response.headers["X-Request-Id"] = HTTPRouter.requestID(fromHeader: requestID)
         }
         var text = "HTTP/1.1 \(response.status) \(HTTPStatusReason.phrase(response.status))\r\n"
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {

@@ -126,8 +126,14 @@ public final class HTTPServer: @unchecked Sendable {
             var on: Int32 = 1
             setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
             let client = ClientAddress.text(of: address)
-            guard connections.admit(socket, from: client) else {
-                refuseOverCap(socket)
+            switch connections.admit(socket, from: client) {
+            case .admitted:
+                break
+            case .overConnectionLimit:
+                refuseOverCap(socket, message: "the server holds as many connections as it may; try again")
+                continue
+            case .overAddressLimit:
+                refuseOverCap(socket, message: "this address holds as many connections as one address may; try again")
                 continue
             }
             let thread = Thread { [self] in
@@ -157,12 +163,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Answers a connection over a cap `503` with `Retry-After` (on plain HTTP; a TLS one is only
     /// closed) and closes it, reading what it sent first so the close does not reset the answer.
-    private func refuseOverCap(_ socket: Int32) {
-        var response = HTTPResponse.error(503, kind: "overloaded", message: "the server holds as many connections as it may; try again")
-        response.headers["Retry-After"] = "1"
+    private func refuseOverCap(_ socket: Int32, message: String) {
+        let response = HTTPResponse.error(503, kind: "overloaded", message: message)
         router.metrics.recordRequest(route: "unmatched", method: "other", status: 503, seconds: 0)
         if tls == nil {
             var text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+            text += "X-Request-Id: \(HTTPRouter.requestID(fromHeader: nil))\r\nDate: \(HTTPDate.now)\r\n"
             text += "Connection: close\r\nContent-Length: \(response.body.count)\r\n\r\n"
             let bytes = Array(text.utf8) + response.body
             _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }

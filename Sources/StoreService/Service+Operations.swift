@@ -34,7 +34,12 @@ extension Service {
     func decide(_ request: DecisionRequest) throws(ServiceError) -> HookResponse {
         let context: PolicyContext
         switch request.subject {
-        case .context(let given): context = given
+        case .context(let given):
+            // A context given in full may leave its customer's id out; one it names follows the rule.
+            if !given.customer.id.isEmpty, let problem = CustomerID.problem(with: given.customer.id) {
+                throw .badRequest(problem)
+            }
+            context = given
         case .customer(let customerID): context = try self.context(of: customerID).context
         }
         do {
@@ -69,7 +74,8 @@ extension Service {
 
     /// The policy serving now.
     func policyAnswer() -> PolicyAnswer {
-        PolicyAnswer(version: engine.version, hooks: engine.definedHooks, loadedAt: engine.loadedAt, reloads: engine.reloadCount)
+        PolicyAnswer(version: engine.version, hooks: engine.definedHooks, loadedAt: engine.loadedAt, reloads: engine.reloadCount,
+                     problem: policyProblem.withLock { $0 })
     }
 
     /// Whether the service can answer: its ledger answers a read. A policy release that
@@ -144,9 +150,11 @@ public struct PolicyAnswer: Encodable, Sendable {
     public var loadedAt: Date
     /// How many reloads swapped a new policy in since the service started.
     public var reloads: Int
+    /// Why the policy serving is not the one it should be (a reload or release that failed), if so.
+    public var problem: String?
 
     private enum CodingKeys: String, CodingKey {
-        case version, hooks, loadedAt = "loaded_at", reloads
+        case version, hooks, loadedAt = "loaded_at", reloads, problem
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -155,6 +163,7 @@ public struct PolicyAnswer: Encodable, Sendable {
         try container.encode(hooks, forKey: .hooks)
         try container.encode(ISO8601DateFormatter().string(from: loadedAt), forKey: .loadedAt)
         try container.encode(reloads, forKey: .reloads)
+        try container.encodeIfPresent(problem, forKey: .problem)
     }
 }
 

@@ -241,7 +241,9 @@ public final class Service: Sendable {
         }
         let previous = engine.version
         do throws(PolicyError) {
-            let version = try servePolicy(try folder.policySource(), catalog: try Self.catalog(of: folder))
+            // Opened again: a catalog added or removed since the start counts.
+            let current = try PolicyFolder(folder.url)
+            let version = try servePolicy(try current.policySource(), catalog: try Self.catalog(of: current))
             return ReloadAnswer(version: version, previousVersion: previous)
         } catch {
             throw .reloadFailed(error, servingVersion: engine.version)

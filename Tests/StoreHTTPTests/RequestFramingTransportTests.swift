@@ -82,6 +82,7 @@ import Testing
         ("POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
         ("POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nContent-Length: 70000\r\n\r\n", 413),
         ("POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}", 417),
+        ("GET /healthz HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer a\r\nAuthorization: Bearer b\r\n\r\n", 400),
     ])
     func transportRefusalsAreJSON(request: String, status: Int) throws {
         let server = try TestServer()
@@ -106,5 +107,14 @@ import Testing
         #expect(socket.receive(timeout: .milliseconds(500)).text.hasPrefix("HTTP/1.1 100 Continue\r\n\r\n"))
         socket.send(body)
         #expect(RawResponse(socket.receive(timeout: .milliseconds(500)).text).status == 200)
+    }
+
+    @Test("a refusal the transport makes after reading the headers echoes the request's own id")
+    func refusalsEchoTheRequestID() throws {
+        let server = try TestServer()
+        for framing in ["Content-Length: 70000\r\n", "Transfer-Encoding: gzip\r\n", "Content-Length: 1\r\nContent-Length: 2\r\n"] {
+            let (response, _) = try server.exchange("POST /v1/customers/ana/events HTTP/1.1\r\nHost: t\r\nX-Request-Id: trace-7\r\n\(framing)\r\n")
+            #expect(response.header("X-Request-Id") == "trace-7", "\(framing)")
+        }
     }
 }

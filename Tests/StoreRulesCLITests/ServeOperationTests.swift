@@ -84,12 +84,25 @@ import Testing
         #expect(repriced != before, "a changed price is a new version")
         try "{ not a catalog".write(to: catalog, atomically: true, encoding: .utf8)
         #expect(try Self.eventually {
-            (try server.request("GET", "/readyz", key: nil).json["policy_problem"] as? String)?.contains("Products.storekit") == true
+            (try server.request("GET", "/v1/admin/policy", key: ServeProcess.adminKey).json["problem"] as? String)?
+                .contains("Products.storekit") == true
         })
+        let readiness = try server.request("GET", "/readyz", key: nil).json
+        #expect(readiness["policy_problem"] != nil)
+        #expect(!((readiness["policy_problem"] as? String) ?? "").contains(server.folder.path), "no path in a route that needs no key: \(readiness)")
         #expect(try version() == repriced, "the previous version keeps serving")
         Thread.sleep(forTimeInterval: 1.5)
         let metrics = try server.request("GET", "/metrics", key: ServeProcess.adminKey).text
         #expect(metrics.contains(#"storerules_policy_reloads_total{result="failure"} 1"#), "\(metrics)")
+        try text.write(to: catalog, atomically: true, encoding: .utf8)
+        #expect(try Self.eventually { (try server.request("GET", "/v1/admin/policy", key: ServeProcess.adminKey).json["problem"]) == nil })
+        try text.write(to: server.folder.appendingPathComponent("Other.storekit"), atomically: true, encoding: .utf8)
+        #expect(try Self.eventually {
+            (try server.request("GET", "/v1/admin/policy", key: ServeProcess.adminKey).json["problem"] as? String)?
+                .contains("several .storekit files") == true
+        })
+        let reload = try server.request("POST", "/v1/admin/reload", key: ServeProcess.adminKey)
+        #expect(reload.status == 422, "a reload refuses a folder with two catalogs: \(reload.text)")
     }
 
     private static func eventually(_ condition: () throws -> Bool) throws -> Bool {

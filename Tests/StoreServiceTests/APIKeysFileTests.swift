@@ -44,4 +44,21 @@ import Testing
         #expect(throws: APIKeyringError.self) { try access.reloadKeys() }
         #expect(access.verdict(authorization: "Bearer app-key-0123456789abcdef", for: .app) == .allowed)
     }
+
+    @Test("a keys path that is a folder, or missing, says so in plain words")
+    func unreadablePaths() {
+        let folder = FileManager.default.temporaryDirectory.path
+        #expect(throws: APIKeyringError.self) { try APIKeyring(contentsOf: folder) }
+        #expect((try? APIKeyring(contentsOf: folder)) == nil)
+        do {
+            _ = try APIKeyring(contentsOf: folder)
+        } catch {
+            #expect(error.description.contains("is a folder, not a keys file"), "\(error)")
+        }
+        do {
+            _ = try APIKeyring(contentsOf: folder + "/no-such-keys-\(UUID().uuidString)")
+        } catch {
+            #expect(error.description.contains("does not exist"), "\(error)")
+        }
+    }
 }

@@ -101,4 +101,28 @@ import Testing
         #expect(shown?["count"] as? Int == 31)
         #expect((shown?["recent"] as? [Any])?.count == DecisionTrace.recentEventTimesKept)
     }
+
+    @Test("a path with an empty segment is 400, never another route or customer",
+          arguments: ["/v1/customers//storefront", "/v1/customers/a//storefront", "//v1/customers/zz", "/healthz/", "/v1//customers/a"])
+    func emptySegmentsAreRefused(path: String) throws {
+        let service = try RouterTestService()
+        defer { service.cleanUp() }
+        let response = service.respond("PUT", path)
+        #expect(response.status == 400, "\(path)")
+        #expect(try service.router.service.ledger.customers().isEmpty, "\(path) registered nobody")
+    }
+
+    @Test("a ctx given in full names its customer by the same rule; event names and placements hold no control character")
+    func idsNamesAndPlacementsInBodies() throws {
+        let service = try RouterTestService()
+        defer { service.cleanUp() }
+        #expect(service.respond("POST", "/v1/decisions/show_merchandising",
+                                body: #"{"ctx": {"customer": {"id": "a\u0001"}}, "args": ["home"]}"#).status == 400)
+        #expect(service.respond("POST", "/v1/decisions/show_merchandising", body: #"{"ctx": {}, "args": ["home"]}"#).status == 200)
+        #expect(service.respond("POST", "/v1/customers/ana/events", body: #"{"name": "a\u0000b"}"#).status == 400)
+        #expect(service.respond("POST", "/v1/customers/ana/events", body: #"{"name": "shown", "placement": "x\ty"}"#).status == 400)
+        #expect(service.respond("GET", "/v1/customers/ana/storefront", query: ["placement": "%01"]).status == 400)
+        #expect(service.respond("GET", "/v1/customers/ana/storefront", query: ["placement": String(repeating: "p", count: 65)]).status == 400)
+        #expect(service.respond("GET", "/v1/customers/ana/storefront", query: ["placement": "home"]).status == 200)
+    }
 }

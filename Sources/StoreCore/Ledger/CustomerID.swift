@@ -27,14 +27,10 @@ public enum CustomerID {
         let bytes = id.utf8.count
         if bytes == 0 { return "the customer id is empty; \(rule)" }
         if bytes > maximumBytes { return "the customer id has \(bytes) bytes; \(rule)" }
-        if let control = id.unicodeScalars.first(where: isControl) {
+        if let control = id.unicodeScalars.first(where: \.isControlCharacter) {
             let code = String(control.value, radix: 16, uppercase: true)
             return "the customer id holds the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code); \(rule)"
         }
         return nil
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

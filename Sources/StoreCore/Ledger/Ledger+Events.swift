@@ -20,11 +20,12 @@ extension Ledger {
     public func recordEvent(customerID: String, name: String, placement: String? = nil, at date: Date = Date(),
                             maximumNames: Int = Ledger.defaultMaximumEventNames) throws -> EventSummary {
         try CustomerID.validated(customerID)
-        guard !name.isEmpty, name.count <= MerchandisingEvent.maximumNameLength else {
-            throw LedgerError.invalidEvent("an event's name is 1 to \(MerchandisingEvent.maximumNameLength) characters")
+        guard !name.isEmpty, name.count <= MerchandisingEvent.maximumNameLength, !name.containsControlCharacter else {
+            throw LedgerError.invalidEvent("an event's name is 1 to \(MerchandisingEvent.maximumNameLength) characters without control characters")
         }
-        if let placement, placement.isEmpty || placement.count > MerchandisingEvent.maximumNameLength {
-            throw LedgerError.invalidEvent("an event's placement, when given, is 1 to \(MerchandisingEvent.maximumNameLength) characters")
+        if let placement, placement.isEmpty || placement.count > MerchandisingEvent.maximumNameLength || placement.containsControlCharacter {
+            throw LedgerError.invalidEvent(
+                "an event's placement, when given, is 1 to \(MerchandisingEvent.maximumNameLength) characters without control characters")
         }
         let now = Self.nowInMilliseconds()
         return try writing { ledger in

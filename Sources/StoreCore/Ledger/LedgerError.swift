@@ -38,7 +38,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// the ledger holds.
     public var isMalformedInput: Bool {
         switch self {
-        case .invalidCustomerID, .invalidAppAccountToken: true
+        case .invalidCustomerID, .invalidAppAccountToken, .invalidEvent: true
         default: false
         }
     }

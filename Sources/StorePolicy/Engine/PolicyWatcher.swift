@@ -4,9 +4,10 @@ import StoreCore
 /// Reloads a policy when its folder's `policy.lua` or `.storekit` catalog changes on disk: the
 /// live-reload behind `--watch`.
 ///
-/// Call ``reloadIfChanged()`` before a decision (or on a timer). When either file changed, both
-/// are read again and swapped in together for the next decision; a broken edit of either keeps
-/// the old policy serving, and the message says why, with the file and line.
+/// Call ``reloadIfChanged()`` before a decision (or on a timer). When `policy.lua` or a
+/// `.storekit` file changed, appeared or went away, the folder is read again and its script and
+/// catalog swapped in together for the next decision; a broken edit of either, or a second
+/// catalog, keeps the old policy serving, and the message says why, with the file and line.
 public final class PolicyWatcher: @unchecked Sendable {
     /// What a look at the folder found.
     public enum Change: Sendable, Equatable {
@@ -26,7 +27,7 @@ public final class PolicyWatcher: @unchecked Sendable {
     private let folder: PolicyFolder
     private let reload: (PolicySource, Catalog?) throws -> String
     private let lock = NSLock()
-    private var lastModifications: [Date?]
+    private var lastModifications: [String: Date]
 
     /// Watches `folder` and hands each changed script and catalog to `reload`, which swaps them
     /// in and returns the new version, or throws why it cannot.
@@ -58,10 +59,12 @@ public final class PolicyWatcher: @unchecked Sendable {
         guard modifications != lastModifications else { return nil }
         lastModifications = modifications
         do {
-            let source = try folder.policySource()
-            let catalog = try folder.loadCatalog()
+            // Opened again, so a catalog added beside the first, or removed, counts.
+            let current = try PolicyFolder(folder.url)
+            let source = try current.policySource()
+            let catalog = try current.loadCatalog()
             let version = try reload(source, catalog)
-            return .reloaded("reloaded \(source.chunkName)\(folder.catalogURL.map { " and \($0.lastPathComponent)" } ?? "") "
+            return .reloaded("reloaded \(source.chunkName)\(current.catalogURL.map { " and \($0.lastPathComponent)" } ?? "") "
                              + "(version \(version))")
         } catch let error as PolicyError {
             return .failed("\(error.description); the previous version keeps serving")
@@ -70,9 +73,14 @@ public final class PolicyWatcher: @unchecked Sendable {
         }
     }
 
-    private static func modificationDates(of folder: PolicyFolder) -> [Date?] {
-        ([folder.policyURL] + (folder.catalogURL.map { [$0] } ?? [])).map { url in
-            (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    /// When `policy.lua` and each `.storekit` file of the folder last changed, by name.
+    private static func modificationDates(of folder: PolicyFolder) -> [String: Date] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? [])
+            .filter { $0 == "policy.lua" || $0.hasSuffix(".storekit") }
+        var dates: [String: Date] = [:]
+        for name in names {
+            dates[name] = (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(name).path))?[.modificationDate] as? Date
         }
+        return dates
     }
 }

@@ -86,7 +86,7 @@ public struct APIKeyring: Sendable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw APIKeyringError(file: path, line: nil, problem: "cannot be read: \(error.localizedDescription)")
+            throw APIKeyringError(file: path, line: nil, problem: Self.unreadable(path))
         }
         do {
             try self.init(text: text)
@@ -108,6 +108,15 @@ public struct APIKeyring: Sendable {
             if difference == 0 { found = entry.role }
         }
         return found
+    }
+
+    /// Why the file at `path` cannot be read, in the system's words.
+    private static func unreadable(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "does not exist" }
+        if isDirectory.boolValue { return "is a folder, not a keys file" }
+        guard FileManager.default.isReadableFile(atPath: path) else { return "cannot be read: permission denied" }
+        return "cannot be read as UTF-8 text"
     }
 
     private static func digest(of key: String) -> [UInt8] {

@@ -7,8 +7,8 @@ import Foundation
 /// `METHOD SP /target SP HTTP/1.x` (`400`), a target over ``maximumTargetBytes`` (`414`), an HTTP
 /// version other than 1.0 and 1.1 (`505`), a line not ended by CRLF, a header line without a
 /// name and colon, white space before the colon, a folded line or a control character in a
-/// value (`400`), more than ``maximumHeaderCount`` headers (`431`), and an HTTP/1.1 request
-/// without exactly one `Host` (`400`).
+/// value (`400`), more than ``maximumHeaderCount`` headers (`431`), an HTTP/1.1 request
+/// without exactly one `Host`, and a request with more than one `Authorization` (`400`).
 public struct HTTPRequestHead: Sendable, Equatable {
     /// The longest request target taken.
     public static let maximumTargetBytes = 8 * 1024
@@ -65,6 +65,9 @@ public struct HTTPRequestHead: Sendable, Equatable {
         let hosts = headers.filter { $0.name.lowercased() == "host" }.count
         if minorVersion == 1, hosts != 1 {
             throw refusal(hosts == 0 ? "an HTTP/1.1 request needs a Host header" : "the request has \(hosts) Host headers; one names the server")
+        }
+        if headers.filter({ $0.name.lowercased() == "authorization" }).count > 1 {
+            throw refusal("the request has several Authorization headers; one carries the key")
         }
         let questionMark = target.firstIndex(of: UInt8(ascii: "?"))
         let path = String(decoding: target[..<(questionMark ?? target.endIndex)], as: UTF8.self)

@@ -24,7 +24,9 @@ extension HTTPRouter {
         },
         HTTPRoute("GET", "/v1/customers/{id}/storefront", role: .app, query: ["placement"]) { router, request, context throws(ServiceError) in
             let placement = request.query["placement"] ?? "store"
-            guard !placement.isEmpty else { throw .badRequest("placement, when given, must not be empty") }
+            guard (1...MerchandisingEvent.maximumNameLength).contains(placement.count), !placement.containsControlCharacter else {
+                throw .badRequest("placement is 1 to \(MerchandisingEvent.maximumNameLength) characters without control characters")
+            }
             return .json(200, writing: try router.service.storefrontPlan(customerID: context.parameters[0], placement: placement))
         },
         HTTPRoute("POST", "/v1/customers/{id}/events", role: .app) { router, request, context throws(ServiceError) in
@@ -55,10 +57,14 @@ extension HTTPRouter {
         },
         HTTPRoute("GET", "/readyz", role: nil) { router, _, context throws(ServiceError) in
             var readiness = router.service.readiness()
-            // What the ledger's driver said can name a host, a port or a file: the log has it.
+            // What the ledger's driver said can name a host, a port or a file: the log has it. So
+            // can a failed reload, which the log said when it failed and /v1/admin/policy says.
             if let problem = readiness.problem {
                 router.log("request \(context.requestID) (GET /readyz): \(problem)")
                 readiness.problem = "the ledger does not answer a read"
+            }
+            if readiness.policyProblem != nil {
+                readiness.policyProblem = "a reload or release failed; the previous version keeps serving (GET /v1/admin/policy says why)"
             }
             return .json(readiness.isReady ? 200 : 503, readiness)
         },

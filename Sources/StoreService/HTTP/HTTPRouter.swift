@@ -78,6 +78,12 @@ public final class HTTPRouter: Sendable {
         }
     }
 
+    /// The id of a request that sent `header` as its `X-Request-Id`: the header when it is a
+    /// short printable token, else a new one. Transports use it for the answers they make themselves.
+    public static func requestID(fromHeader header: String?) -> String {
+        RequestIDMiddleware.id(from: header)
+    }
+
     /// The methods counted by name; any other counts as `other`, so a client inventing method
     /// names cannot grow the metrics without bound.
     static let countedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]

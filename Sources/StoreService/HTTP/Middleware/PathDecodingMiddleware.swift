@@ -1,8 +1,13 @@
 /// Decodes the path's segments and the query's names and values strictly (``PercentDecoding``),
-/// so that nothing below sees an escape, and refuses what cannot be decoded with `400`.
+/// so that nothing below sees an escape, and refuses with `400` what cannot be decoded and a
+/// path with an empty segment (`//`, or a `/` at its end), which would otherwise route as
+/// another path: `/v1/customers//storefront` is not the customer `storefront`.
 struct PathDecodingMiddleware: HTTPMiddleware {
     func respond(to request: HTTPRequest, context: inout HTTPRequestContext, next: HTTPResponder) throws(HTTPError) -> HTTPResponse {
         var decoded = request
+        if request.path != "/", request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().contains(where: \.isEmpty) {
+            throw HTTPError(400, kind: "bad_request", message: "the path \(request.path) has an empty segment ('//' or a '/' at its end)")
+        }
         do throws(ServiceError) {
             decoded.path = "/" + (try HTTPRoute.segments(of: request.path).map { segment throws(ServiceError) in
                 try PercentDecoding.decode(segment[...], allowsSlash: false)
