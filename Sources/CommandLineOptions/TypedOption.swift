@@ -49,6 +49,16 @@ extension TypedOption where Value == Int {
     }
 }
 
+extension TypedOption where Value == Int {
+    /// `--name N`: a whole number above zero.
+    public static func positive(_ name: String, _ valueName: String = "N", help: String) -> TypedOption {
+        .value(name, valueName, help: help) { text throws(UsageError) in
+            guard let value = Int(text), value > 0 else { throw UsageError("--\(name) must be a positive integer, not '\(text)'") }
+            return value
+        }
+    }
+}
+
 extension ParsedArguments {
     /// The value of `option`'s last occurrence, read; nil when it is not given.
     public func value<Value>(of option: TypedOption<Value>) throws(UsageError) -> Value? {

@@ -56,21 +56,35 @@ enum BenchCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
+    static let jsonFlag = CommandOption.flag(
+        "json", help: "Print one JSON object (engine_ns_per_decision, swift_closure_ns_per_decision, c_api_ns_per_decision, "
+            + "decisions_per_second_1_thread, decisions_per_second_2_threads, …, service_requests_per_second, service_p50_ms, "
+            + "service_p99_ms, service_failed_requests; service_skipped when the load test did not run).")
+    static let iterations = TypedOption<Int>.positive(
+        "iterations", help: "Decisions per measurement (default 100000); each figure is the best of 5 rounds taken in turn.")
+    static let serviceFolder = TypedOption<URL>.value(
+        "service-folder", "DIR", help: "The policy folder the service serves (default: the package's Examples/BackyardBirds). "
+            + "It needs a .storekit catalog with consumables or subscriptions."
+    ) { text throws(UsageError) in
+        let folder = URL(fileURLWithPath: text)
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("policy.lua").path) else {
+            throw UsageError("--service-folder \(folder.path) is not a policy folder: it has no policy.lua")
+        }
+        return folder
+    }
+    static let serviceRequests = TypedOption<Int>.positive(
+        "service-requests", help: "Requests in the load test's stream (default 4000), plus the reload.")
+    static let httpSeconds = TypedOption<Int>.count(
+        "http-seconds", in: 0...600, help: "How long each HTTP run under wrk lasts (default 3; 0 skips the HTTP section).")
+    static let sectionsOption = TypedOption<String>.text(
+        "sections", "LIST", help: "Measure only these sections, comma-separated: "
+            + BenchSection.allCases.map(\.rawValue).joined(separator: ", ") + " (default: all).")
+    static let postgres = TypedOption<String>.text(
+        "postgres", "URL", help: "A PostgreSQL server (postgresql://…) whose role may CREATE DATABASE, for the ledger's "
+            + "PostgreSQL figures (default: $\(LedgerBench.postgresEnvironmentVariable); without either, skipped).")
+
     static let syntax = CommandSyntax(name, options: [
-        .flag("json", help: "Print one JSON object (engine_ns_per_decision, swift_closure_ns_per_decision, "
-              + "c_api_ns_per_decision, decisions_per_second_1_thread, decisions_per_second_2_threads, …, "
-              + "service_requests_per_second, service_p50_ms, service_p99_ms, service_failed_requests; "
-              + "service_skipped when the load test did not run)."),
-        .value("iterations", "N", help: "Decisions per measurement (default 100000); each figure is the best of "
-               + "5 rounds taken in turn."),
-        .value("service-folder", "DIR", help: "The policy folder the service serves (default: the package's "
-               + "Examples/BackyardBirds). It needs a .storekit catalog with consumables or subscriptions."),
-        .value("service-requests", "N", help: "Requests in the load test's stream (default 4000), plus the reload."),
-        .value("http-seconds", "N", help: "How long each HTTP run under wrk lasts (default 3; 0 skips the HTTP section)."),
-        .value("sections", "LIST", help: "Measure only these sections, comma-separated: "
-               + BenchSection.allCases.map(\.rawValue).joined(separator: ", ") + " (default: all)."),
-        .value("postgres", "URL", help: "A PostgreSQL server (postgresql://…) whose role may CREATE DATABASE, for the "
-               + "ledger's PostgreSQL figures (default: $\(LedgerBench.postgresEnvironmentVariable); without either, skipped)."),
+        jsonFlag, iterations.option, serviceFolder.option, serviceRequests.option, httpSeconds.option, sectionsOption.option, postgres.option,
     ])
 
     /// What a debug build says before its figures.
@@ -79,30 +93,16 @@ enum BenchCommand: Command {
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         try parsed.expectPositionals(atMost: 0)
-        func positive(_ name: String) throws(UsageError) -> Int? {
-            try parsed.value(name).map { text throws(UsageError) -> Int in
-                guard let count = Int(text), count > 0 else { throw UsageError("--\(name) must be a positive integer") }
-                return count
-            }
-        }
-        let iterations = try positive("iterations") ?? 100_000
-        let serviceRequests = try positive("service-requests") ?? 4_000
-        let httpSeconds = try parsed.value("http-seconds").map { text throws(UsageError) -> Int in
-            guard let seconds = Int(text), (0...600).contains(seconds) else {
-                throw UsageError("--http-seconds must be a whole number from 0 to 600, not '\(text)'")
-            }
-            return seconds
-        } ?? 3
-        let serviceFolder = parsed.value("service-folder").map { URL(fileURLWithPath: $0) }
-        if let serviceFolder, !FileManager.default.fileExists(atPath: serviceFolder.appendingPathComponent("policy.lua").path) {
-            throw UsageError("--service-folder \(serviceFolder.path) is not a policy folder: it has no policy.lua")
-        }
+        let iterations = try parsed.value(of: Self.iterations) ?? 100_000
+        let serviceRequests = try parsed.value(of: Self.serviceRequests) ?? 4_000
+        let httpSeconds = try parsed.value(of: Self.httpSeconds) ?? 3
+        let serviceFolder = try parsed.value(of: Self.serviceFolder)
         #if DEBUG
-        if parsed.flag("json") { Output.error(debugBuildNote) } else { Output.line(debugBuildNote) }
+        if parsed.flag(jsonFlag) { Output.error(debugBuildNote) } else { Output.line(debugBuildNote) }
         #endif
-        let postgresURL = parsed.value("postgres")
+        let postgresURL = try parsed.value(of: postgres)
             ?? ProcessInfo.processInfo.environment[LedgerBench.postgresEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 }
-        let sections = try BenchSection.parse(parsed.value("sections"))
+        let sections = try BenchSection.parse(try parsed.value(of: sectionsOption))
         var report = BenchReport()
         if sections.contains(.decisions) { report.decisions = try DecisionBench.measure(iterations: iterations) }
         if sections.contains(.policy) { report.policy = try PolicyBench.measure(folder: serviceFolder) }
@@ -114,7 +114,7 @@ enum BenchCommand: Command {
         if sections.contains(.http) {
             report.http = HTTPBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
         }
-        if parsed.flag("json") {
+        if parsed.flag(jsonFlag) {
             Output.line(try Output.json(report))
         } else {
             Output.line(table(report))

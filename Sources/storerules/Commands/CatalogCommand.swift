@@ -17,13 +17,15 @@ enum CatalogCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let syntax = CommandSyntax(name, options: [
-        .flag("json", help: #"Print JSON with the field names Lua policies see: a "products" array "#
-              + #"(subscriptions carry "subscription") and a "groups" array."#),
-        .value("locale", "L", help: "Localize names and prices for L (default: the file's _locale, else en_US)."),
-        .value("storefront", "S", help: "Price in the currency of storefront S, ISO 3166-1 alpha-3 "
-               + "(default: the file's _storefront, else USA)."),
-    ])
+    static let jsonFlag = CommandOption.flag(
+        "json", help: #"Print JSON with the field names Lua policies see: a "products" array (subscriptions carry "subscription") "#
+            + #"and a "groups" array."#)
+    static let locale = TypedOption<String>.text(
+        "locale", "L", help: "Localize names and prices for L (default: the file's _locale, else en_US).")
+    static let storefront = TypedOption<String>.text(
+        "storefront", "S", help: "Price in the currency of storefront S, ISO 3166-1 alpha-3 (default: the file's _storefront, else USA).")
+
+    static let syntax = CommandSyntax(name, options: [jsonFlag, locale.option, storefront.option])
 
     /// The JSON form of a catalog.
     struct Listing: Encodable {
@@ -38,15 +40,16 @@ enum CatalogCommand: Command {
         let path = try parsed.positional(0, "the .storekit FILE")
         try parsed.expectPositionals(atMost: 1)
         let data = try readCatalogFile(path)
+        let (localeIdentifier, storefrontCode) = (try parsed.value(of: locale), try parsed.value(of: storefront))
         let catalog: Catalog
         do {
             catalog = try Catalog(data: data, fileName: URL(fileURLWithPath: path).lastPathComponent,
-                                  localeIdentifier: parsed.value("locale"), storefront: parsed.value("storefront"))
+                                  localeIdentifier: localeIdentifier, storefront: storefrontCode)
         } catch {
             throw CommandFailure(error.description)
         }
         let view = PolicyCatalog(catalog)
-        if parsed.flag("json") {
+        if parsed.flag(jsonFlag) {
             let groups = catalog.subscriptionGroups.compactMap { view.groups[$0.id] }
             let listing = Listing(file: catalog.fileName, storefront: catalog.storefront.countryCode,
                                   locale: catalog.localeIdentifier,

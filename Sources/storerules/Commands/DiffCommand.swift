@@ -40,13 +40,27 @@ enum DiffCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let syntax = CommandSyntax(name, options: [
-        .value("placements", "P,...", help: "The placements show_merchandising is asked at (default: those the tests use, or home,store)."),
-        .value("hooks", "H,...", help: "The hooks compared (default: every known hook); a custom hook by name too; a typo names the nearest hook."),
-        .value("limit", "N", help: "Counterexamples printed per changed hook (default 3)."),
-        .flag("json", help: #"Print one object: {"scenarios", "seconds", "changed": [{"hook", "scenarios", "scenarios_changed", "#
-              + #""examples": [{"input", "args", "old", "new"}]}], "unchanged": [...]}."#),
-    ])
+    static let placements = TypedOption<[String]>.value(
+        "placements", "P,...", help: "The placements show_merchandising is asked at (default: those the tests use, or home,store).",
+        reading: Self.names)
+    static let hooks = TypedOption<[String]>.value(
+        "hooks", "H,...", help: "The hooks compared (default: every known hook); a custom hook by name too; a typo names the nearest hook.",
+        reading: Self.names)
+    static let limit = TypedOption<Int>.value("limit", "N", help: "Counterexamples printed per changed hook (default 3).") {
+        text throws(UsageError) in
+        guard let value = Int(text), value >= 0 else { throw UsageError("--limit must be a whole number, not '\(text)'") }
+        return value
+    }
+    static let jsonFlag = CommandOption.flag(
+        "json", help: #"Print one object: {"scenarios", "seconds", "changed": [{"hook", "scenarios", "scenarios_changed", "#
+            + #""examples": [{"input", "args", "old", "new"}]}], "unchanged": [...]}."#)
+
+    static let syntax = CommandSyntax(name, options: [placements.option, hooks.option, limit.option, jsonFlag])
+
+    /// The comma-separated names of `text`, blanks dropped.
+    @Sendable private static func names(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         do {
@@ -65,22 +79,17 @@ enum DiffCommand: Command {
         let oldPath = try parsed.positional(0, "the old policy folder OLD_DIR")
         let newPath = try parsed.positional(1, "the new policy folder NEW_DIR")
         try parsed.expectPositionals(atMost: 2)
-        let limit = try parsed.value("limit").map { text throws(UsageError) -> Int in
-            guard let value = Int(text), value >= 0 else { throw UsageError("--limit must be a whole number, not '\(text)'") }
-            return value
-        } ?? 3
-        let list: (String) -> [String]? = { name in
-            parsed.value(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-        }
+        let limit = try parsed.value(of: Self.limit) ?? 3
         let old = try side(oldPath, fallbackCatalog: nil)
         let new = try side(newPath, fallbackCatalog: old)
+        let (hookNames, placementNames) = (try parsed.value(of: hooks), try parsed.value(of: placements))
         let report: PolicyDiff.Report
         do {
-            report = try PolicyDiff(old: old, new: new).compare(hooks: list("hooks"), placements: list("placements"), limit: limit)
+            report = try PolicyDiff(old: old, new: new).compare(hooks: hookNames, placements: placementNames, limit: limit)
         } catch {
             throw CommandFailure(error.description)
         }
-        if parsed.flag("json") {
+        if parsed.flag(jsonFlag) {
             Output.line(try Output.json(report))
         } else {
             Output.line(try describe(report))

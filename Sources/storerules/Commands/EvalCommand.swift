@@ -35,38 +35,41 @@ enum EvalCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let syntax = CommandSyntax(name, options: [
-        .value("input", "FILE|-", help: "The context JSON (default: {}): a file, a pipe such as <(…), or - for stdin."),
-        .repeatable("arg", "JSON", help: "An argument after ctx; repeat for several."),
-        .flag("jsonl", help: #"Read one request per line from stdin: {"hook": ..., "ctx": {...}, "args": [...]}; "#
-              + #"write one response per line, {"error": ...} for a bad request; never stop."#),
-        .flag("watch", help: "With --jsonl, reload policy.lua before a request when it changed; a broken edit keeps "
-              + "the old policy serving and its error goes to stderr."),
-        .flag("explain", help: "Print the arguments' values and the lines of policy.lua the decision ran, in order, instead of JSON."),
-    ] + PolicyLoader.limitOptions)
+    static let input = TypedOption<String>.text(
+        "input", "FILE|-", help: "The context JSON (default: {}): a file, a pipe such as <(…), or - for stdin.")
+    static let argument = TypedOption<LuaValue>.repeatable("arg", "JSON", help: "An argument after ctx; repeat for several.") {
+        text throws(UsageError) in
+        guard let value = try? JSONDecoder().decode(LuaValue.self, from: Data(text.utf8)) else { throw UsageError("--arg \(text) is not JSON") }
+        return value
+    }
+    static let jsonlFlag = CommandOption.flag(
+        "jsonl", help: #"Read one request per line from stdin: {"hook": ..., "ctx": {...}, "args": [...]}; write one response "#
+            + #"per line, {"error": ...} for a bad request; never stop."#)
+    static let watchFlag = CommandOption.flag(
+        "watch", help: "With --jsonl, reload policy.lua and the catalog before a request when either changed; a broken edit keeps "
+            + "the old policy serving and its error goes to stderr.")
+    static let explainFlag = CommandOption.flag(
+        "explain", help: "Print the arguments' values and the lines of policy.lua the decision ran, in order, instead of JSON.")
+
+    static let syntax = CommandSyntax(name, options: [input.option, argument.option, jsonlFlag, watchFlag, explainFlag]
+                                      + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let folder = try parsed.positional(0, "the policy folder DIR")
         let engine = try PolicyLoader.engine(forFolder: folder, limits: try PolicyLoader.limits(parsed))
-        if parsed.flag("jsonl") {
+        if parsed.flag(jsonlFlag) {
             try parsed.expectPositionals(atMost: 1)
-            serveLines(engine, watcher: parsed.flag("watch") ? try PolicyWatcher(folder: folder, engine: engine) : nil)
+            serveLines(engine, watcher: parsed.flag(watchFlag) ? try PolicyWatcher(folder: folder, engine: engine) : nil)
             return 0
         }
-        if parsed.flag("watch") { throw UsageError("--watch needs --jsonl") }
+        if parsed.flag(watchFlag) { throw UsageError("--watch needs --jsonl") }
         let hook = try parsed.positional(1, "the HOOK to run")
         try parsed.expectPositionals(atMost: 2)
-        let contextData = try parsed.value("input").map(Output.read) ?? Data("{}".utf8)
+        let contextData = try parsed.value(of: input).map(Output.read) ?? Data("{}".utf8)
         let context = try decodeContext(contextData)
-        let hookArguments = try parsed.values("arg").map { text throws -> LuaValue in
-            do {
-                return try JSONDecoder().decode(LuaValue.self, from: Data(text.utf8))
-            } catch {
-                throw UsageError("--arg \(text) is not JSON")
-            }
-        }
+        let hookArguments = try parsed.values(of: argument)
         let request = HookRequest(hook: hook, context: context, arguments: hookArguments)
-        if parsed.flag("explain") {
+        if parsed.flag(explainFlag) {
             let (policyFolder, catalog) = try PolicyLoader.open(folder)
             let explanation: DecisionExplanation
             do {

@@ -20,8 +20,8 @@ extension LedgerCommand {
     /// `ledger copy --from URL --to URL`: every record of one ledger into another, empty one.
     static func copy(_ parsed: ParsedArguments) throws -> Int32 {
         try parsed.expectPositionals(atMost: 1)
-        let from = try location(parsed, "from")
-        let to = try location(parsed, "to")
+        let from = try location(parsed, Self.from)
+        let to = try location(parsed, Self.to)
         guard from != to else { throw UsageError("--from and --to name the same ledger") }
         let source = try from.openForCommand(mustExist: true)
         let target = try to.openForCommand()

@@ -40,8 +40,13 @@ enum LedgerCommand: Command {
     """ }
 
     /// `--ledger` of every command but `copy`.
-    static let ledgerOption = CommandOption.value(
-        "ledger", "URL", help: "The ledger: a SQLite file's path, or a postgres:// or postgresql:// URL. Required.")
+    static let ledger = ServiceOptionDeclarations.ledger.withHelp(
+        "The ledger: a SQLite file's path, or a postgres:// or postgresql:// URL. Required.")
+    static let ledgerOption = ledger.option
+    /// `--from` and `--to` of `copy`.
+    static let from = TypedOption<LedgerLocation>.value("from", "URL", help: "The ledger to copy. Required.") { LedgerLocation($0) }
+    static let to = TypedOption<LedgerLocation>.value(
+        "to", "URL", help: "The empty ledger to copy into (a SQLite file is created). Required.") { LedgerLocation($0) }
 
     /// `--json` of `customer`.
     static let jsonFlag = CommandOption.flag("json", help: "Print JSON, the service's entitlements answer.")
@@ -65,8 +70,7 @@ enum LedgerCommand: Command {
                    + "violation, exit status 1 when there is one.", options: [ledgerOption]),
         Subcommand("copy", summary: "Copy every record of one ledger into another, empty one, in one "
                    + "transaction: how a ledger moves from SQLite to PostgreSQL, or back.", options: [
-            .value("from", "URL", help: "The ledger to copy. Required."),
-            .value("to", "URL", help: "The empty ledger to copy into (a SQLite file is created). Required."),
+            from.option, to.option,
         ]),
         Subcommand("migrate", summary: "Bring the ledger's schema up to date and say so.", options: [ledgerOption]),
     ]
@@ -95,9 +99,8 @@ enum LedgerCommand: Command {
         }
     }
 
-    /// The location `--name` gives; a usage error when it is missing.
-    static func location(_ parsed: ParsedArguments, _ name: String = "ledger") throws(UsageError) -> LedgerLocation {
-        guard let text = parsed.value(name) else { throw UsageError("missing --\(name) URL") }
-        return LedgerLocation(text)
+    /// The location `option` (`--ledger` by default) gives; a usage error when it is missing.
+    static func location(_ parsed: ParsedArguments, _ option: TypedOption<LedgerLocation> = ledger) throws(UsageError) -> LedgerLocation {
+        try parsed.required(option)
     }
 }

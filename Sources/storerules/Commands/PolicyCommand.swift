@@ -42,7 +42,7 @@ enum PolicyCommand: Command {
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let command = try parsed.positional(0, "a policy command (see --help)")
-        guard let text = parsed.value("ledger") else { throw UsageError("missing --ledger URL") }
+        guard let text = parsed.value(ledgerOption.name) else { throw UsageError("missing --ledger URL") }
         guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
             throw UsageError("policy releases live in a PostgreSQL ledger: --ledger takes a postgres:// URL, not '\(text)'")
         }
@@ -115,7 +115,7 @@ enum PolicyCommand: Command {
     private static func list(_ parsed: ParsedArguments, _ store: PolicyReleaseStore) throws -> Int32 {
         try parsed.expectPositionals(atMost: 1)
         let releases = try store.releases()
-        if parsed.flag("json") {
+        if parsed.flag(jsonFlag) {
             Output.line(try Output.json(releases))
             return 0
         }

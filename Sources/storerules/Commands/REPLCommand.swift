@@ -24,8 +24,11 @@ enum REPLCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
+    static let watchFlag = CommandOption.flag(
+        "watch", help: "Reload policy.lua before a line runs when the file changed; a broken edit keeps the old policy and prints why.")
+
     static let syntax = CommandSyntax(name, options: [
-        .flag("watch", help: "Reload policy.lua before a line runs when the file changed; a broken edit keeps the old policy and prints why."),
+        watchFlag,
     ] + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
@@ -45,7 +48,7 @@ enum REPLCommand: Command {
             Output.line("StoreRules policy REPL for \(path). :help lists the commands, :quit leaves.")
         }
         while let line = lines.next(prompt: session.prompt) {
-            if parsed.flag("watch"), let reloaded = session.reloadIfChanged() {
+            if parsed.flag(watchFlag), let reloaded = session.reloadIfChanged() {
                 Output.line(reloaded)
             }
             switch session.handle(line) {

@@ -24,17 +24,19 @@ enum RunCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let syntax = CommandSyntax(name, options: [
-        .flag("json", help: "One JSON object per step, one per line."),
-        .value("html", "OUT", help: "Also write the storefront page of each step into the folder OUT."),
-        .flag("watch", help: "Reload policy.lua before each step when it changed."),
-        .value("ledger", "URL", help: "Keep the ledger in URL: a SQLite file that must not exist (the store's state "
-               + "then goes in FILE.store.sqlite and the signing certificates in FILE.certificates/), or a "
-               + "postgres:// or postgresql:// URL of a database that holds no customer, with --store-state. By "
-               + "default all go in a temporary folder, removed when the run ends."),
-        .value("store-state", "FILE", help: "The local store's own state, a SQLite file that must not exist; its "
-               + "certificates go in FILE.certificates/. Required with a PostgreSQL ledger."),
-    ] + PolicyLoader.limitOptions)
+    static let jsonFlag = CommandOption.flag("json", help: "One JSON object per step, one per line.")
+    static let html = TypedOption<String>.text("html", "OUT", help: "Also write the storefront page of each step into the folder OUT.")
+    static let watchFlag = CommandOption.flag("watch", help: "Reload policy.lua and the catalog before each step when either changed.")
+    static let ledger = TypedOption<String>.text(
+        "ledger", "URL", help: "Keep the ledger in URL: a SQLite file that must not exist (the store's state then goes in "
+            + "FILE.store.sqlite and the signing certificates in FILE.certificates/), or a postgres:// or postgresql:// URL of a "
+            + "database that holds no customer, with --store-state. By default all go in a temporary folder, removed when the run ends.")
+    static let storeState = TypedOption<String>.text(
+        "store-state", "FILE", help: "The local store's own state, a SQLite file that must not exist; its certificates go in "
+            + "FILE.certificates/. Required with a PostgreSQL ledger.")
+
+    static let syntax = CommandSyntax(name, options: [jsonFlag, html.option, watchFlag, ledger.option, storeState.option]
+                                      + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let path = try parsed.positional(0, "the policy folder DIR")
@@ -49,7 +51,7 @@ enum RunCommand: Command {
         } catch {
             throw CommandFailure("cannot read \(journeyURL.path): \(error.localizedDescription)")
         }
-        let workspace = try RunWorkspace(ledger: parsed.value("ledger"), storeState: parsed.value("store-state"))
+        let workspace = try RunWorkspace(ledger: try parsed.value(of: ledger), storeState: try parsed.value(of: storeState))
         defer { workspace.removeTemporaryFolder() }
         let ledgerName = workspace.ledger.displayName
         let runner: JourneyRunner
@@ -61,14 +63,14 @@ enum RunCommand: Command {
         } catch let error as PolicyError {
             throw CommandFailure(error.description)
         }
-        if parsed.flag("watch") {
+        if parsed.flag(watchFlag) {
             runner.watcher = PolicyWatcher(folder: folder, engine: runner.engine)
         }
-        let htmlFolder = parsed.value("html").map { URL(fileURLWithPath: $0) }
+        let htmlFolder = try parsed.value(of: html).map { URL(fileURLWithPath: $0) }
         if let htmlFolder {
             try FileManager.default.createDirectory(at: htmlFolder, withIntermediateDirectories: true)
         }
-        let json = parsed.flag("json")
+        let json = parsed.flag(jsonFlag)
         let style = TerminalStyle.forStandardOutput
         if !json {
             Output.line(style.bold(journey.title))

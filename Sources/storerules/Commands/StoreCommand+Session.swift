@@ -23,17 +23,13 @@ struct StoreSession {
     private let storeTime: StoreTime
 
     init(folderPath: String, ledger location: LedgerLocation, parsed: ParsedArguments) throws {
-        let files = try StoreFiles(ledger: location, storeState: parsed.value("store-state"))
+        let files = try StoreFiles(ledger: location, storeState: try parsed.value(of: StoreCommand.storeState))
         let (folder, loadedCatalog) = try PolicyLoader.open(folderPath)
         guard let catalog = loadedCatalog else {
             throw CommandFailure("\(folderPath) has no .storekit catalog for the store to sell")
         }
-        let givenEnvironment = try parsed.value("environment").map(Self.environment)
-        var appAppleID: Int64?
-        if let text = parsed.value("app-apple-id") {
-            guard let number = Int64(text), number > 0 else { throw UsageError("--app-apple-id must be a positive number") }
-            appAppleID = number
-        }
+        let givenEnvironment = try parsed.value(of: StoreCommand.environment)
+        let appAppleID = try parsed.value(of: StoreCommand.appAppleID)
         let engine: PolicyEngine
         do {
             engine = try PolicyEngine(source: try folder.policySource(), catalog: PolicyCatalog(catalog),
@@ -52,7 +48,7 @@ struct StoreSession {
         } catch {
             throw CommandFailure("cannot open the store state \(statePath): \(error)")
         }
-        let identity = try Self.identity(of: state, at: statePath, bundleID: parsed.value("bundle-id"),
+        let identity = try Self.identity(of: state, at: statePath, bundleID: try parsed.value(of: StoreCommand.bundleID),
                                          environment: givenEnvironment)
         if identity.environment == .production, appAppleID == nil {
             throw UsageError("the Production environment needs --app-apple-id")
@@ -93,13 +89,6 @@ struct StoreSession {
     }
 
     /// The environment `text` names, in any letter case: one the local store signs for.
-    private static func environment(_ text: String) throws(UsageError) -> AppStoreEnvironment {
-        guard let environment = AppStoreEnvironment(spelling: text), [.xcode, .sandbox, .production].contains(environment) else {
-            throw UsageError("--environment takes Xcode, Sandbox or Production (any letter case), not '\(text)'")
-        }
-        return environment
-    }
-
     /// The sequence of the last notification in the outbox.
     func lastNotificationSequence() throws -> Int {
         try store.notifications().last?.sequence ?? 0

@@ -1,61 +1,133 @@
 import CommandLineOptions
+import Foundation
+import PostgresLedger
+import StoreCore
+import StoreTesting
 
 extension StoreCommand {
+    /// `--ledger FILE|URL`.
+    static let ledger = TypedOption<LedgerLocation>.value(
+        "ledger", "FILE|URL", help: "The ledger: a SQLite file (created when missing) or a postgres:// or postgresql:// URL. Required."
+    ) { LedgerLocation($0) }
+    /// `--store-state STATE`.
+    static let storeState = TypedOption<String>.text(
+        "store-state", "STATE", help: "The store's own state, a SQLite file (created when missing; default: the ledger's "
+            + "FILE.store.sqlite; required with a PostgreSQL ledger).")
+    /// `--bundle-id ID`.
+    static let bundleID = TypedOption<String>.text(
+        "bundle-id", "ID", help: "The app's bundle identifier (default: \(defaultBundleID)). The store state remembers the one it "
+            + "was created with; a different one is refused.")
+    /// `--environment E`: Xcode, Sandbox or Production.
+    static let environment = TypedOption<AppStoreEnvironment>.value(
+        "environment", "E", help: "Xcode, Sandbox or Production, in any letter case (default: Xcode). The store state remembers "
+            + "the one it was created with; a different one is refused."
+    ) { text throws(UsageError) in
+        guard let environment = AppStoreEnvironment(spelling: text), [.xcode, .sandbox, .production].contains(environment) else {
+            throw UsageError("--environment takes Xcode, Sandbox or Production (any letter case), not '\(text)'")
+        }
+        return environment
+    }
+    /// `--app-apple-id N`.
+    static let appAppleID = TypedOption<Int64>.value("app-apple-id", "N", help: "The app's Apple ID; required for Production.") {
+        text throws(UsageError) in
+        guard let number = Int64(text), number > 0 else { throw UsageError("--app-apple-id must be a positive number") }
+        return number
+    }
+
     /// The options every store command takes.
-    static let storeOptions: [CommandOption] = [
-        .value("ledger", "FILE|URL", help: "The ledger: a SQLite file (created when missing) or a postgres:// or "
-               + "postgresql:// URL. Required."),
-        .value("store-state", "STATE", help: "The store's own state, a SQLite file (created when missing; default: "
-               + "the ledger's FILE.store.sqlite; required with a PostgreSQL ledger)."),
-        .value("bundle-id", "ID", help: "The app's bundle identifier (default: \(defaultBundleID)). The store "
-               + "state remembers the one it was created with; a different one is refused."),
-        .value("environment", "E", help: "Xcode, Sandbox or Production, in any letter case (default: Xcode). The "
-               + "store state remembers the one it was created with; a different one is refused."),
-        .value("app-apple-id", "N", help: "The app's Apple ID; required for Production."),
-    ] + PolicyLoader.limitOptions
+    static let storeOptions: [CommandOption] = [ledger.option, storeState.option, bundleID.option, environment.option, appAppleID.option]
+        + PolicyLoader.limitOptions
 
     /// `--customer` of a command about one customer.
-    static let customerOption = CommandOption.value(
-        "customer", "ID", help: "The customer (default: \"\(defaultCustomer)\").")
+    static let customer = TypedOption<String>.text("customer", "ID", help: "The customer (default: \"\(defaultCustomer)\").")
+    static let customerOption = customer.option
 
     /// `--customer` of a listing, which shows every customer without it.
-    static let customerFilterOption = CommandOption.value(
-        "customer", "ID", help: "Only this customer's; every customer's without it.")
+    static let customerFilterOption = customer.option.withHelp("Only this customer's; every customer's without it.")
 
     /// `--group` of a subscription command.
-    static let groupOption = CommandOption.value(
+    static let group = TypedOption<String>.text(
         "group", "G", help: "The subscription group (default: the customer's only subscription group).")
+    static let groupOption = group.option
 
     /// `--json` of every command that prints a result.
     static let jsonFlag = CommandOption.flag(
         "json", help: #"Print JSON; signed payloads appear in compact form under "signed_transaction_info", "#
             + #""signed_renewal_info" and "signed_payload"."#)
 
+    /// An `on|off` option.
+    static func onOff(_ name: String, help: String) -> TypedOption<Bool> {
+        .value(name, "on|off", help: help) { text throws(UsageError) in
+            switch text {
+            case "on": return true
+            case "off": return false
+            default: throw UsageError("--\(name) takes on or off, not '\(text)'")
+            }
+        }
+    }
+
+    // `purchase`'s own options.
+    static let quantity = TypedOption<Int>.value("quantity", "N", help: "How many of a consumable.") { text throws(UsageError) in
+        guard let quantity = Int(text) else { throw UsageError("--quantity must be a whole number") }
+        return quantity
+    }
+    static let offer = TypedOption<String>.text("offer", "ID", help: "A promotional offer of the subscription.")
+    static let offerCode = TypedOption<String>.text("offer-code", "CODE", help: "An offer code to redeem.")
+    static let appAccountToken = TypedOption<UUID>.value(
+        "app-account-token", "UUID", help: "The app's account token for the transaction."
+    ) { text throws(UsageError) in
+        guard let token = UUID(uuidString: text) else { throw UsageError("--app-account-token must be a UUID") }
+        return token
+    }
+    static let purchaseAskToBuy = onOff("ask-to-buy", help: "Override the Ask to Buy setting for this purchase.")
+    static let cancelFlag = CommandOption.flag("cancel", help: "Simulate the customer cancelling.")
+
+    /// `refund --reason`.
+    static let reason = TypedOption<RevocationReason>.value("reason", "other|developer-issue", help: "Why (default: other).") {
+        text throws(UsageError) in
+        switch text {
+        case "other": return .refundedForOtherReason
+        case "developer-issue": return .refundedDueToIssue
+        default: throw UsageError("--reason takes other or developer-issue, not '\(text)'")
+        }
+    }
+
+    /// `notifications --after`.
+    static let after = TypedOption<Int>.value("after", "N", help: "Only those after sequence number N.") { text throws(UsageError) in
+        guard let number = Int(text), number >= 0 else { throw UsageError("--after must be a sequence number ≥ 0, not '\(text)'") }
+        return number
+    }
+
+    // `settings`' options, each overriding one setting.
+    static let askToBuy = purchaseAskToBuy.withHelp("Ask to Buy for every purchase.")
+    static let billingRetry = onOff("billing-retry", help: "A renewal fails and enters billing retry.")
+    static let gracePeriod = onOff("grace-period", help: "A failed renewal keeps service through the billing grace period.")
+    static let timeRate = TypedOption<TimeRate>.value(
+        "time-rate", "N", help: "The catalog's time rate: how fast subscription periods pass."
+    ) { text throws(UsageError) in
+        guard let raw = Int(text), let rate = TimeRate(rawValue: raw) else {
+            throw UsageError("--time-rate must be one of \(TimeRate.allCases.map { String($0.rawValue) }.joined(separator: ", "))")
+        }
+        return rate
+    }
+    static let failPurchases = onOff(
+        "fail-purchases", help: "Every purchase fails (the catalog's _storeKitErrors slot Purchase, and _failTransactionsEnabled).")
+    static let failOfferCodes = onOff("fail-offer-codes", help: "Every offer code redemption fails (slot Offer Code Redeem Sheet).")
+    static let failSync = onOff("fail-sync", help: "Every sync fails (slot App Store Sync).")
+    static let resetFlag = CommandOption.flag("reset", help: "Go back to the catalog's settings first.")
+
     /// `on|off` options of `settings`, each with the setting it overrides.
     static let settingsOptions: [CommandOption] = [
-        .value("ask-to-buy", "on|off", help: "Ask to Buy for every purchase."),
-        .value("billing-retry", "on|off", help: "A renewal fails and enters billing retry."),
-        .value("grace-period", "on|off", help: "A failed renewal keeps service through the billing grace period."),
-        .value("time-rate", "N", help: "The catalog's time rate: how fast subscription periods pass."),
-        .value("fail-purchases", "on|off", help: "Every purchase fails (the catalog's _storeKitErrors slot Purchase, "
-               + "and _failTransactionsEnabled)."),
-        .value("fail-offer-codes", "on|off", help: "Every offer code redemption fails (slot Offer Code Redeem Sheet)."),
-        .value("fail-sync", "on|off", help: "Every sync fails (slot App Store Sync)."),
-        .flag("reset", help: "Go back to the catalog's settings first."),
+        askToBuy.option, billingRetry.option, gracePeriod.option, timeRate.option, failPurchases.option, failOfferCodes.option,
+        failSync.option, resetFlag,
     ]
 
     /// The store commands, each with the options it takes besides ``storeOptions``.
     static let storeSubcommands: [Subcommand] = [
         Subcommand("purchase", arguments: "PRODUCT", summary: "Buy a product (an introductory offer applies by "
                    + "itself) and say what the policy granted, or why the grant is unfinished.", options: [
-            customerOption,
-            .value("quantity", "N", help: "How many of a consumable."),
-            .value("offer", "ID", help: "A promotional offer of the subscription."),
-            .value("offer-code", "CODE", help: "An offer code to redeem."),
-            .value("app-account-token", "UUID", help: "The app's account token for the transaction."),
-            .value("ask-to-buy", "on|off", help: "Override the Ask to Buy setting for this purchase."),
-            .flag("cancel", help: "Simulate the customer cancelling."),
-            jsonFlag,
+            customerOption, quantity.option, offer.option, offerCode.option, appAccountToken.option, purchaseAskToBuy.option,
+            cancelFlag, jsonFlag,
         ]),
         Subcommand("requests", summary: "List Ask to Buy requests.", options: [customerFilterOption, jsonFlag]),
         Subcommand("approve", arguments: "ID", summary: "Approve an Ask to Buy request.", options: [jsonFlag]),
@@ -70,8 +142,7 @@ extension StoreCommand {
                    options: [customerOption, groupOption, jsonFlag]),
         Subcommand("refund", arguments: "TRANSACTION_ID", summary: "Refund a transaction and say which grants "
                    + "it reversed.", options: [
-            .value("reason", "other|developer-issue", help: "Why (default: other)."),
-            jsonFlag,
+            reason.option, jsonFlag,
         ]),
         Subcommand("revoke", arguments: "TRANSACTION_ID", summary: "End Family Sharing of a purchase.", options: [jsonFlag]),
         Subcommand("family", arguments: "join FAMILY | family leave", summary: "Put the customer in a family, or "
@@ -87,9 +158,7 @@ extension StoreCommand {
         Subcommand("transactions", summary: "Transactions in the ledger, with their grants and every signed "
                    + "version received.", options: [customerFilterOption, jsonFlag]),
         Subcommand("notifications", summary: "The outbox of signed notifications.", options: [
-            customerFilterOption,
-            .value("after", "N", help: "Only those after sequence number N."),
-            jsonFlag,
+            customerFilterOption, after.option, jsonFlag,
         ]),
         Subcommand("settings", summary: "Show or override the catalog's test settings. The --fail options "
                    + "simulate StoreKit errors: every purchase, offer code redemption or sync fails and changes "

@@ -53,10 +53,10 @@ enum StoreCommand: Command {
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let folderPath = try parsed.positional(0, "the policy folder DIR")
-        guard let ledger = parsed.value("ledger") else { throw UsageError("missing --ledger FILE|URL") }
+        let ledger = try parsed.required(Self.ledger)
         let command = try parsed.positional(1, "a store command (see --help)")
-        let session = try StoreSession(folderPath: folderPath, ledger: LedgerLocation(ledger), parsed: parsed)
-        let output = StoreOutput(json: parsed.flag("json"))
+        let session = try StoreSession(folderPath: folderPath, ledger: ledger, parsed: parsed)
+        let output = StoreOutput(json: parsed.flag(jsonFlag))
         do {
             try perform(command, parsed: parsed, session: session, output: output)
         } catch let error as LocalStoreError {
@@ -70,7 +70,8 @@ enum StoreCommand: Command {
     private static func perform(_ command: String, parsed: ParsedArguments, session: StoreSession,
                                 output: StoreOutput) throws {
         let store = session.store
-        let customer = parsed.value("customer") ?? defaultCustomer
+        let customerFilter = try parsed.value(of: Self.customer)
+        let customer = customerFilter ?? defaultCustomer
         func argument(_ what: String) throws -> String {
             let value = try parsed.positional(2, what)
             try parsed.expectPositionals(atMost: 3)
@@ -92,7 +93,7 @@ enum StoreCommand: Command {
         case "requests":
             try noArguments()
             try session.catchUp()
-            output.requests(try store.askToBuyRequests(customerID: parsed.value("customer")))
+            output.requests(try store.askToBuyRequests(customerID: customerFilter))
         case "approve":
             let id = try argument("the Ask to Buy request ID")
             let before = try session.lastNotificationSequence()
@@ -110,7 +111,7 @@ enum StoreCommand: Command {
             output.changes(now: try session.now(), notifications: try store.notifications(after: before))
         case "renew", "expire", "resolve":
             try noArguments()
-            let group = try session.group(of: customer, parsed.value("group"))
+            let group = try session.group(of: customer, try parsed.value(of: group))
             try session.change(output) {
                 switch command {
                 case "renew": try store.forceRenewal(customer: customer, groupID: group)
@@ -119,12 +120,12 @@ enum StoreCommand: Command {
                 }
             }
         case "auto-renew":
-            let enabled = try onOff(try argument("on or off"), "auto-renew")
-            let group = try session.group(of: customer, parsed.value("group"))
+            let enabled = try onOrOff(try argument("on or off"), "auto-renew")
+            let group = try session.group(of: customer, try parsed.value(of: group))
             try session.change(output) { try store.setAutoRenew(enabled, customer: customer, groupID: group) }
         case "refund":
             let id = try argument("the TRANSACTION_ID to refund")
-            let reason = try revocationReason(parsed.value("reason"))
+            let reason = try parsed.value(of: Self.reason) ?? .refundedForOtherReason
             let before = try session.lastNotificationSequence()
             try store.refund(transactionID: id, reason: reason)
             output.refunded(id, reversed: try store.ledger.reversedGrants(ofTransaction: id), now: try session.now(),
@@ -152,29 +153,26 @@ enum StoreCommand: Command {
             try noArguments()
             try session.catchUp()
             let now = try session.now()
-            output.status(try session.states(of: session.customers(parsed.value("customer")), at: now), now: now)
+            output.status(try session.states(of: session.customers(customerFilter), at: now), now: now)
         case "entitlements":
             try noArguments()
             try session.catchUp()
-            let states = try session.states(of: session.customers(parsed.value("customer")), at: try session.now())
-            output.entitlements(try states.map { ($0, try session.features(of: $0)) }, single: parsed.value("customer") != nil)
+            let states = try session.states(of: session.customers(customerFilter), at: try session.now())
+            output.entitlements(try states.map { ($0, try session.features(of: $0)) }, single: customerFilter != nil)
         case "transactions":
             try noArguments()
             try session.catchUp()
             let ledger = store.ledger
-            output.ledgerTransactions(try session.customers(parsed.value("customer")).flatMap {
+            output.ledgerTransactions(try session.customers(customerFilter).flatMap {
                 try ledger.transactions(customerID: $0).map { transaction in
                     (transaction, try ledger.grants(ofTransaction: transaction.id), try ledger.versions(ofTransaction: transaction.id))
                 }
             })
         case "notifications":
             try noArguments()
-            let after = try parsed.value("after").map { text throws(UsageError) -> Int in
-                guard let number = Int(text), number >= 0 else { throw UsageError("--after must be a sequence number ≥ 0") }
-                return number
-            } ?? 0
+            let after = try parsed.value(of: Self.after) ?? 0
             try session.catchUp()
-            output.notifications(try store.notifications(customerID: parsed.value("customer"), after: after))
+            output.notifications(try store.notifications(customerID: customerFilter, after: after))
         case "settings":
             try noArguments()
             try session.catchUp()
@@ -190,46 +188,25 @@ enum StoreCommand: Command {
 
     private static func purchaseOptions(_ parsed: ParsedArguments) throws -> Set<PurchaseOption> {
         var options: Set<PurchaseOption> = []
-        if let text = parsed.value("quantity") {
-            guard let quantity = Int(text) else { throw UsageError("--quantity must be a whole number") }
-            options.insert(.quantity(quantity))
-        }
-        if let offer = parsed.value("offer") { options.insert(.promotionalOffer(offerID: offer)) }
-        if let code = parsed.value("offer-code") { options.insert(.offerCode(code)) }
-        if let text = parsed.value("app-account-token") {
-            guard let token = UUID(uuidString: text) else { throw UsageError("--app-account-token must be a UUID") }
-            options.insert(.appAccountToken(token))
-        }
-        if let text = parsed.value("ask-to-buy") { options.insert(.simulatesAskToBuy(try onOff(text, "--ask-to-buy"))) }
-        if parsed.flag("cancel") { options.insert(.simulatesUserCancellation) }
+        if let quantity = try parsed.value(of: quantity) { options.insert(.quantity(quantity)) }
+        if let offer = try parsed.value(of: offer) { options.insert(.promotionalOffer(offerID: offer)) }
+        if let code = try parsed.value(of: offerCode) { options.insert(.offerCode(code)) }
+        if let token = try parsed.value(of: appAccountToken) { options.insert(.appAccountToken(token)) }
+        if let askToBuy = try parsed.value(of: purchaseAskToBuy) { options.insert(.simulatesAskToBuy(askToBuy)) }
+        if parsed.flag(cancelFlag) { options.insert(.simulatesUserCancellation) }
         return options
     }
 
     private static func updateSettings(_ parsed: ParsedArguments, store: LocalStore) throws {
-        if parsed.flag("reset") { try store.resetSettings() }
+        if parsed.flag(resetFlag) { try store.resetSettings() }
         var changes: [(inout LocalStoreSettings) -> Void] = []
-        if let text = parsed.value("ask-to-buy") {
-            let value = try onOff(text, "--ask-to-buy")
-            changes.append { $0.askToBuyEnabled = value }
-        }
-        if let text = parsed.value("billing-retry") {
-            let value = try onOff(text, "--billing-retry")
-            changes.append { $0.shouldEnterBillingRetryOnRenewal = value }
-        }
-        if let text = parsed.value("grace-period") {
-            let value = try onOff(text, "--grace-period")
-            changes.append { $0.billingGracePeriodIsEnabled = value }
-        }
-        if let text = parsed.value("time-rate") {
-            guard let raw = Int(text), let rate = TimeRate(rawValue: raw) else {
-                throw UsageError("--time-rate must be one of \(TimeRate.allCases.map { String($0.rawValue) }.joined(separator: ", "))")
-            }
-            changes.append { $0.timeRate = rate }
-        }
-        for (option, api) in [("fail-purchases", StoreKitErrorSetting.API.purchase),
-                              ("fail-offer-codes", .offerCodeRedeemSheet), ("fail-sync", .appStoreSync)] {
-            guard let text = parsed.value(option) else { continue }
-            let fails = try onOff(text, "--" + option)
+        if let value = try parsed.value(of: askToBuy) { changes.append { $0.askToBuyEnabled = value } }
+        if let value = try parsed.value(of: billingRetry) { changes.append { $0.shouldEnterBillingRetryOnRenewal = value } }
+        if let value = try parsed.value(of: gracePeriod) { changes.append { $0.billingGracePeriodIsEnabled = value } }
+        if let rate = try parsed.value(of: timeRate) { changes.append { $0.timeRate = rate } }
+        for (option, api) in [(failPurchases, StoreKitErrorSetting.API.purchase), (failOfferCodes, .offerCodeRedeemSheet),
+                              (failSync, .appStoreSync)] {
+            guard let fails = try parsed.value(of: option) else { continue }
             changes.append { settings in
                 if fails { settings.simulatedFailures.insert(api) } else { settings.simulatedFailures.remove(api) }
             }
@@ -238,19 +215,11 @@ enum StoreCommand: Command {
         try store.updateSettings { settings in changes.forEach { $0(&settings) } }
     }
 
-    private static func onOff(_ text: String, _ what: String) throws(UsageError) -> Bool {
+    private static func onOrOff(_ text: String, _ what: String) throws(UsageError) -> Bool {
         switch text {
         case "on": return true
         case "off": return false
         default: throw UsageError("\(what) takes on or off, not '\(text)'")
-        }
-    }
-
-    private static func revocationReason(_ text: String?) throws(UsageError) -> RevocationReason {
-        switch text {
-        case nil, "other": return .refundedForOtherReason
-        case "developer-issue": return .refundedDueToIssue
-        case let other?: throw UsageError("--reason takes other or developer-issue, not '\(other)'")
         }
     }
 }

@@ -23,20 +23,26 @@ enum StorefrontCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
+    static let customer = TypedOption<String>.text(
+        "customer", "FILE|-", help: "The context JSON, as `storerules eval` reads it: a file, a pipe such as <(…), or - for stdin.")
+    static let ledger = TypedOption<LedgerLocation>.value(
+        "ledger", "FILE|URL", help: "Build the customer's context from a ledger, a SQLite file or a postgres:// or postgresql:// "
+            + "URL: entitlements, subscription statuses, balances; at the local store's time for a ledger kept by `storerules store`."
+    ) { LedgerLocation($0) }
+    static let customerID = TypedOption<String>.text("customer-id", "ID", help: "The customer whose context --ledger builds.")
+    static let storeState = TypedOption<String>.text(
+        "store-state", "STATE", help: "The state of the local store that keeps the ledger (default: the ledger's FILE.store.sqlite; "
+            + "a PostgreSQL ledger is read as the store's only with it).")
+    static let placement = TypedOption<String>.text("placement", "P", help: "Where the storefront shows (default: store).")
+    static let jsonFlag = CommandOption.flag("json", help: "Print the plan as JSON.")
+    static let html = TypedOption<String>.text(
+        "html", "OUT", help: "Write one self-contained HTML page: the storefront as a customer would see it and, beside it, the "
+            + "hook decisions behind each part.")
+    static let watchFlag = CommandOption.flag(
+        "watch", help: "With --html, rewrite the page whenever policy.lua or the catalog changes (Ctrl-C stops).")
+
     static let syntax = CommandSyntax(name, options: [
-        .value("customer", "FILE|-", help: "The context JSON, as `storerules eval` reads it: a file, a pipe such as <(…), "
-               + "or - for stdin."),
-        .value("ledger", "FILE|URL", help: "Build the customer's context from a ledger, a SQLite file or a postgres:// "
-               + "or postgresql:// URL: entitlements, subscription statuses, balances; at the local store's time for "
-               + "a ledger kept by `storerules store`."),
-        .value("customer-id", "ID", help: "The customer whose context --ledger builds."),
-        .value("store-state", "STATE", help: "The state of the local store that keeps the ledger (default: the "
-               + "ledger's FILE.store.sqlite; a PostgreSQL ledger is read as the store's only with it)."),
-        .value("placement", "P", help: "Where the storefront shows (default: store)."),
-        .flag("json", help: "Print the plan as JSON."),
-        .value("html", "OUT", help: "Write one self-contained HTML page: the storefront as a customer would see it "
-               + "and, beside it, the hook decisions behind each part."),
-        .flag("watch", help: "With --html, rewrite the page whenever policy.lua changes (Ctrl-C stops)."),
+        customer.option, ledger.option, customerID.option, storeState.option, placement.option, jsonFlag, html.option, watchFlag,
     ] + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
@@ -44,7 +50,7 @@ enum StorefrontCommand: Command {
         try parsed.expectPositionals(atMost: 1)
         let engine = try PolicyLoader.engine(forFolder: path, limits: try PolicyLoader.limits(parsed))
         let context: PolicyContext
-        switch (parsed.value("customer"), parsed.value("ledger"), parsed.value("customer-id")) {
+        switch (try parsed.value(of: customer), try parsed.value(of: ledger), try parsed.value(of: customerID)) {
         case (let customerPath?, nil, nil):
             context = try EvalCommand.decodeContext(try Output.read(customerPath))
         case (nil, let ledger?, let customerID?):
@@ -52,13 +58,14 @@ enum StorefrontCommand: Command {
         default:
             throw UsageError("give either --customer FILE, or --ledger FILE and --customer-id ID")
         }
-        let placement = parsed.value("placement") ?? "store"
+        let placement = try parsed.value(of: Self.placement) ?? "store"
         var resolved = context
         resolved.customer.fillMissingGroupLevels(from: engine.catalog)
 
+        let htmlPath = try parsed.value(of: html)
         func write() throws -> StorefrontPlan {
             let plan = engine.storefrontPlan(resolved, placement: placement)
-            if let html = parsed.value("html") {
+            if let html = htmlPath {
                 let page = StorefrontHTML.render(plan, title: "\(URL(fileURLWithPath: path).lastPathComponent) — \(placement)")
                 do {
                     try page.write(to: URL(fileURLWithPath: html), atomically: true, encoding: .utf8)
@@ -70,15 +77,15 @@ enum StorefrontCommand: Command {
         }
 
         let plan = try write()
-        if parsed.flag("json") {
+        if parsed.flag(jsonFlag) {
             Output.line(try Output.json(plan, pretty: true))
-        } else if let html = parsed.value("html") {
+        } else if let html = htmlPath {
             Output.line("wrote \(html)")
         } else {
             Output.line(plan.summary)
         }
-        guard parsed.flag("watch") else { return 0 }
-        guard parsed.value("html") != nil else { throw UsageError("--watch needs --html OUT") }
+        guard parsed.flag(watchFlag) else { return 0 }
+        guard htmlPath != nil else { throw UsageError("--watch needs --html OUT") }
         let watcher = try PolicyWatcher(folder: path, engine: engine)
         while true {
             try await Task.sleep(for: .milliseconds(300))
@@ -93,8 +100,7 @@ enum StorefrontCommand: Command {
 /// The context of `customerID` as the ledger at `text` knows it: for a ledger the local store
 /// keeps (`storerules store`: its state or its certificates are where ``StoreFiles`` puts
 /// them), at the store's time, after it caught up; else now.
-private func ledgerContext(folder: String, ledger text: String, customerID: String, parsed: ParsedArguments) throws -> PolicyContext {
-    let location = LedgerLocation(text)
+private func ledgerContext(folder: String, ledger location: LedgerLocation, customerID: String, parsed: ParsedArguments) throws -> PolicyContext {
     if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
         throw CommandFailure("no ledger at \(path)")
     }
@@ -102,7 +108,7 @@ private func ledgerContext(folder: String, ledger text: String, customerID: Stri
     do {
         let now: Date
         let ledger: Ledger
-        let storeState = parsed.value("store-state")
+        let storeState = try parsed.value(of: StorefrontCommand.storeState)
         // A PostgreSQL ledger is the store's only when --store-state says where the store is.
         let keptByStore: Bool
         if case .postgres = location, storeState == nil {

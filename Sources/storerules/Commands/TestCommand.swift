@@ -43,13 +43,18 @@ enum TestCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let syntax = CommandSyntax(name, options: [
-        .flag("coverage", help: "After the tests, print which lines of policy.lua ran: per function, helpers included, with the lines that never ran; then in all."),
-        .value("lcov", "FILE", help: "Write the lines of policy.lua that ran as an lcov tracefile (SF, DA, LF, LH) to FILE."),
-        .value("junit", "FILE", help: "Also write the outcomes as JUnit XML to FILE (a testsuite per file, a testcase per test)."),
-        .flag("json", help: #"Print one JSON object per test ({"file", "name", "line", "passed", "failure", "output", …}) "#
-              + #"and a last {"summary": {"tests", "passed", "failed", "seconds"}}, instead of text."#),
-    ] + PolicyLoader.limitOptions)
+    static let coverageFlag = CommandOption.flag(
+        "coverage", help: "After the tests, print which lines of policy.lua ran: per function, helpers included, with the lines "
+            + "that never ran; then in all.")
+    static let lcov = TypedOption<String>.text(
+        "lcov", "FILE", help: "Write the lines of policy.lua that ran as an lcov tracefile (SF, DA, LF, LH) to FILE.")
+    static let junit = TypedOption<String>.text(
+        "junit", "FILE", help: "Also write the outcomes as JUnit XML to FILE (a testsuite per file, a testcase per test).")
+    static let jsonFlag = CommandOption.flag(
+        "json", help: #"Print one JSON object per test ({"file", "name", "line", "passed", "failure", "output", …}) "#
+            + #"and a last {"summary": {"tests", "passed", "failed", "seconds"}}, instead of text."#)
+
+    static let syntax = CommandSyntax(name, options: [coverageFlag, lcov.option, junit.option, jsonFlag] + PolicyLoader.limitOptions)
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let path = try parsed.positional(0, "the policy folder DIR")
@@ -67,11 +72,12 @@ enum TestCommand: Command {
         }
         let runner = PolicyTestRunner(source: source, catalog: catalog.map(PolicyCatalog.init) ?? .empty,
                                       limits: try PolicyLoader.limits(parsed))
-        let json = parsed.flag("json")
+        let json = parsed.flag(jsonFlag)
+        let lcovPath = try parsed.value(of: lcov)
         let style = TerminalStyle.forStandardOutput
         let lint = try lintOutcomes(source: source, catalog: catalog.map(PolicyCatalog.init) ?? .empty, json: json, style: style)
         var outcomes = lint
-        let coverage = parsed.flag("coverage") || parsed.value("lcov") != nil ? PolicyCoverage(source: source) : nil
+        let coverage = parsed.flag(coverageFlag) || lcovPath != nil ? PolicyCoverage(source: source) : nil
         for file in files {
             outcomes += runner.run(file: file, selected: { TestNamePattern.matches($0, any: patterns) }, coverage: coverage) { outcome in
                 guard !json else { return }
@@ -84,7 +90,7 @@ enum TestCommand: Command {
             }
         }
         let report = PolicyTestReport(outcomes: outcomes, folder: path)
-        if let junit = parsed.value("junit") {
+        if let junit = try parsed.value(of: junit) {
             do {
                 try report.junitXML().write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
@@ -98,8 +104,8 @@ enum TestCommand: Command {
             Output.line("\(summary.passed) passed, \(summary.failed) failed")
         }
         if let coverage {
-            if parsed.flag("coverage"), !json { Output.line(coverageTable(coverage)) }
-            if let lcov = parsed.value("lcov") {
+            if parsed.flag(coverageFlag), !json { Output.line(coverageTable(coverage)) }
+            if let lcov = lcovPath {
                 let policyPath = URL(fileURLWithPath: path).appendingPathComponent(coverage.chunkName).standardizedFileURL.path
                 do {
                     try coverage.lcov(path: policyPath).write(toFile: lcov, atomically: true, encoding: .utf8)

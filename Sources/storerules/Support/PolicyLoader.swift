@@ -21,23 +21,18 @@ enum PolicyLoader {
     }
 
     /// The options that set the limits of policy calls.
-    static let limitOptions: [CommandOption] = [
-        .value("instruction-budget", "N", help: "Lua instructions one hook call may run (default 10000000)."),
-        .value("deadline-ms", "N", help: "Milliseconds one hook call may take (default 250)."),
-        .value("memory-limit-mb", "N", help: "Megabytes one Lua state may hold (default 64)."),
-    ]
+    static let instructionBudget = TypedOption<Int>.positive(
+        "instruction-budget", help: "Lua instructions one hook call may run (default 10000000).")
+    static let deadline = TypedOption<Int>.positive("deadline-ms", help: "Milliseconds one hook call may take (default 250).")
+    static let memoryLimit = TypedOption<Int>.positive("memory-limit-mb", help: "Megabytes one Lua state may hold (default 64).")
+    static let limitOptions: [CommandOption] = [instructionBudget.option, deadline.option, memoryLimit.option]
 
     /// The limits the command line asks for, defaults elsewhere.
     static func limits(_ parsed: ParsedArguments) throws(UsageError) -> LuaLimits {
         var limits = LuaLimits.default
-        func positive(_ name: String) throws(UsageError) -> Int? {
-            guard let text = parsed.value(name) else { return nil }
-            guard let number = Int(text), number > 0 else { throw UsageError("--\(name) must be a positive integer") }
-            return number
-        }
-        if let budget = try positive("instruction-budget") { limits.instructionBudget = budget }
-        if let milliseconds = try positive("deadline-ms") { limits.deadline = .milliseconds(milliseconds) }
-        if let megabytes = try positive("memory-limit-mb") { limits.memoryLimit = megabytes << 20 }
+        if let budget = try parsed.value(of: instructionBudget) { limits.instructionBudget = budget }
+        if let milliseconds = try parsed.value(of: deadline) { limits.deadline = .milliseconds(milliseconds) }
+        if let megabytes = try parsed.value(of: memoryLimit) { limits.memoryLimit = megabytes << 20 }
         return limits
     }
 
