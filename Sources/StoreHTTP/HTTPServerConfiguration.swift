@@ -39,6 +39,14 @@ public struct HTTPServerConfiguration: Sendable {
             self.certificatePEM = certificatePEM
             self.keyPEM = keyPEM
         }
+
+        /// Checks that the certificate and the key load and fit each other, as a server starting
+        /// with them will.
+        ///
+        /// - Throws: ``HTTPServerError`` saying which part cannot be used.
+        public func check() throws(HTTPServerError) {
+            _ = try TLSContext(self)
+        }
     }
 
     /// Describes a listener; by default loopback on port 8080 with 4 threads, 256 connections

@@ -28,6 +28,30 @@ import Testing
         #expect(fetched.output.contains(#""status":"ok""#))
     }
 
+    @Test("a TLS key that does not fit its certificate is said apart, before the ledger is opened")
+    func mismatchedTLSKeyIsRefusedFirst() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let other = directory.appendingPathComponent("other.pem").path
+        #expect(try Self.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+            "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+        ]).status == 0)
+        #expect(try Self.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", other]).status == 0)
+        let ledger = directory.appendingPathComponent("ledger.sqlite").path
+        let refused = try CommandRunner.run([
+            "serve", CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds").path, "--ledger", ledger,
+            "--bundle-id", ServiceProcess.bundleId, "--environment", "Xcode", "--insecure-no-auth", "--listen", "127.0.0.1:0",
+            "--tls-cert", certificate, "--tls-key", other,
+        ])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("does not match the certificate"), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: ledger))
+    }
+
     @Test("SIGHUP re-reads the keys file, and a broken one leaves the keys in use")
     func keysAreReadAgainOnSIGHUP() throws {
         let server = try ServeProcess()

@@ -38,10 +38,12 @@ enum ServeCommand: Command {
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let options = try ServeOptions(parsed)
-        // Bound first, so a taken port or a forbidden address is said before the ledger opens.
+        // Bound first, and the TLS certificate and key checked, so a taken port, a forbidden address
+        // or a key that does not fit is said before the ledger opens.
         let listening: ListeningSocket
         do {
             listening = try ListeningSocket(host: options.http.host, port: options.http.port)
+            try options.http.tls?.check()
         } catch {
             throw CommandFailure(error.description)
         }
