@@ -136,4 +136,16 @@ import Testing
         let ready = service.respond("GET", "/readyz", key: nil)
         #expect(!String(decoding: ready.body, as: UTF8.self).contains(".sqlite"))
     }
+
+    @Test("a blank body reads as an empty object where one may be left out; a route that reads no body refuses one")
+    func blankAndUnwantedBodies() throws {
+        let service = try RouterTestService()
+        defer { service.cleanUp() }
+        #expect(service.respond("PUT", "/v1/customers/ana", body: " \n").status == 200)
+        #expect(service.respond("POST", "/v1/decisions/show_merchandising", body: "  ").status == 200)
+        let garbage = service.respond("POST", "/v1/admin/retry-unfinished", key: RouterTestService.adminKey, body: "garbage")
+        #expect(garbage.status == 400)
+        #expect(String(decoding: garbage.body, as: UTF8.self).contains("takes no body"))
+        #expect(service.respond("POST", "/v1/admin/retry-unfinished", key: RouterTestService.adminKey).status == 200)
+    }
 }

@@ -21,15 +21,19 @@ struct HTTPRoute: Sendable {
     let role: ServiceRole?
     /// The query arguments the route reads; any other is refused.
     let queryArguments: Set<String>
+    /// Whether the route reads a body; one that does not refuses a body that is not blank.
+    let takesBody: Bool
     /// Answers the request.
     let handle: Handler
 
-    init(_ method: String, _ pattern: String, role: ServiceRole?, query: Set<String> = [], handle: @escaping Handler) {
+    init(_ method: String, _ pattern: String, role: ServiceRole?, query: Set<String> = [], takesBody: Bool = true,
+         handle: @escaping Handler) {
         self.method = method
         self.pattern = pattern
         segments = Self.segments(of: pattern).map { $0.hasPrefix("{") && $0.hasSuffix("}") ? .parameter : .literal($0) }
         self.role = role
         queryArguments = query
+        self.takesBody = takesBody
         self.handle = handle
     }
 

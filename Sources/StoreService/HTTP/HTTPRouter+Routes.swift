@@ -36,7 +36,7 @@ extension HTTPRouter {
         HTTPRoute("POST", "/v1/decisions/{hook}", role: .app, query: ["trace"]) { router, request, context throws(ServiceError) in
             try router.decision(request, hook: context.parameters[0], requestID: context.requestID)
         },
-        HTTPRoute("POST", "/v1/admin/reload", role: .admin) { router, _, _ throws(ServiceError) in
+        HTTPRoute("POST", "/v1/admin/reload", role: .admin, takesBody: false) { router, _, _ throws(ServiceError) in
             do throws(ServiceError) {
                 let answer = try router.service.answer(.reload)
                 router.metrics.recordReload(result: "success")
@@ -46,7 +46,7 @@ extension HTTPRouter {
                 throw error
             }
         },
-        HTTPRoute("POST", "/v1/admin/retry-unfinished", role: .admin) { router, _, _ throws(ServiceError) in
+        HTTPRoute("POST", "/v1/admin/retry-unfinished", role: .admin, takesBody: false) { router, _, _ throws(ServiceError) in
             .json(200, try router.service.answer(.retryUnfinished))
         },
         HTTPRoute("GET", "/v1/admin/policy", role: .admin) { router, _, _ throws(ServiceError) in

@@ -78,15 +78,21 @@ enum RequestBodies {
         }
     }
 
-    /// Decodes a body, whatever its bytes; an empty body reads as `{}` when `emptyIsObject`.
+    /// Decodes a body, whatever its bytes; an empty body (or one of white space only) reads as
+    /// `{}` when `emptyIsObject`.
     ///
     /// - Throws: ``ServiceError/badRequest(_:)`` saying where the body is wrong.
     static func decode<Body: Decodable>(_ type: Body.Type, from body: Data, emptyIsObject: Bool = false) throws(ServiceError) -> Body {
-        let bytes = body.isEmpty && emptyIsObject ? Data("{}".utf8) : body
+        let bytes = isBlank(body) && emptyIsObject ? Data("{}".utf8) : body
         do {
             return try PolicyInputError.decode(type, from: bytes)
         } catch {
             throw .badRequest("the body is not what this route takes: \(error.description)")
         }
+    }
+
+    /// Whether `body` is empty or white space only.
+    static func isBlank(_ body: Data) -> Bool {
+        body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 }
