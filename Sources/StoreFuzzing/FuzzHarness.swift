@@ -40,6 +40,10 @@ public final class FuzzHarness {
             let fuzzer = try HTTPRequestFuzzer(packageRoot: packageRoot)
             body = fuzzer.answer
             seeds = fuzzer.requestSeeds
+        case .httpConnection:
+            let fuzzer = try HTTPConnectionFuzzer(packageRoot: packageRoot)
+            body = fuzzer.serve
+            seeds = { HTTPConnectionFuzzer.seeds }
         case .serviceEdge:
             body = ServiceEdgeFuzzer.parse
             seeds = { ServiceEdgeFuzzer.seeds }

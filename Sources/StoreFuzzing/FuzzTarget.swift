@@ -21,6 +21,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// An HTTP request (method, path, query, headers, body) answered by the HTTP API's router
     /// over a real ledger and policy, with API keys.
     case httpRequest = "http-request"
+    /// The bytes a client sends on one connection, read strictly by the HTTP transport and
+    /// answered by the router over a real ledger and policy.
+    case httpConnection = "http-connection"
     /// The parsers at the service's edge: a keys file, customer ids, app account tokens and a
     /// request's body framing.
     case serviceEdge = "service-edge"

@@ -15,7 +15,7 @@ final class HTTPRequestFuzzer {
     static let adminKey = "fuzz-admin-key-0123456789"
 
     private let signedData: SignedDataFuzzer
-    private let router: HTTPRouter
+    let router: HTTPRouter
 
     init(packageRoot: URL) throws {
         signedData = try SignedDataFuzzer()

@@ -15,11 +15,11 @@ final class HTTPConnection {
     static let maximumHeadBytes = 64 * 1024
 
     private let stream: ByteStream
-    private let server: HTTPServer
+    private let server: any ConnectionHost
     private var buffer: [UInt8] = []
     private var readChunk = [UInt8](repeating: 0, count: 16 * 1024)
 
-    init(stream: ByteStream, server: HTTPServer) {
+    init(stream: ByteStream, server: any ConnectionHost) {
         self.stream = stream
         self.server = server
     }

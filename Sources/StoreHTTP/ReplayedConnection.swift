@@ -1,0 +1,55 @@
+import Foundation
+import StoreService
+
+/// A connection whose client is a fixed run of bytes: what a server reading them strictly
+/// (``HTTPConnection``) writes back, with no socket. For fuzzing the transport's reading of
+/// requests and for tests; the deadlines pass at once once the bytes run out.
+package enum ReplayedConnection {
+    /// What `router` answers to a client that sends `bytes` and then waits.
+    package static func answers(to bytes: [UInt8], router: HTTPRouter,
+                                configuration: HTTPServerConfiguration = HTTPServerConfiguration()) -> [UInt8] {
+        let stream = MemoryStream(input: bytes)
+        HTTPConnection(stream: stream, server: MemoryHost(router: router, configuration: configuration)).serve()
+        return stream.output
+    }
+
+    /// A host that runs every route at once.
+    private final class MemoryHost: ConnectionHost, @unchecked Sendable {
+        let router: HTTPRouter
+        let configuration: HTTPServerConfiguration
+        var isStopping: Bool { false }
+
+        init(router: HTTPRouter, configuration: HTTPServerConfiguration) {
+            self.router = router
+            self.configuration = configuration
+        }
+
+        func answer(_ request: HTTPRequest) -> HTTPResponse {
+            router.respond(to: request)
+        }
+    }
+
+    /// Hands out the input in pieces of at most 1,000 bytes, then reports the deadline passed.
+    private final class MemoryStream: ByteStream {
+        private var input: ArraySlice<UInt8>
+        private(set) var output: [UInt8] = []
+
+        init(input: [UInt8]) {
+            self.input = input[...]
+        }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant) throws(StreamFailure) -> Int {
+            guard !input.isEmpty else { throw .timedOut }
+            let count = min(buffer.count, input.count, 1000)
+            buffer.copyBytes(from: input.prefix(count))
+            input = input.dropFirst(count)
+            return count
+        }
+
+        func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(StreamFailure) {
+            output += bytes
+        }
+
+        func finishWriting() {}
+    }
+}
