@@ -6,8 +6,6 @@ import Synchronization
 public final class ListeningSocket: @unchecked Sendable {
     /// The socket; an ``HTTPServer`` given it accepts on it and closes it when it stops.
     let descriptor: Int32
-    /// Whether the address is IPv6.
-    let isIPv6: Bool
     /// The port bound (the one the system chose, when port 0 was asked for).
     public let port: UInt16
     private let closed = Mutex(false)
@@ -18,7 +16,6 @@ public final class ListeningSocket: @unchecked Sendable {
     ///   privilege, it is not this machine's, or it is not an IP address.
     public init(host: String, port: UInt16) throws(HTTPServerError) {
         let address = try SocketAddress(host: host, port: port)
-        isIPv6 = address.isIPv6
         let descriptor = socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
             throw HTTPServerError(description: "cannot make a socket: \(String(cString: strerror(errno)))")

@@ -44,6 +44,19 @@ struct CommandRunner {
                       standardError: String(decoding: errorData, as: UTF8.self))
     }
 
+    /// `script` started by `bash` in the package's folder, and the pipe its output goes to.
+    static func bash(_ script: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = CommandRunner.packageRoot
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        return (process, pipe)
+    }
+
     /// A temporary policy folder holding `policy` (and a copy of nothing else).
     static func policyFolder(_ policy: String, files: [String: String] = [:]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-cli-\(UUID().uuidString)")

@@ -132,14 +132,7 @@ import Testing
             .replacingOccurrences(of: #""$REPO/.build/debug/PolicyService""#, with: "'\(ServiceProcess.executable.path)'")
         let shown = fences[3].split(separator: "\n").map(String.init)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = CommandRunner.packageRoot
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let (process, output) = try CommandRunner.bash(script)
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
         process.waitUntilExit()
 

@@ -20,19 +20,19 @@ import Testing
                 .replacingOccurrences(of: "../Examples", with: CommandRunner.packageRoot.path + "/Examples")
                 .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
         }
-        let (serving, _) = try Self.bash("set -e\n" + adapt(String(blocks[0])))
+        let (serving, _) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[0])))
         defer {
             serving.terminate()
             try? FileManager.default.removeItem(atPath: folder)
         }
         for _ in 0..<100 {
-            let (probe, answer) = try Self.bash("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/healthz")
+            let (probe, answer) = try CommandRunner.bash("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/healthz")
             let code = String(decoding: answer.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             probe.waitUntilExit()
             if code == "200" { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        let (second, pipe) = try Self.bash("set -e\n" + adapt(String(blocks[1])))
+        let (second, pipe) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[1])))
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         second.waitUntilExit()
         #expect(second.terminationStatus == 0, "\(output)")
@@ -41,19 +41,6 @@ import Testing
         #expect(output.contains(#""customer_id":"watcher-1""#), "\(output)")
         serving.terminate()
         serving.waitUntilExit()
-    }
-
-    /// `script` started by `bash` in the package's folder, and the pipe its output goes to.
-    static func bash(_ script: String) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = CommandRunner.packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        return (process, pipe)
     }
 
     /// The text of each fenced `sh` block, in order.

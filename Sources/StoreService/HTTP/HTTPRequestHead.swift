@@ -9,7 +9,7 @@ import Foundation
 /// name and colon, white space before the colon, a folded line or a control character in a
 /// value (`400`), more than ``maximumHeaderCount`` headers (`431`), an HTTP/1.1 request
 /// without exactly one `Host`, and a request with more than one `Authorization` (`400`).
-public struct HTTPRequestHead: Sendable, Equatable {
+public struct HTTPRequestHead: Sendable {
     /// The longest request target taken.
     public static let maximumTargetBytes = 8 * 1024
     /// The most header lines taken.
@@ -80,11 +80,6 @@ public struct HTTPRequestHead: Sendable, Equatable {
             }
         }
         return HTTPRequestHead(method: method, path: path, query: query, minorVersion: minorVersion, headers: headers)
-    }
-
-    public static func == (left: HTTPRequestHead, right: HTTPRequestHead) -> Bool {
-        left.method == right.method && left.path == right.path && left.query == right.query && left.minorVersion == right.minorVersion
-            && left.headers.map(\.name) == right.headers.map(\.name) && left.headers.map(\.value) == right.headers.map(\.value)
     }
 
     // MARK: - Reading

@@ -5,12 +5,14 @@
 struct PathDecodingMiddleware: HTTPMiddleware {
     func respond(to request: HTTPRequest, context: inout HTTPRequestContext, next: HTTPResponder) throws(HTTPError) -> HTTPResponse {
         var decoded = request
-        if request.path != "/", request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().contains(where: \.isEmpty) {
+        // The segments after the leading '/', read once for the empty-segment check and the decoding.
+        let segments = request.path == "/" ? [] : request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if segments.contains(where: \.isEmpty) {
             throw HTTPError(400, kind: "bad_request", message: "the path \(request.path) has an empty segment ('//' or a '/' at its end)")
         }
         do throws(ServiceError) {
-            decoded.path = "/" + (try HTTPRoute.segments(of: request.path).map { segment throws(ServiceError) in
-                try PercentDecoding.decode(segment[...], allowsSlash: false)
+            decoded.path = "/" + (try segments.map { segment throws(ServiceError) in
+                try PercentDecoding.decode(segment, allowsSlash: false)
             }).joined(separator: "/")
             decoded.query = [:]
             for (name, value) in request.query {
