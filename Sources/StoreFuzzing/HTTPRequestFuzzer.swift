@@ -58,7 +58,7 @@ final class HTTPRequestFuzzer {
         var query: [String: String] = [:]
         if pathAndQuery.count > 1 {
             for pair in pathAndQuery[1].split(separator: "&") {
-                let keyValue = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 query[keyValue[0]] = keyValue.count > 1 ? keyValue[1] : ""
             }
         }
