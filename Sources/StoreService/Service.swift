@@ -1,4 +1,5 @@
 import Foundation
+import LuaBridge
 import PostgresLedger
 import StoreCore
 import StorePolicy
@@ -24,6 +25,8 @@ public final class Service: Sendable {
     public let followsLedgerReleases: Bool
     /// How many distinct merchandising event names one customer keeps.
     public let maximumEventNames: Int
+    /// The host's attributes of a customer, in every decision made from the ledger.
+    let customerAttributes: @Sendable (_ customerID: String) -> [String: LuaValue]
     /// The policy engine every request decides with.
     public let engine: PolicyEngine
     /// The ledger every ingest goes to.
@@ -37,7 +40,7 @@ public final class Service: Sendable {
 
     /// The policy's `grant` hook as the ledger's decision closure, over the catalog serving now.
     var grantDecision: @Sendable (StoredTransaction) throws -> [Grant] {
-        engine.grantDecision(for: ledger, catalog: catalog)
+        engine.grantDecision(for: ledger, catalog: catalog, attributes: customerAttributes)
     }
 
     /// Loads the folder's catalog and policy, opens the ledger and configures the verifier.
@@ -82,6 +85,7 @@ public final class Service: Sendable {
         }
         followsLedgerReleases = options.followsLedgerReleases
         maximumEventNames = options.maximumEventNames
+        customerAttributes = options.customerAttributes
         // Notifications kept for customers not known when they came may have become matchable
         // while no service ran (a customer registered, tokens made canonical by a migration).
         // One that still fails stays kept for the next retry; a failure here stops nothing.
@@ -134,7 +138,9 @@ public final class Service: Sendable {
         } catch {
             throw .ledger(error)
         }
-        return (state, PolicyContext(state: state, catalog: catalog, engine: engine, environment: verifier.environment))
+        var context = PolicyContext(state: state, catalog: catalog, engine: engine, environment: verifier.environment)
+        context.customer.attributes = customerAttributes(customerID)
+        return (state, context)
     }
 
     private func entitlements(of customerID: String) throws(ServiceError) -> EntitlementsAnswer {

@@ -1,3 +1,4 @@
+import LuaBridge
 import PostgresLedger
 import StoreCore
 import StorePolicy
@@ -25,6 +26,11 @@ public struct ServiceConfiguration: Sendable {
     public var followsLedgerReleases = false
     /// How many distinct merchandising event names one customer keeps.
     public var maximumEventNames = Ledger.defaultMaximumEventNames
+    /// The host's attributes of a customer (`ctx.customer.attributes`) in the decisions the
+    /// service makes from the ledger — grants, storefront plans, entitlements, features — by
+    /// customer id; none by default. An embedder reads them from its own records: the call runs
+    /// on the request's thread, with no storage transaction held, and may take its time.
+    public var customerAttributes: @Sendable (_ customerID: String) -> [String: LuaValue] = { _ in [:] }
 
     /// Where a service's catalog comes from.
     public enum CatalogChoice: Sendable {

@@ -69,7 +69,8 @@ public enum ServiceError: Error, Sendable, Encodable {
 
     /// The HTTP status that answers this error: `400` for a request or signed data that is
     /// wrong, `404` for a customer the ledger has never seen, `409` for data the ledger holds otherwise, `422` for a policy or a decision that
-    /// failed, `503` when the ledger's storage failed (a retry later may succeed), `500` for any
+    /// failed, `503` when the ledger's storage failed or a transaction kept changing while it was
+    /// decided (a retry later may succeed), `500` for any
     /// other failure.
     public var httpStatus: Int {
         switch self {
@@ -78,6 +79,7 @@ public enum ServiceError: Error, Sendable, Encodable {
             switch error {
             case .conflictingTransaction, .appAccountTokenInUse, .conflictingAppAccountToken: 409
             case .tooManyEventNames: 422
+            case .decisionOutpaced: 503
             default: 400
             }
         case .reloadFailed, .decisionFailed: 422

@@ -1,27 +1,24 @@
 import Foundation
 
 extension Ledger {
-    /// Keeps a notification whose customer is not known yet: its renewal info is stored now
-    /// (it needs no customer), its transaction kept verbatim with the ids and token that will
-    /// find its customer. A notification kept before stays kept.
-    func keepPending(
-        _ notification: ResponseBodyV2DecodedPayload, uuid: String,
-        transaction: Signed<JWSTransactionDecodedPayload>, renewalInfo: Signed<JWSRenewalInfoDecodedPayload>?
+    /// Keeps a notification whose customer is not known yet, in the open write: its renewal
+    /// info is stored now (it needs no customer), its transaction kept verbatim with the ids and
+    /// token that will find its customer. A notification kept before stays kept.
+    static func keepPending(
+        _ notification: ResponseBodyV2DecodedPayload, uuid: String, transaction: Signed<JWSTransactionDecodedPayload>,
+        renewalInfo: StoredRenewalInfo?, at now: Int64, in ledger: any LedgerWriting
     ) throws -> NotificationIngestResult {
-        _ = try Self.receivedTransaction(transaction.payload, jwsRepresentation: transaction.jws, customerID: "pending")
+        _ = try receivedTransaction(transaction.payload, jwsRepresentation: transaction.jws, customerID: "pending")
         if let renewalInfo {
-            _ = try ingest(renewalInfo: renewalInfo.payload, jwsRepresentation: renewalInfo.jws)
+            _ = try store(renewalInfo: renewalInfo, at: now, in: ledger)
         }
-        let transactionID = try Self.requiredText(transaction.payload.transactionId, "transaction", "transactionId")
-        let originalID = try Self.requiredText(transaction.payload.originalTransactionId, "transaction", "originalTransactionId")
-        let now = Self.nowInMilliseconds()
-        try writing { ledger in
-            _ = try ledger.insertPendingNotification(PendingNotification(
-                uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
-                signedDate: notification.signedDate?.millisecondsSince1970, transactionJWS: transaction.jws,
-                transactionID: transactionID, originalTransactionID: originalID,
-                appAccountToken: AppAccountToken.canonical(transaction.payload.appAccountToken), receivedDate: now))
-        }
+        let transactionID = try requiredText(transaction.payload.transactionId, "transaction", "transactionId")
+        let originalID = try requiredText(transaction.payload.originalTransactionId, "transaction", "originalTransactionId")
+        _ = try ledger.insertPendingNotification(PendingNotification(
+            uuid: uuid, type: notification.notificationType?.rawValue, subtype: notification.subtype?.rawValue,
+            signedDate: notification.signedDate?.millisecondsSince1970, transactionJWS: transaction.jws,
+            transactionID: transactionID, originalTransactionID: originalID,
+            appAccountToken: AppAccountToken.canonical(transaction.payload.appAccountToken), receivedDate: now))
         let token = transaction.payload.appAccountToken.map { " or app account token \($0)" } ?? ""
         return .pending(reason: "no customer is known for transaction \(transactionID) (original transaction \(originalID)\(token))")
     }
@@ -56,13 +53,10 @@ extension Ledger {
                 subtype: pending.subtype.map(NotificationSubtype.init(rawValue:)), notificationUUID: pending.uuid,
                 data: NotificationData(signedTransactionInfo: pending.transactionJWS),
                 signedDate: pending.signedDate.map(Date.init(millisecondsSince1970:)))
-            // The notification is processed and forgotten in one write, or stays kept.
-            guard let result = try? writing({ ledger -> NotificationIngestResult in
-                let result = try ingest(notification: notification, transaction: transaction, renewalInfo: nil,
-                                        customerID: owner, decide: decide)
-                try ledger.deletePendingNotification(uuid: pending.uuid)
-                return result
-            })
+            // Forgotten in the write that records the notification processed, or kept.
+            guard let result = try? ingest(NotificationDelivery(
+                notification: notification, transaction: transaction, renewalInfo: nil, customerID: owner, keptAs: pending.uuid),
+                decide: decide)
             else { continue }
             results.append(result)
         }

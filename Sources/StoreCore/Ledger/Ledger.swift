@@ -10,13 +10,18 @@ import Foundation
 /// per customer; and the UUIDs of processed App Store Server Notifications.
 ///
 /// ## Ingest, in order
-/// ``ingest(transaction:jwsRepresentation:customerID:decide:)`` works in three steps, in **one**
-/// storage transaction that commits once:
-/// 1. the transaction is **stored**;
-/// 2. the decision closure (in the product, the policy's `grant` hook) is asked what to grant;
-///    its reads of this ledger join the open write, so it sees the customer with the
+/// ``ingest(transaction:jwsRepresentation:customerID:decide:)`` decides **before** it writes, so
+/// that no rule runs while a storage transaction, lock or connection is held:
+/// 1. a read finds the stored transaction, if any;
+/// 2. the decision closure (in the product, the policy's `grant` hook) is asked what to grant,
+///    on the caller's thread, with nothing held; this ledger's reads on that thread during the
+///    call see the received transaction as stored, so it sees the customer with the
 ///    transaction included;
-/// 3. the grants, the balance updates and the finished state are written.
+/// 3. **one** storage transaction stores the transaction and, under its row lock, records the
+///    grants, the balance updates and the finished state — if what was decided on is still so
+///    (the transaction unfinished, in the version the decision saw). When it changed meanwhile
+///    (another writer stored a newer version, or finished it), the transaction is stored, and
+///    decided again after that commit, at most ``maximumDecisionAttempts`` times.
 ///
 /// The transaction and its grants become durable together, or not at all (and the sender,
 /// which saw no success, delivers it again): a transaction is never finished without its
@@ -24,7 +29,7 @@ import Foundation
 ///
 /// Delivering the same transaction again (the purchase result and the updates stream, a
 /// retry, a restart) stores it once and grants it once: grants are keyed by transaction id,
-/// and step 3 grants only a transaction that is still unfinished when its write begins. When
+/// and step 3 grants only a transaction that is still unfinished under its row lock. When
 /// the decision throws or returns an invalid ``Grant``, the transaction stays unfinished with
 /// the reason recorded (``UnfinishedReason``) in the same commit, and
 /// ``retryUnfinished(customerID:decide:)`` grants it once the policy is fixed.
@@ -44,9 +49,10 @@ import Foundation
 /// `Ledger` is `Sendable`: every call may come from any thread, and from any number of
 /// processes on a shared storage. Each write re-reads the rows it changes under the storage's
 /// row lock, so two writers delivering one transaction at once grant it once. The decision
-/// closure runs on the caller's thread inside the write; what it reads or writes through this
-/// ledger on that thread joins the write. It must not wait on another thread that writes to this
-/// ledger, which waits for this write to end.
+/// closure runs on the caller's thread outside every write: a slow rule delays only its own
+/// ingest, never another customer's, and it may read and write this ledger (its writes are
+/// writes of their own). A write's body runs storage statements only, so a storage that runs it
+/// again after a transient failure repeats no rule.
 ///
 /// A storage failure is ``LedgerError/storage(_:)``; nothing of the storage transaction that
 /// failed is kept.
@@ -108,7 +114,7 @@ public final class Ledger: Sendable {
         } catch LedgerError.storage(let failure) {
             // Another writer gave the token to another customer between this write's check and
             // its change: the storage's uniqueness refused the change; say who has the token.
-            if let appAccountToken, OpenWrite.joinable(by: self) == nil,
+            if let appAccountToken,
                let owner = try? reading({ try $0.customerID(appAccountToken: appAccountToken) }), owner != id {
                 throw LedgerError.appAccountTokenInUse(token: appAccountToken, customerID: owner)
             }
@@ -156,14 +162,14 @@ public final class Ledger: Sendable {
     // MARK: - Storage
 
     /// Runs `body` in a read transaction; a storage failure becomes ``LedgerError/storage(_:)``.
-    /// Inside a write of this ledger on this thread (a decision closure reading the customer it
-    /// decides for), `body` runs in that write and sees what it stored.
+    /// During a decision about a transaction this ledger received and has not stored yet, on
+    /// this thread, `body` reads as if it were stored (``ReadingWithReceivedTransaction``).
     func reading<T>(_ body: (any LedgerReading) throws -> T) throws -> T {
-        if let open = OpenWrite.joinable(by: self) {
-            return try open.join(body)
-        }
         do {
-            return try storage.read(body)
+            guard let scope = ReceivedTransactionScope.active(for: self) else {
+                return try storage.read(body)
+            }
+            return try storage.read { try body(ReadingWithReceivedTransaction(base: $0, received: scope.received, now: scope.now)) }
         } catch let error as LedgerError {
             throw error
         } catch {
@@ -172,14 +178,11 @@ public final class Ledger: Sendable {
     }
 
     /// Runs `body` in a write transaction; a storage failure becomes ``LedgerError/storage(_:)``.
-    /// Inside a write of this ledger on this thread, `body` joins it: it commits with it, or not
-    /// at all.
+    /// `body` reads and writes storage only: the storage may run it again after a transient
+    /// failure.
     func writing<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
-        if let open = OpenWrite.joinable(by: self) {
-            return try open.join(body)
-        }
         do {
-            return try openWrite(body)
+            return try storage.write(body)
         } catch let error as LedgerError {
             throw error
         } catch {

@@ -33,6 +33,9 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidEvent(String)
     /// A new event name for a customer who has as many distinct names as they may keep.
     case tooManyEventNames(customerID: String, limit: Int)
+    /// A transaction changed between each decision about its grant and the write that would
+    /// record it, this many times in a row; it stays unfinished, to retry.
+    case decisionOutpaced(transactionID: String, attempts: Int)
 
     /// Whether the refusal is of an argument's form (a customer id, a token), not of data
     /// the ledger holds.
@@ -72,6 +75,9 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the target ledger is not empty (it holds \(count) customers, renewal infos and notifications)"
         case .invalidEvent(let reason):
             reason
+        case .decisionOutpaced(let transactionID, let attempts):
+            "transaction \(transactionID) changed while its grant was decided, \(attempts) times in a row; it stays unfinished "
+                + "(storerules ledger retry grants it)"
         case .tooManyEventNames(let customerID, let limit):
             "customer \(customerID) already has \(limit) distinct event names, the most one customer keeps; record one of those names, "
                 + "or raise the limit (storerules serve --max-event-names)"

@@ -1,0 +1,94 @@
+import Foundation
+import StoreCore
+import StoreHTTP
+import StoreService
+import StoreTesting
+import Synchronization
+import Testing
+
+/// Through the HTTP server `storerules serve` runs: a grant being decided for one customer holds
+/// up no other customer's purchase or read.
+@Suite struct DecisionOutsideWriteHTTPTests {
+    @Test("while customer A's grant is being decided, B's purchase and reads are answered; then A's purchase is granted once")
+    func blockedGrantHoldsUpNoOtherRequest() throws {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-decision-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let authority = try SigningAuthority.generate(name: "StoreRules Decision Tests")
+
+        // The host's attributes of ana are read in her grant's decision; the first read waits for the test.
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holding = Mutex(true)
+        var configuration = ServiceConfiguration(
+            folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
+            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [authority.rootCertificate],
+            bundleId: "com.example.backyardbirds", environment: .sandbox)
+        configuration.customerAttributes = { customerID in
+            if customerID == "ana", holding.withLock({ let held = $0; $0 = false; return held }) {
+                entered.signal()
+                release.wait()
+            }
+            return [:]
+        }
+        let service = try Service(configuration: configuration)
+        let server = try HTTPServer(router: HTTPRouter(service: service, access: .unauthenticated),
+                                    configuration: HTTPServerConfiguration(port: 0, threads: 4))
+        defer { server.stop(grace: .zero) }
+
+        let answerA = Mutex<RawResponse?>(nil)
+        let finishedA = DispatchSemaphore(value: 0)
+        let purchaseA = try Self.purchaseRequest(customer: "ana", transactionID: "4100", authority: authority)
+        Thread {
+            let answer = try? Self.exchange(purchaseA, port: server.port, timeout: .seconds(60))
+            answerA.withLock { $0 = answer }
+            finishedA.signal()
+        }.start()
+        try #require(entered.wait(timeout: .now() + 30) == .success, "A's grant was never decided")
+
+        let purchaseB = try Self.exchange(
+            try Self.purchaseRequest(customer: "bo", transactionID: "4200", authority: authority), port: server.port, timeout: .seconds(20))
+        let storefrontB = try Self.exchange(
+            "GET /v1/customers/bo/storefront?placement=home HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", port: server.port,
+            timeout: .seconds(20))
+        let customerB = try Self.exchange(
+            "GET /v1/customers/bo HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", port: server.port, timeout: .seconds(20))
+        let aStillDeciding = answerA.withLock { $0 == nil }
+        release.signal()
+        try #require(finishedA.wait(timeout: .now() + 60) == .success)
+
+        #expect(purchaseB.status == 200, "B's purchase: \(purchaseB.statusLine) \(purchaseB.body)")
+        #expect(storefrontB.status == 200)
+        #expect(customerB.status == 200)
+        #expect(aStillDeciding, "A's decision was still waiting while B was answered")
+        let answer = try #require(answerA.withLock { $0 })
+        #expect(answer.status == 200, "A's purchase: \(answer.statusLine) \(answer.body)")
+        let grantsA = try service.ledger.grants(ofTransaction: "4100")
+        #expect(!grantsA.isEmpty)
+        #expect(try service.ledger.transaction(id: "4100")?.grantState == .granted)
+        #expect(try service.ledger.balances(customerID: "ana") == Dictionary(grantsA.map { ($0.item, $0.amount) }, uniquingKeysWith: +),
+                "granted once")
+        #expect(try service.ledger.checkInvariants().isEmpty)
+    }
+
+    /// `POST /v1/transactions` of a box of pellets, signed by `authority`.
+    static func purchaseRequest(customer: String, transactionID: String, authority: SigningAuthority) throws -> String {
+        let now = Date()
+        let transaction = JWSTransactionDecodedPayload(
+            originalTransactionId: transactionID, transactionId: transactionID, bundleId: "com.example.backyardbirds",
+            productId: "pellet.box", purchaseDate: now, originalPurchaseDate: now, quantity: 1, type: .consumable,
+            inAppOwnershipType: .purchased, signedDate: now, environment: .sandbox, storefront: "USA",
+            storefrontId: "143441", transactionReason: .purchase, currency: "USD", price: 990)
+        let body = #"{"customer": "\#(customer)", "signed_transaction": "\#(try authority.sign(transaction))"}"#
+        return "POST /v1/transactions HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    }
+
+    /// Sends `request` on a new connection and reads the answer until the server closes it.
+    static func exchange(_ request: String, port: UInt16, timeout: Duration) throws -> RawResponse {
+        let socket = try RawSocket(port: port)
+        _ = socket.send(request)
+        return RawResponse(socket.receive(timeout: timeout).text)
+    }
+}
