@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreJourneysTests", dependencies: ["StoreJourneys", "StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreServiceTests", dependencies: ["StoreService", "StorePolicy", "StoreTesting"]),
-        .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting"]),
+        .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
         .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),

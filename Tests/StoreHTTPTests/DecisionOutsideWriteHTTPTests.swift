@@ -1,4 +1,5 @@
 import Foundation
+import PostgresLedger
 import StoreCore
 import StoreHTTP
 import StoreService
@@ -7,10 +8,16 @@ import Synchronization
 import Testing
 
 /// Through the HTTP server `storerules serve` runs: a grant being decided for one customer holds
-/// up no other customer's purchase or read.
+/// up no other customer's purchase or read, and holds no storage transaction open.
 @Suite struct DecisionOutsideWriteHTTPTests {
-    @Test("while customer A's grant is being decided, B's purchase and reads are answered; then A's purchase is granted once")
-    func blockedGrantHoldsUpNoOtherRequest() throws {
+    /// The PostgreSQL server of the run, when `STORERULES_TEST_POSTGRES_URL` names one.
+    static let postgresServer = ProcessInfo.processInfo.environment["STORERULES_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    /// SQLite always; PostgreSQL with a server.
+    static let backends = postgresServer == nil ? ["sqlite"] : ["sqlite", "postgres"]
+
+    @Test("while A's grant is decided, B's purchase and reads are answered and no ledger transaction is open; A is granted once",
+          arguments: backends)
+    func blockedGrantHoldsUpNoOtherRequest(backend: String) throws {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-decision-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -23,7 +30,7 @@ import Testing
         let holding = Mutex(true)
         var configuration = ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
-            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [authority.rootCertificate],
+            ledger: try Self.ledger(backend, in: folder), rootCertificates: [authority.rootCertificate],
             bundleId: "com.example.backyardbirds", environment: .sandbox)
         configuration.customerAttributes = { customerID in
             if customerID == "ana", holding.withLock({ let held = $0; $0 = false; return held }) {
@@ -54,6 +61,7 @@ import Testing
             timeout: .seconds(20))
         let customerB = try Self.exchange(
             "GET /v1/customers/bo HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", port: server.port, timeout: .seconds(20))
+        let openTransactions = try Self.openTransactions(of: configuration.ledger)
         let aStillDeciding = answerA.withLock { $0 == nil }
         release.signal()
         try #require(finishedA.wait(timeout: .now() + 60) == .success)
@@ -62,6 +70,7 @@ import Testing
         #expect(storefrontB.status == 200)
         #expect(customerB.status == 200)
         #expect(aStillDeciding, "A's decision was still waiting while B was answered")
+        #expect(openTransactions == [], "a ledger connection was in a transaction while A's grant was decided")
         let answer = try #require(answerA.withLock { $0 })
         #expect(answer.status == 200, "A's purchase: \(answer.statusLine) \(answer.body)")
         let grantsA = try service.ledger.grants(ofTransaction: "4100")
@@ -70,6 +79,27 @@ import Testing
         #expect(try service.ledger.balances(customerID: "ana") == Dictionary(grantsA.map { ($0.item, $0.amount) }, uniquingKeysWith: +),
                 "granted once")
         #expect(try service.ledger.checkInvariants().isEmpty)
+    }
+
+    /// A new ledger of `backend`: a file in `folder`, or a new database on the test server.
+    static func ledger(_ backend: String, in folder: URL) throws -> LedgerLocation {
+        guard backend == "postgres", let server = postgresServer, var url = URLComponents(string: server) else {
+            return .sqlite(path: folder.appending(path: "ledger.sqlite").path)
+        }
+        let name = "decision_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresConnection(url: server).execute("CREATE DATABASE \(name)")
+        url.path = "/" + name
+        return .postgres(url: url.string ?? server)
+    }
+
+    /// The states of the PostgreSQL connections to `ledger`'s database that are in a
+    /// transaction, this one aside; none for SQLite, whose writer is checked by B's purchase.
+    static func openTransactions(of ledger: LedgerLocation) throws -> [String] {
+        guard case .postgres(let url) = ledger, let name = URLComponents(string: url)?.path.dropFirst() else { return [] }
+        let rows = try PostgresConnection(url: url).execute(
+            "SELECT state FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND xact_start IS NOT NULL",
+            [.text(String(name))])
+        return rows.map { (try? $0.decode(String.self, column: "state")) ?? "?" }
     }
 
     /// `POST /v1/transactions` of a box of pellets, signed by `authority`.
