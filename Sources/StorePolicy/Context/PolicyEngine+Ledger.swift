@@ -46,7 +46,8 @@ extension PolicyEngine {
     ///    so the hook sees every field Apple signed (price, storefront, offer …), and checks
     ///    that it is the stored transaction (``LedgerGrantError``);
     /// 2. builds `ctx` at `clock()`: the customer as the ledger knows them at that moment —
-    ///    the transaction itself included, since the ledger stores before it grants — with the
+    ///    the transaction itself included, which the ledger's reads during a decision show as
+    ///    stored — with the
     ///    attributes `attributes` gives for the customer, the transaction's storefront, the
     ///    catalog's locale (en_US without one) and the transaction's environment;
     /// 3. calls ``grant(_:transaction:product:traced:)`` for the transaction's product.
