@@ -27,14 +27,14 @@ let package = Package(
         // The libraries: Lua through its C API; the purchase pipeline; the policy engine joining them.
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
-        .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "COpenSSL", "TextMatching"]),
+        .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "TextMatching"]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "PostgresLedger", "LuaBridge"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL"]),
 
         // Tools that play the App Store's part, which no production service links: the local test
         // store and its signing authority; journeys and the REPL, which play a policy against it.
-        .target(name: "StoreTesting", dependencies: ["StoreCore", "COpenSSL"]),
+        .target(name: "StoreTesting", dependencies: ["StoreCore"]),
         .target(name: "StoreJourneys", dependencies: ["StorePolicy", "StoreTesting", "StoreCore", "LuaBridge"]),
 
         // The ledger on a PostgreSQL server, through libpq, for a fleet of processes sharing one.
