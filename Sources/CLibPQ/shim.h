@@ -13,4 +13,14 @@ static inline int storerules_pq_diag_message_primary(void) {
     return PG_DIAG_MESSAGE_PRIMARY;
 }
 
+/// The `PG_DIAG_MESSAGE_DETAIL` field code, such as `Key (id)=(ana) already exists.`
+static inline int storerules_pq_diag_message_detail(void) {
+    return PG_DIAG_MESSAGE_DETAIL;
+}
+
+/// The `PG_DIAG_TABLE_NAME` field code: the table a constraint belongs to.
+static inline int storerules_pq_diag_table_name(void) {
+    return PG_DIAG_TABLE_NAME;
+}
+
 #endif

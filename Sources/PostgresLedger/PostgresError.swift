@@ -26,13 +26,19 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     public let message: String
     /// The statement that failed, when the failure belongs to one.
     public let sql: String?
+    /// The server's detail, such as `Key (id)=(ana) already exists.`, when it gave one.
+    public let detail: String?
+    /// The table the failure concerns (a constraint's), when the server named one.
+    public let table: String?
 
     /// Creates an error.
-    public init(kind: Kind, sqlState: PostgresSQLState?, message: String, sql: String?) {
+    public init(kind: Kind, sqlState: PostgresSQLState?, message: String, sql: String?, detail: String? = nil, table: String? = nil) {
         self.kind = kind
         self.sqlState = sqlState
         self.message = message
         self.sql = sql
+        self.detail = detail
+        self.table = table
     }
 
     /// An error of kind ``Kind/client``.

@@ -111,16 +111,16 @@ public final class Ledger: Sendable {
         }
         do {
             return try storeCustomer(id: id, appAccountToken: appAccountToken)
-        } catch LedgerError.storage(let failure) {
+        } catch LedgerError.storage(let failure) where appAccountToken != nil && failure.kind == .uniqueViolation(Self.appAccountTokenKey) {
             // Another writer gave the token to another customer between this write's check and
-            // its change: the storage's uniqueness refused the change; say who has the token.
-            if let appAccountToken,
-               let owner = try? reading({ try $0.customerID(appAccountToken: appAccountToken) }), owner != id {
-                throw LedgerError.appAccountTokenInUse(token: appAccountToken, customerID: owner)
-            }
-            throw LedgerError.storage(failure)
+            // its change, and the storage's uniqueness refused the change: the write's premise no
+            // longer holds, so it runs again, and its check names who has the token.
+            return try storeCustomer(id: id, appAccountToken: appAccountToken)
         }
     }
+
+    /// The uniqueness rule that gives an app account token to one customer.
+    static let appAccountTokenKey = LedgerStorageFailure.UniqueKey(table: "customer", columns: ["app_account_token"])
 
     /// Records a customer and attaches a token in canonical form, as
     /// ``registerCustomer(id:appAccountToken:)`` says.

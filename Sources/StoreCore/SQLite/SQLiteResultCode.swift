@@ -33,6 +33,10 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let cannotOpen = SQLiteResultCode(rawValue: SQLITE_CANTOPEN)
     /// A constraint (unique, foreign key, check, not null) was violated.
     public static let constraint = SQLiteResultCode(rawValue: SQLITE_CONSTRAINT)
+    /// `SQLITE_CONSTRAINT_UNIQUE`: a `UNIQUE` rule refused a duplicate (an extended code).
+    public static let uniqueConstraint = SQLiteResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`: a `PRIMARY KEY` refused a duplicate (an extended code).
+    public static let primaryKeyConstraint = SQLiteResultCode(rawValue: SQLITE_CONSTRAINT | (6 << 8))
     /// A value does not have the type its reader asked for.
     public static let mismatch = SQLiteResultCode(rawValue: SQLITE_MISMATCH)
     /// A parameter or column index is out of range, or an argument count is wrong.
