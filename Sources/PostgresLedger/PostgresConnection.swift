@@ -13,6 +13,8 @@ public final class PostgresConnection {
 
     /// The `application_name` StoreRules' connections carry, unless their URL names another.
     public static let applicationName = "storerules"
+    /// Where this connection counts its round trips, when someone counts them.
+    let roundTrips: PostgresRoundTrips?
 
     /// Connects to the server named by `url`, a `postgres://` or `postgresql://` URL such as
     /// `postgresql://ledger@db.example.com:5432/storerules?connect_timeout=5`.
@@ -20,7 +22,8 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/client`` when `url` is not such
     ///   a URL or does not parse, or of kind ``PostgresError/Kind/connection`` when the server
     ///   cannot be reached or refuses the connection.
-    public init(url: String) throws(PostgresError) {
+    public init(url: String, countingIn roundTrips: PostgresRoundTrips? = nil) throws(PostgresError) {
+        self.roundTrips = roundTrips
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
             throw PostgresError(client: "a connection URL starts with postgres:// or postgresql://", sql: nil)
         }
@@ -66,6 +69,7 @@ public final class PostgresConnection {
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws(PostgresError) -> [PostgresRow] {
         let encoded = try PostgresParameters(parameters, sql: sql)
+        roundTrips?.add()
         let result = encoded.withUnsafeArguments { types, values in
             PQexecParams(handle, sql, Int32(parameters.count), types, values, nil, nil, 0)
         }

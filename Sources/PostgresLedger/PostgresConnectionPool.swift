@@ -33,9 +33,12 @@ public final class PostgresConnectionPool: @unchecked Sendable {
         self.url = url
         self.size = size
         self.checkoutTimeout = checkoutTimeout
-        self.idle = [try PostgresConnection(url: url)]
+        self.idle = [try PostgresConnection(url: url, countingIn: roundTrips)]
         self.openCount = 1
     }
+
+    /// The statements the pool's connections sent, each a round trip to the server.
+    public let roundTrips = PostgresRoundTrips()
 
     /// How many connections are open (idle or checked out) right now.
     public var openConnectionCount: Int {
@@ -70,7 +73,7 @@ public final class PostgresConnectionPool: @unchecked Sendable {
         }
         condition.unlock()
         do {
-            return try PostgresConnection(url: url)
+            return try PostgresConnection(url: url, countingIn: roundTrips)
         } catch {
             condition.lock()
             openCount -= 1

@@ -12,6 +12,9 @@ public final class PostgresLedgerStorage: LedgerStorage {
     private let pool: PostgresConnectionPool
     private let retry: PostgresRetryPolicy
 
+    /// The statements sent to the server so far, each a round trip (the schema's included).
+    public var roundTrips: Int { pool.roundTrips.count }
+
     /// How many connections a storage opens by default.
     public static let defaultConnectionCount = 4
 

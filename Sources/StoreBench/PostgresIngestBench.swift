@@ -25,13 +25,15 @@ public enum PostgresIngestBench {
         figures.fsync = try database.setting("fsync")
         _ = try PostgresConnection(url: database.url).execute(ReferenceTransactionRow.postgresTable)
         let counts = PostgresLedgerBenchFigures.writerCounts
-        let ledgers = try counts.map { Ledger(storage: try PostgresLedgerStorage(url: database.url, connections: $0)) }
+        let storages = try counts.map { try PostgresLedgerStorage(url: database.url, connections: $0) }
+        let ledgers = storages.map { Ledger(storage: $0) }
         var ingests = [Double](repeating: 0, count: counts.count)
         var inserts = [Double](repeating: 0, count: counts.count)
         for round in 0..<BenchRounds.count {
             for (position, writers) in counts.enumerated() {
                 let items = Array(supply.slice(from: (round * counts.count + position) * ingestCount, count: ingestCount))
                 let ledger = ledgers[position]
+                let roundTripsBefore = storages[position].roundTrips
                 let ingestSeconds = try BenchThreads.run(count: writers, prepare: { $0 }) { writer in
                     for item in stride(from: writer, to: items.count, by: writers).map({ items[$0] }) {
                         try BenchTransactionSupply.ingest(item, into: ledger)
@@ -42,6 +44,16 @@ public enum PostgresIngestBench {
                     for item in stride(from: writer, to: items.count, by: writers).map({ items[$0] }) {
                         try ReferenceTransactionRow(item: item, storedDate: storedDate).insert(into: connection)
                     }
+                }
+                if round == 0, writers == 1 {
+                    // One writer: every round trip counted belongs to these ingests, then to these reads.
+                    figures.roundTripsPerIngest = Double(storages[position].roundTrips - roundTripsBefore) / Double(items.count)
+                    let customers = Set(items.map(\.customerID)).sorted()
+                    let readsBefore = storages[position].roundTrips
+                    for customer in customers {
+                        _ = try ledger.customerState(customerID: customer, signedData: false)
+                    }
+                    figures.roundTripsPerStorefront = Double(storages[position].roundTrips - readsBefore) / Double(customers.count)
                 }
                 ingests[position] = max(ingests[position], Double(items.count) / ingestSeconds)
                 inserts[position] = max(inserts[position], Double(items.count) / insertSeconds)

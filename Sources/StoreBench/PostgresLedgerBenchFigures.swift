@@ -15,6 +15,11 @@ public struct PostgresLedgerBenchFigures: Sendable, Encodable {
     public var synchronousCommit = ""
     /// The server's `fsync`: `off` on a test server, where a commit never waits for the disk.
     public var fsync = ""
+    /// Statements sent to the server per ingest of a new transaction, one writer: each a round trip.
+    public var roundTripsPerIngest = 0.0
+    /// Statements sent per read of a customer's state as a storefront reads it (without signed
+    /// data), one reader: each a round trip.
+    public var roundTripsPerStorefront = 0.0
 
     enum CodingKeys: String, CodingKey {
         case ingestsPerSecond = "postgres_ingests_per_second"
@@ -22,5 +27,7 @@ public struct PostgresLedgerBenchFigures: Sendable, Encodable {
         case ingestToInsertRatio = "postgres_ingest_to_insert_ratio"
         case synchronousCommit = "postgres_synchronous_commit"
         case fsync = "postgres_fsync"
+        case roundTripsPerIngest = "postgres_round_trips_per_ingest"
+        case roundTripsPerStorefront = "postgres_round_trips_per_storefront"
     }
 }

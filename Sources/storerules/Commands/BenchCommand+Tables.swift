@@ -101,6 +101,8 @@ extension BenchCommand {
         synchronous_commit=\(postgres.synchronousCommit), fsync=\(postgres.fsync))
           writers   durable ingests     raw inserts  ingest / insert
         \(rows.joined(separator: "\n"))
+          round trips per ingest             \(String(format: "%.1f", postgres.roundTripsPerIngest))
+          round trips per storefront's read  \(String(format: "%.1f", postgres.roundTripsPerStorefront))
         """
     }
 
