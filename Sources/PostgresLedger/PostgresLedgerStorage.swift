@@ -37,4 +37,17 @@ public final class PostgresLedgerStorage: LedgerStorage {
     public func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
         try pool.transaction(.readCommitted, retry: retry) { try body(PostgresLedgerTransaction(connection: $0)) }
     }
+
+    /// The snapshot in one statement, one round trip, outside any transaction.
+    public func customerSnapshot(customerID: String) throws -> CustomerSnapshot {
+        let rows = try retry.run {
+            try pool.withConnection {
+                try $0.execute(PostgresCustomerSnapshotQuery.sql, PostgresCustomerSnapshotQuery.parameters(customerID: customerID))
+            }
+        }
+        guard let row = rows.first else {
+            throw PostgresError(kind: .server, sqlState: nil, message: "the customer's snapshot returned no row", sql: PostgresCustomerSnapshotQuery.sql)
+        }
+        return try PostgresCustomerSnapshotQuery.snapshot(from: row)
+    }
 }

@@ -18,16 +18,24 @@ extension Ledger {
     /// - Throws: ``LedgerError/invalidCustomerID(_:)``; ``LedgerError/storage(_:)`` when the storage fails.
     public func customerState(customerID: String, catalog: Catalog? = nil, at date: Date = Date(), signedData: Bool = true) throws -> CustomerState {
         try CustomerID.validated(customerID)
-        return try reading { ledger in
-            let transactions = signedData
-                ? try ledger.transactions(.customer(customerID))
-                : try ledger.transactionsWithoutSignedData(customerID: customerID)
-            let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
-            let renewalInfos = try subscriptionIDs.sorted().compactMap { try ledger.renewalInfo(originalTransactionID: $0) }
-            return try CustomerState(
-                customerID: customerID, transactions: transactions, renewalInfos: renewalInfos,
-                balances: try ledger.balances(customerID: customerID), events: try ledger.eventSummaries(customerID: customerID),
-                isKnown: try ledger.customer(id: customerID) != nil, catalog: catalog, at: date)
+        let snapshot = try customerSnapshot(customerID: customerID, signedData: signedData)
+        return try CustomerState(
+            customerID: customerID, transactions: snapshot.transactions, renewalInfos: snapshot.renewalInfos,
+            balances: snapshot.balances, events: snapshot.events, isKnown: snapshot.isKnown, catalog: catalog, at: date)
+    }
+
+    /// A customer's snapshot: in one read of the storage's own when the state needs no signed
+    /// data and no decision is seeing a transaction not stored yet; otherwise read by read.
+    private func customerSnapshot(customerID: String, signedData: Bool) throws -> CustomerSnapshot {
+        guard !signedData, ReceivedTransactionScope.active(for: self) == nil else {
+            return try reading { try $0.customerSnapshot(customerID: customerID, signedData: signedData) }
+        }
+        do {
+            return try storage.customerSnapshot(customerID: customerID)
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw LedgerError.storage(LedgerStorageFailure(error))
         }
     }
 

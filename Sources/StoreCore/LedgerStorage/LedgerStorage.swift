@@ -19,6 +19,18 @@ public protocol LedgerStorage: Sendable {
     /// Runs `body` in a write transaction and commits it; when `body` or the commit throws,
     /// nothing of it is kept.
     func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T
+
+    /// A customer's snapshot without signed transactions, as a storefront, an entitlement
+    /// read or a decision needs it, read at one moment; a storage whose every statement is a
+    /// round trip reads it in one.
+    func customerSnapshot(customerID: String) throws -> CustomerSnapshot
+}
+
+extension LedgerStorage {
+    /// The snapshot read in a read transaction, one read after another.
+    public func customerSnapshot(customerID: String) throws -> CustomerSnapshot {
+        try read { try $0.customerSnapshot(customerID: customerID, signedData: false) }
+    }
 }
 
 /// Which stored transactions a query asks for, in purchase order (oldest first, ties by id).
