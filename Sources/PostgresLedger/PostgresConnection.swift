@@ -15,6 +15,12 @@ public final class PostgresConnection {
     public static let applicationName = "storerules"
     /// Where this connection counts its round trips, when someone counts them.
     let roundTrips: PostgresRoundTrips?
+    /// The server-side names of the statements prepared on this connection, by SQL and
+    /// parameter types: a statement with parameters is planned once per connection, then run
+    /// by name.
+    private var preparedStatements: [String: String] = [:]
+    /// The most statements one connection prepares; past it, statements are planned each time.
+    static let maximumPreparedStatements = 256
 
     /// Connects to the server named by `url`, a `postgres://` or `postgresql://` URL such as
     /// `postgresql://ledger@db.example.com:5432/storerules?connect_timeout=5`.
@@ -69,9 +75,25 @@ public final class PostgresConnection {
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws(PostgresError) -> [PostgresRow] {
         let encoded = try PostgresParameters(parameters, sql: sql)
-        roundTrips?.add()
-        let result = encoded.withUnsafeArguments { types, values in
-            PQexecParams(handle, sql, Int32(parameters.count), types, values, nil, nil, 0)
+        let key = sql + "\u{0}" + encoded.typeSignature
+        var result: OpaquePointer?
+        if let name = try prepare(sql, key: key, encoded) {
+            roundTrips?.add()
+            result = encoded.withUnsafeArguments { _, values in PQexecPrepared(handle, name, Int32(encoded.count), values, nil, nil, 0) }
+            if let failed = result, PQresultStatus(failed) == PGRES_FATAL_ERROR,
+               PQresultErrorField(failed, storerules_pq_diag_sqlstate()).map({ String(cString: $0) }) == "0A000" {
+                // The schema changed under the prepared plan ("cached plan must not change result
+                // type"): forget it, and run the statement as text.
+                PQclear(failed)
+                preparedStatements[key] = nil
+                result = nil
+            }
+        }
+        if result == nil {
+            roundTrips?.add()
+            result = encoded.withUnsafeArguments { types, values in
+                PQexecParams(handle, sql, Int32(encoded.count), types, values, nil, nil, 0)
+            }
         }
         guard let result else {
             throw PostgresError(connection: handle, sql: sql)
@@ -85,6 +107,26 @@ public final class PostgresConnection {
         default:
             throw PostgresError(result: result, connection: handle, sql: sql)
         }
+    }
+
+    /// The name of the statement prepared for `key`, preparing it when new; nil for a statement
+    /// without parameters, or past ``maximumPreparedStatements``.
+    ///
+    /// - Throws: ``PostgresError`` when the server refuses to prepare it (a syntax error, an
+    ///   aborted transaction), as it would refuse to run it.
+    private func prepare(_ sql: String, key: String, _ parameters: borrowing PostgresParameters) throws(PostgresError) -> String? {
+        if let name = preparedStatements[key] { return name }
+        guard parameters.count > 0, preparedStatements.count < Self.maximumPreparedStatements else { return nil }
+        let name = "storerules_\(preparedStatements.count + 1)"
+        roundTrips?.add()
+        let prepared = parameters.withUnsafeArguments { types, _ in PQprepare(handle, name, sql, Int32(parameters.count), types) }
+        guard let prepared else { throw PostgresError(connection: handle, sql: sql) }
+        defer { PQclear(prepared) }
+        guard PQresultStatus(prepared) == PGRES_COMMAND_OK else {
+            throw PostgresError(result: prepared, connection: handle, sql: sql)
+        }
+        preparedStatements[key] = name
+        return name
     }
 
     /// Runs `body` inside `BEGIN ISOLATION LEVEL … COMMIT`: every change in it is committed

@@ -56,6 +56,12 @@ struct PostgresParameters: ~Copyable {
         texts.forEach { free($0) }
     }
 
+    /// How many parameters there are.
+    var count: Int { types.count }
+
+    /// The parameters' declared types, as text: what a statement prepared for them depends on.
+    var typeSignature: String { types.map(String.init).joined(separator: ",") }
+
     /// Calls `body` with the type OIDs and the values, as `PQexecParams`'s `paramTypes` and
     /// `paramValues`.
     func withUnsafeArguments<R>(

@@ -20,6 +20,10 @@ public struct PostgresLedgerBenchFigures: Sendable, Encodable {
     /// Statements sent per read of a customer's state as a storefront reads it (without signed
     /// data), one reader: each a round trip.
     public var roundTripsPerStorefront = 0.0
+    /// Microseconds per storefront's read of a customer in one statement, one reader.
+    public var snapshotReadMicroseconds = 0.0
+    /// Microseconds per storefront's read of a customer read by read in a read transaction.
+    public var readByReadMicroseconds = 0.0
 
     enum CodingKeys: String, CodingKey {
         case ingestsPerSecond = "postgres_ingests_per_second"
@@ -29,5 +33,7 @@ public struct PostgresLedgerBenchFigures: Sendable, Encodable {
         case fsync = "postgres_fsync"
         case roundTripsPerIngest = "postgres_round_trips_per_ingest"
         case roundTripsPerStorefront = "postgres_round_trips_per_storefront"
+        case snapshotReadMicroseconds = "postgres_snapshot_read_us"
+        case readByReadMicroseconds = "postgres_read_by_read_us"
     }
 }

@@ -103,6 +103,8 @@ extension BenchCommand {
         \(rows.joined(separator: "\n"))
           round trips per ingest             \(String(format: "%.1f", postgres.roundTripsPerIngest))
           round trips per storefront's read  \(String(format: "%.1f", postgres.roundTripsPerStorefront))
+          storefront's read, one statement   \(String(format: "%.0f µs", postgres.snapshotReadMicroseconds))
+          … read by read in a transaction    \(String(format: "%.0f µs", postgres.readByReadMicroseconds))
         """
     }
 
