@@ -38,6 +38,11 @@ public final class PostgresLedgerStorage: LedgerStorage {
         try pool.transaction(.readCommitted, retry: retry) { try body(PostgresLedgerTransaction(connection: $0)) }
     }
 
+    /// The transaction in one statement, one round trip, outside any transaction.
+    public func transaction(id: String) throws -> StoredTransaction? {
+        try retry.run { try pool.withConnection { try PostgresLedgerTransaction(connection: $0).transaction(id: id) } }
+    }
+
     /// The snapshot in one statement, one round trip, outside any transaction.
     public func customerSnapshot(customerID: String) throws -> CustomerSnapshot {
         let rows = try retry.run {

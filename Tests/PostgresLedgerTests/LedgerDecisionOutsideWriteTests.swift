@@ -116,6 +116,30 @@ import Testing
         #expect(try ledger.customer(id: "cy") != nil)
     }
 
+    @Test("a decision about a new subscription sees it in the customer's state, with the renewal info stored before it",
+          arguments: LedgerBackend.available)
+    func newSubscriptionIsInTheDecisionsState(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let renewal = Payloads.renewalInfo(originalID: "60", productID: "pass.monthly", signedAt: 0, autoRenew: .on)
+        _ = try ledger.ingest(renewalInfo: renewal, jwsRepresentation: Payloads.jws(renewal))
+        let box = Payloads.transaction(id: "59")
+        _ = try ledger.ingest(transaction: box, jwsRepresentation: Payloads.jws(box), customerID: "ana", decide: Payloads.grants)
+        let pass = Payloads.transaction(id: "60", productID: "pass.monthly", type: .autoRenewableSubscription, purchasedAt: Payloads.day,
+                                        expiresAt: 31 * Payloads.day)
+        let seen = Mutex<CustomerState?>(nil)
+        _ = try ledger.ingest(transaction: pass, jwsRepresentation: Payloads.jws(pass), customerID: "ana") { transaction in
+            let state = try ledger.customerState(customerID: "ana", at: Payloads.date(2 * Payloads.day), signedData: false)
+            seen.withLock { $0 = state }
+            return []
+        }
+        let state = try #require(seen.withLock { $0 })
+        #expect(state.transactions.map(\.id) == ["59", "60"])
+        let status = state.subscriptionStatuses["6F3A93AB"]?.first
+        #expect(status?.transaction.id == "60", "the subscription speaks for its group while the decision runs")
+        #expect(status?.renewalInfo?.originalTransactionID == "60", "with the renewal info stored before it")
+        #expect(try ledger.customerState(customerID: "ana", signedData: false).transactions.map(\.id) == ["59", "60"])
+    }
+
     @Test("a decision may write to the ledger: no write is open while it runs", arguments: LedgerBackend.available)
     func decisionMayWrite(on backend: LedgerBackend) throws {
         let ledger = try backend.freshLedger()

@@ -24,19 +24,34 @@ extension Ledger {
             balances: snapshot.balances, events: snapshot.events, isKnown: snapshot.isKnown, catalog: catalog, at: date)
     }
 
-    /// A customer's snapshot: in one read of the storage's own when the state needs no signed
-    /// data and no decision is seeing a transaction not stored yet; otherwise read by read.
+    /// A customer's snapshot: without signed data, in one read of the storage's own, with the
+    /// transaction a decision on this thread is about included as stored; with signed data,
+    /// read by read.
     private func customerSnapshot(customerID: String, signedData: Bool) throws -> CustomerSnapshot {
-        guard !signedData, ReceivedTransactionScope.active(for: self) == nil else {
+        guard !signedData else {
             return try reading { try $0.customerSnapshot(customerID: customerID, signedData: signedData) }
         }
+        var snapshot: CustomerSnapshot
         do {
-            return try storage.customerSnapshot(customerID: customerID)
+            snapshot = try storage.customerSnapshot(customerID: customerID)
         } catch let error as LedgerError {
             throw error
         } catch {
             throw LedgerError.storage(LedgerStorageFailure(error))
         }
+        guard let scope = ReceivedTransactionScope.active(for: self), scope.received.customerID == customerID,
+              !snapshot.transactions.contains(where: { $0.id == scope.received.id })
+        else { return snapshot }
+        var unsigned = scope.received
+        unsigned.jwsRepresentation = ""
+        snapshot.transactions = ReadingWithReceivedTransaction.inPurchaseOrder(snapshot.transactions, adding: unsigned)
+        snapshot.isKnown = true
+        let originalID = unsigned.originalID
+        if unsigned.productType == .autoRenewableSubscription, !snapshot.renewalInfos.contains(where: { $0.originalTransactionID == originalID }),
+           let renewalInfo = try reading({ try $0.renewalInfo(originalTransactionID: originalID) }) {
+            snapshot.renewalInfos = (snapshot.renewalInfos + [renewalInfo]).sorted { $0.originalTransactionID < $1.originalTransactionID }
+        }
+        return snapshot
     }
 
     /// The transactions that entitle `customerID` at `date` (StoreKit's

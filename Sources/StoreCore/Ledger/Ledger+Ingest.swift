@@ -30,7 +30,7 @@ extension Ledger {
         try CustomerID.validated(customerID)
         let received = try Self.receivedTransaction(payload, jwsRepresentation: jwsRepresentation, customerID: customerID)
         let now = Self.nowInMilliseconds()
-        let existing = try reading { try $0.transaction(id: received.id) }
+        let existing = try storedTransaction(id: received.id)
         let early = Self.decisionBasis(for: received, existing: existing).map {
             decision(about: $0, isStored: existing != nil, at: now, decide: decide)
         }

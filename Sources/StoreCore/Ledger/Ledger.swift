@@ -177,6 +177,16 @@ public final class Ledger: Sendable {
         }
     }
 
+    /// The transaction with this id, in the storage's one read of it; a storage failure becomes
+    /// ``LedgerError/storage(_:)``.
+    func storedTransaction(id: String) throws -> StoredTransaction? {
+        do {
+            return try storage.transaction(id: id)
+        } catch {
+            throw LedgerError.storage(LedgerStorageFailure(error))
+        }
+    }
+
     /// Runs `body` in a write transaction; a storage failure becomes ``LedgerError/storage(_:)``.
     /// `body` reads and writes storage only: the storage may run it again after a transient
     /// failure.

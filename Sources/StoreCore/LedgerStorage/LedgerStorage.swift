@@ -24,9 +24,18 @@ public protocol LedgerStorage: Sendable {
     /// read or a decision needs it, read at one moment; a storage whose every statement is a
     /// round trip reads it in one.
     func customerSnapshot(customerID: String) throws -> CustomerSnapshot
+
+    /// The transaction with this id, read at one moment; a storage whose every statement is a
+    /// round trip reads it in one.
+    func transaction(id: String) throws -> StoredTransaction?
 }
 
 extension LedgerStorage {
+    /// The transaction read in a read transaction.
+    public func transaction(id: String) throws -> StoredTransaction? {
+        try read { try $0.transaction(id: id) }
+    }
+
     /// The snapshot read in a read transaction, one read after another.
     public func customerSnapshot(customerID: String) throws -> CustomerSnapshot {
         try read { try $0.customerSnapshot(customerID: customerID, signedData: false) }

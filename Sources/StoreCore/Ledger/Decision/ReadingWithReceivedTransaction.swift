@@ -132,13 +132,13 @@ struct ReadingWithReceivedTransaction: LedgerReading {
     }
 
     /// Whether `first` comes before `second` in purchase order: by purchase date, ties by id.
-    private static func purchasedBefore(_ first: StoredTransaction, _ second: StoredTransaction) -> Bool {
+    static func purchasedBefore(_ first: StoredTransaction, _ second: StoredTransaction) -> Bool {
         (first.purchaseDate, first.id) < (second.purchaseDate, second.id)
     }
 
     /// `stored` with `transaction` in its place in purchase order, unless a transaction with its
     /// id is there already.
-    private static func inPurchaseOrder(_ stored: [StoredTransaction], adding transaction: StoredTransaction) -> [StoredTransaction] {
+    static func inPurchaseOrder(_ stored: [StoredTransaction], adding transaction: StoredTransaction) -> [StoredTransaction] {
         guard !stored.contains(where: { $0.id == transaction.id }) else { return stored }
         var merged = stored
         merged.insert(transaction, at: stored.firstIndex { purchasedBefore(transaction, $0) } ?? stored.endIndex)
