@@ -9,9 +9,13 @@
 ///   PostgreSQL `SELECT … FOR UPDATE`; under SQLite's `BEGIN IMMEDIATE`, where one writer runs
 ///   at a time, nothing more is needed). A storage may run a write's closure again after a
 ///   transient failure (a serialization failure, a deadlock, a lost connection), so the closure
-///   must only read and write through its argument.
+///   must only read and write through its argument;
+/// - ``customerSnapshot(customerID:)`` and ``transaction(id:)``: the reads every ingest and
+///   every storefront makes, which a storage whose statements are round trips answers in one
+///   statement (the defaults read them in a read transaction).
 ///
-/// Errors a storage throws are its own; the ledger reports them as ``LedgerError/storage(_:)``.
+/// Errors a storage throws are its own; the ledger reports them as ``LedgerError/storage(_:)``,
+/// keeping their kind when they give it (``LedgerStorageErrorClassifying``).
 public protocol LedgerStorage: Sendable {
     /// Runs `body` in a read-only transaction that sees one moment of the ledger.
     func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T
