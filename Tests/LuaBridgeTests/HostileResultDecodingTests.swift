@@ -46,9 +46,14 @@ import Testing
     @Test("a table that contains itself is refused, whatever shape is asked for")
     func selfContainingTableIsRefused() {
         let script = "local t = {} t[1] = t return t"
-        #expect(throws: LuaError.self) { try decode(Tree.self, returnedBy: script) }
-        #expect(throws: LuaError.self) { try decode(LuaValue.self, returnedBy: script) }
-        #expect(throws: LuaError.self) { try decode([[String]].self, returnedBy: script) }
+        let errors = [
+            #expect(throws: LuaError.self) { try decode(Tree.self, returnedBy: script) },
+            #expect(throws: LuaError.self) { try decode(LuaValue.self, returnedBy: script) },
+            #expect(throws: LuaError.self) { try decode([[String]].self, returnedBy: script) },
+        ]
+        for error in errors {
+            #expect(error?.kind == .badResult, "refused as a bad result, not by a memory or stack limit: \(String(describing: error))")
+        }
     }
 
     @Test("NaN, infinite and far-off dates are refused; integers out of range say so")

@@ -82,9 +82,11 @@ import Testing
     }
 
     @Test func memoryInUseReturnsAfterACappedCall() throws {
-        let state = try LuaState(limits: tight)
+        // A budget and a deadline the loop cannot reach first: the memory cap is what stops it.
+        let state = try LuaState(limits: LuaLimits(instructionBudget: 1_000_000_000, deadline: .seconds(60), memoryLimit: 8 << 20))
         let before = state.memoryInUse
-        _ = try? state.evaluate("local t = {} for i = 1, 1e8 do t[i] = i end")
+        let error = #expect(throws: LuaError.self) { try state.evaluate("local t = {} for i = 1, 1e8 do t[i] = i end") }
+        #expect(error?.kind == .memory)
         #expect(state.memoryInUse < before + (1 << 20))
     }
 

@@ -197,11 +197,14 @@ import Testing
           arguments: LedgerBackend.available)
     func racingWritersGrantOnce(on backend: LedgerBackend) throws {
         let location = try backend.freshLocation()
-        let ledgers = try (0..<4).map { _ in try location.open() }
+        // Eight ledgers, each its own connection (or pool), written by eight threads started together.
+        let ledgers = try (0..<8).map { _ in try location.open() }
         let boxes = (0..<60).map { Payloads.transaction(id: "6\(String(format: "%04d", $0))", quantity: Int32(1 + $0 % 3)) }
         let failures = FailureBox()
-        DispatchQueue.concurrentPerform(iterations: 8) { writer in
-            let ledger = ledgers[writer % ledgers.count]
+        let barrier = ThreadBarrier(parties: ledgers.count)
+        try runOnThreads(ledgers.count) { writer in
+            let ledger = ledgers[writer]
+            try barrier.arriveAndWait()
             for box in writer % 2 == 0 ? boxes : boxes.reversed() {
                 do {
                     _ = try ingest(box, into: ledger, customer: "customer-\(Int(box.transactionId!.suffix(4))! % 5)")

@@ -1,3 +1,4 @@
+import Foundation
 import PostgresLedger
 import Synchronization
 import Testing
@@ -91,11 +92,36 @@ struct PostgresConnectionPoolTests {
         let database = try PostgresTestDatabase()
         let pool = try PostgresConnectionPool(url: database.url, size: 1, checkoutTimeout: .milliseconds(200))
         let held = try pool.checkout()
+        let clock = ContinuousClock()
+        let started = clock.now
         let error = #expect(throws: PostgresError.self) { try pool.checkout() }
+        #expect(clock.now - started >= .milliseconds(200), "it waited the whole timeout before failing")
         #expect(error?.kind == .client)
         pool.checkin(held)
         let again = try pool.checkout()
         #expect(again === held)
         pool.checkin(again)
+    }
+
+    @Test("a connection checked in wakes a checkout waiting for one, which gets it")
+    func checkinWakesAWaiter() throws {
+        let database = try PostgresTestDatabase()
+        let pool = try PostgresConnectionPool(url: database.url, size: 1, checkoutTimeout: .seconds(60))
+        let held = try pool.checkout()
+        let waiting = DispatchSemaphore(value: 0)
+        let got = Mutex<ObjectIdentifier?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            waiting.signal()
+            let connection = try? pool.checkout()
+            got.withLock { $0 = connection.map(ObjectIdentifier.init) }
+            finished.signal()
+        }.start()
+        waiting.wait()
+        // The waiter cannot have a connection while this one is out.
+        #expect(finished.wait(timeout: .now() + .milliseconds(300)) == .timedOut)
+        pool.checkin(held)
+        #expect(finished.wait(timeout: .now() + 30) == .success, "the check-in woke the waiter long before its 60 s timeout")
+        #expect(got.withLock { $0 } == ObjectIdentifier(held))
     }
 }

@@ -44,9 +44,13 @@ import Testing
 
     @Test func doesNotTrustApplesChainUnderALocalRoot() throws {
         let validator = CertificateChainValidator(trustedRoots: [SignedDataTestSupport.authority.rootCertificate])
-        #expect(throws: VerificationError.self) {
+        let error = #expect(throws: VerificationError.self) {
             try validator.validate(
                 leaf: Self.certificate(Self.leaf), intermediate: Self.certificate(Self.intermediate), at: Self.effectiveDate)
+        }
+        guard case .untrustedChain = error else {
+            Issue.record("expected the chain refused as untrusted, got \(String(describing: error))")
+            return
         }
     }
 }

@@ -38,3 +38,18 @@ import Testing
         }
     }
 }
+
+/// `scripts/fuzz.sh`, which CI runs, fuzzes every target there is.
+@Suite struct FuzzScriptTargetListTests {
+    @Test("scripts/fuzz.sh's default targets are exactly FuzzTarget's cases")
+    func scriptListsEveryTarget() throws {
+        let script = try String(contentsOf: FuzzCorpusReplayTests.packageRoot.appending(path: "scripts/fuzz.sh"), encoding: .utf8)
+        // The default list, not `targets=("$@")`.
+        let line = try #require(script.split(separator: "\n").first {
+            $0.trimmingCharacters(in: .whitespaces).hasPrefix("targets=(") && !$0.contains("$")
+        })
+        let listed = line.split(separator: "(", maxSplits: 1)[1].split(separator: ")")[0].split(separator: " ").map(String.init)
+        #expect(Set(listed) == Set(FuzzTarget.allCases.map(\.rawValue)), "fuzz.sh lists \(listed)")
+        #expect(listed.count == FuzzTarget.allCases.count, "each once")
+    }
+}

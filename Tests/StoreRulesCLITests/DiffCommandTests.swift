@@ -25,8 +25,8 @@ import Testing
     }
 
     @Test func everyCounterexampleReproducesTheOldAndTheNewDecisionThroughEval() throws {
-        let new = try editedBirds { $0.replacingOccurrences(of: #"["pass.premium"]    = "bird","#, with: #"["pass.premium"]    = "bird.fill","#) }
-        let result = try CommandRunner.run(["diff", Self.birds.path, new.path, "--json", "--limit", "4"])
+        let newFolder = try editedBirds { $0.replacingOccurrences(of: #"["pass.premium"]    = "bird","#, with: #"["pass.premium"]    = "bird.fill","#) }
+        let result = try CommandRunner.run(["diff", Self.birds.path, newFolder.path, "--json", "--limit", "4"])
         #expect(result.status == 1, "\(result.standardError)")
         let report = try json(result.standardOutput)
         let changed = try #require(report["changed"] as? [[String: Any]])
@@ -42,12 +42,15 @@ import Testing
             let arguments = try #require(example["args"] as? [Any]).flatMap { argument in
                 ["--arg", String(decoding: try JSONSerialization.data(withJSONObject: argument, options: [.fragmentsAllowed]), as: UTF8.self)]
             }
-            for (folder, expected) in [(Self.birds, example["old"]), (new, example["new"])] {
+            let old = try #require(example["old"] as? String, "a counterexample names the old result")
+            let new = try #require(example["new"] as? String, "a counterexample names the new result")
+            #expect(old != new, "a counterexample is a scenario whose result changed")
+            for (folder, expected) in [(Self.birds, old), (newFolder, new)] {
                 let evaluated = try CommandRunner.run(["eval", folder.path, "plan_icon", "--input", "-"] + arguments,
                                                       input: String(decoding: input, as: UTF8.self))
                 #expect(evaluated.status == 0, "\(evaluated.standardError)")
                 let printed = try json(evaluated.standardOutput)
-                #expect(printed["result"] as? String == expected as? String)
+                #expect(printed["result"] as? String == expected)
             }
         }
     }
