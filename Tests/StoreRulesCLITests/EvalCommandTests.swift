@@ -100,14 +100,19 @@ import Testing
     }
 
     @Test func productArgumentsAreLookedUpInTheCatalog() throws {
-        let catalog = CommandRunner.packageRoot.appendingPathComponent("../shared/fixtures/storekit/apple__sample-backyard-birds__Store.storekit")
-        guard FileManager.default.fileExists(atPath: catalog.path) else { return }
+        let catalog = CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds/Products.storekit")
         let folder = try CommandRunner.policyFolder(
-            "return { plan_icon = function(ctx, plan) return plan.subscription.group_level == 1 and 'bird' or nil end }",
+            "return { plan_icon = function(ctx, plan) return plan.subscription.group_level == 1 and 'bird' or 'leaf' end }",
             files: ["Store.storekit": try String(contentsOf: catalog, encoding: .utf8)])
         let unknown = try CommandRunner.run(["eval", folder.path, "plan_icon", "--arg", "\"no.such.product\""])
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("no product 'no.such.product' in the catalog"))
+        for (product, icon) in [("pass.premium", "bird"), ("pass.family", "leaf")] {
+            let found = try CommandRunner.run(["eval", folder.path, "plan_icon", "--arg", "\"\(product)\""])
+            #expect(found.status == 0, "\(found.standardError)")
+            let printed = try JSONSerialization.jsonObject(with: Data(found.standardOutput.utf8)) as? [String: Any]
+            #expect(printed?["result"] as? String == icon, "\(product) is looked up with its group level: \(found.standardOutput)")
+        }
     }
 
     @Test func commandsExplainThemselves() throws {
