@@ -118,7 +118,11 @@ import Glibc
                 killAfterAcknowledgements: Int.random(in: 0...12, using: &generator),
                 extraDelayMicroseconds: UInt32.random(in: 0...4_000, using: &generator))
             #expect(!run.timedOut, "the child did not finish within its deadline")
-            if run.wasKilled { killedMidStream += 1 }
+            if run.wasKilled {
+                killedMidStream += 1
+            } else {
+                #expect(run.exitStatus == 0, "a child that was not killed failed (status \(run.exitStatus)): \(run.standardError)")
+            }
             acknowledged.formUnion(run.acknowledged)
             let ledger = try location.open()
             let problems = try Self.consistencyProblems(in: ledger, acknowledged: acknowledged)
@@ -129,7 +133,7 @@ import Glibc
 
         let final = try await Self.runChild(
             executable: executable, path: path, start: 0, killAfterAcknowledgements: nil, extraDelayMicroseconds: 0)
-        #expect(final.exitStatus == 0 && !final.wasKilled)
+        #expect(final.exitStatus == 0 && !final.wasKilled, "\(final.standardError)")
         #expect(final.acknowledged == Set(Self.stream.indices))
         let ledger = try location.open()
         #expect(try Self.consistencyProblems(in: ledger, acknowledged: Set(Self.stream.indices)).isEmpty)
@@ -142,6 +146,8 @@ import Glibc
         var wasKilled = false
         var timedOut = false
         var exitStatus: Int32 = 0
+        /// What the child wrote to standard error, for a failure's message.
+        var standardError = ""
     }
 
     /// Runs a child from `start`; kills it with SIGKILL a little after it acknowledged
@@ -158,7 +164,14 @@ import Glibc
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("crash-child-\(UUID().uuidString).stderr")
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let errors = try FileHandle(forWritingTo: errorFile)
+        defer {
+            try? errors.close()
+            try? FileManager.default.removeItem(at: errorFile)
+        }
+        process.standardError = errors
         try process.run()
 
         let timedOut = Mutex(false)
@@ -201,6 +214,7 @@ import Glibc
                 run.wasKilled = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
                 run.exitStatus = process.terminationStatus
                 run.timedOut = timedOut.withLock { $0 }
+                run.standardError = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
                 continuation.resume(returning: run)
             }
         }
