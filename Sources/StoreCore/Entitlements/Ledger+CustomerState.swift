@@ -31,14 +31,7 @@ extension Ledger {
         guard !signedData else {
             return try reading { try $0.customerSnapshot(customerID: customerID, signedData: signedData) }
         }
-        var snapshot: CustomerSnapshot
-        do {
-            snapshot = try storage.customerSnapshot(customerID: customerID)
-        } catch let error as LedgerError {
-            throw error
-        } catch {
-            throw LedgerError.storage(LedgerStorageFailure(error))
-        }
+        var snapshot = try reportingStorageFailures { try storage.customerSnapshot(customerID: customerID) }
         guard let scope = ReceivedTransactionScope.active(for: self), scope.received.customerID == customerID,
               !snapshot.transactions.contains(where: { $0.id == scope.received.id })
         else { return snapshot }

@@ -165,34 +165,32 @@ public final class Ledger: Sendable {
     /// During a decision about a transaction this ledger received and has not stored yet, on
     /// this thread, `body` reads as if it were stored (``ReadingWithReceivedTransaction``).
     func reading<T>(_ body: (any LedgerReading) throws -> T) throws -> T {
-        do {
+        try reportingStorageFailures {
             guard let scope = ReceivedTransactionScope.active(for: self) else {
                 return try storage.read(body)
             }
             return try storage.read { try body(ReadingWithReceivedTransaction(base: $0, received: scope.received, now: scope.now)) }
-        } catch let error as LedgerError {
-            throw error
-        } catch {
-            throw LedgerError.storage(LedgerStorageFailure(error))
         }
     }
 
     /// The transaction with this id, in the storage's one read of it; a storage failure becomes
     /// ``LedgerError/storage(_:)``.
     func storedTransaction(id: String) throws -> StoredTransaction? {
-        do {
-            return try storage.transaction(id: id)
-        } catch {
-            throw LedgerError.storage(LedgerStorageFailure(error))
-        }
+        try reportingStorageFailures { try storage.transaction(id: id) }
     }
 
     /// Runs `body` in a write transaction; a storage failure becomes ``LedgerError/storage(_:)``.
     /// `body` reads and writes storage only: the storage may run it again after a transient
     /// failure.
     func writing<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
+        try reportingStorageFailures { try storage.write(body) }
+    }
+
+    /// Runs `body`, a call of the storage: a ``LedgerError`` passes as it is, any other error
+    /// becomes ``LedgerError/storage(_:)``.
+    func reportingStorageFailures<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try storage.write(body)
+            return try body()
         } catch let error as LedgerError {
             throw error
         } catch {

@@ -58,7 +58,7 @@ extension Ledger {
     ) throws -> TransactionIngestResult {
         var basis = transaction
         for _ in 0..<Self.maximumDecisionAttempts {
-            let decision: GrantDecision? = basis.grantState.isFinished ? nil : .asking(decide, about: basis)
+            let decision = GrantDecision.asking(decide, about: basis)
             let settlement = try writing { ledger -> Settlement in
                 let current = try Self.requireLockedTransaction(id: basis.id, in: ledger)
                 let held = StoreResult(transaction: current, storage: storage, revocation: nil)
