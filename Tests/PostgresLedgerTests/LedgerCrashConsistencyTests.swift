@@ -165,7 +165,7 @@ import Glibc
         let output = Pipe()
         process.standardOutput = output
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("crash-child-\(UUID().uuidString).stderr")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let errors = try FileHandle(forWritingTo: errorFile)
         defer {
             try? errors.close()

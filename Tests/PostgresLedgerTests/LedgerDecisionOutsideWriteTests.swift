@@ -159,19 +159,13 @@ import Testing
           arguments: LedgerBackend.available)
     func changedTransactionIsDecidedAgain(on backend: LedgerBackend) throws {
         let ledger = try backend.freshLedger()
-        let first = Payloads.transaction(id: "30", signedAt: 0)
-        _ = try ledger.ingest(transaction: first, jwsRepresentation: Payloads.jws(first), customerID: "ana") { _ in
-            throw PolicyDown()
-        }
-        let newer = Payloads.transaction(id: "30", signedAt: Payloads.day)
+        try Self.storeUnfinished(id: "30", signedAt: 0, in: ledger)
         let seen = Mutex<[Date]>([])
         let results = try ledger.retryUnfinished(customerID: "ana") { transaction in
             let calls = seen.withLock { $0.append(transaction.signedDate); return $0.count }
             if calls == 1 {
                 // Another delivery stores a newer version between this decision and its write.
-                _ = try Self.readOnAnotherThread {
-                    try ledger.ingest(transaction: newer, jwsRepresentation: Payloads.jws(newer), customerID: "ana") { _ in throw PolicyDown() }
-                }
+                try Self.readOnAnotherThread { try Self.storeUnfinished(id: "30", signedAt: Payloads.day, in: ledger) }
             }
             return Payloads.grants(transaction)
         }
@@ -185,16 +179,12 @@ import Testing
           arguments: LedgerBackend.available)
     func decisionBoundIsKept(on backend: LedgerBackend) throws {
         let ledger = try backend.freshLedger()
-        let first = Payloads.transaction(id: "40", signedAt: 0)
-        _ = try ledger.ingest(transaction: first, jwsRepresentation: Payloads.jws(first), customerID: "ana") { _ in throw PolicyDown() }
+        try Self.storeUnfinished(id: "40", signedAt: 0, in: ledger)
         let calls = Mutex<Int64>(0)
         #expect(throws: LedgerError.decisionOutpaced(transactionID: "40", attempts: Ledger.maximumDecisionAttempts)) {
             try ledger.retryUnfinished(customerID: "ana") { transaction in
                 let call = calls.withLock { $0 += 1; return $0 }
-                let newer = Payloads.transaction(id: "40", signedAt: call * Payloads.day)
-                _ = try Self.readOnAnotherThread {
-                    try ledger.ingest(transaction: newer, jwsRepresentation: Payloads.jws(newer), customerID: "ana") { _ in throw PolicyDown() }
-                }
+                try Self.readOnAnotherThread { try Self.storeUnfinished(id: "40", signedAt: call * Payloads.day, in: ledger) }
                 return Payloads.grants(transaction)
             }
         }
@@ -247,6 +237,13 @@ import Testing
         #expect(openDuringDecision.withLock { $0 } == [], "a ledger connection was in a transaction during the decision")
         #expect(result.outcome == .granted([Grant(item: "pellet", amount: 15)]))
         #expect(try ledger.balances(customerID: "ana") == ["pellet": 20])
+    }
+
+    /// Delivers a version of ana's box `id` signed at `signedAt` while the policy cannot decide,
+    /// so the transaction is stored, or its newer version taken, and stays unfinished.
+    private static func storeUnfinished(id: String, signedAt: Int64, in ledger: Ledger) throws {
+        let box = Payloads.transaction(id: id, signedAt: signedAt)
+        _ = try ledger.ingest(transaction: box, jwsRepresentation: Payloads.jws(box), customerID: "ana") { _ in throw PolicyDown() }
     }
 
     /// A policy that cannot decide.
