@@ -4,9 +4,11 @@ import CLibPQ
 /// One libpq connection to a PostgreSQL server.
 ///
 /// It is not `Sendable`: one thread uses it at a time. A ``PostgresConnectionPool`` hands
-/// connections to many threads, one each. Every statement is sent with `PQexecParams`, its
-/// values as parameters (`$1`, `$2`, …) and never spliced into the SQL; results arrive in
-/// text format and are read into typed ``PostgresValue``s.
+/// connections to many threads, one each. Every statement is sent with its values as
+/// parameters (`$1`, `$2`, …), never spliced into the SQL, and prepared once per connection;
+/// results arrive in text format and are read into typed ``PostgresValue``s. Inside a
+/// transaction, statements whose results nothing reads are held and sent with the next one that
+/// is read, in one pipeline: one round trip (``send(_:_:)``).
 public final class PostgresConnection {
     /// libpq's `PGconn`, finished by `deinit`.
     let handle: OpaquePointer
@@ -18,9 +20,12 @@ public final class PostgresConnection {
     /// The server-side names of the statements prepared on this connection, by SQL and
     /// parameter types: a statement with parameters is planned once per connection, then run
     /// by name.
-    private var preparedStatements: [String: String] = [:]
+    var preparedStatements: [String: String] = [:]
     /// The most statements one connection prepares; past it, statements are planned each time.
     static let maximumPreparedStatements = 256
+    /// The statements ``send(_:_:)`` holds, in order, to go with the next statement whose
+    /// rows are read (``execute(_:_:)``) in one pipeline.
+    var heldStatements: [(sql: String, parameters: [PostgresValue?])] = []
 
     /// Connects to the server named by `url`, a `postgres://` or `postgresql://` URL such as
     /// `postgresql://ledger@db.example.com:5432/storerules?connect_timeout=5`.
@@ -74,6 +79,11 @@ public final class PostgresConnection {
     ///   holds a NUL character.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws(PostgresError) -> [PostgresRow] {
+        guard heldStatements.isEmpty else {
+            let statements = heldStatements + [(sql, parameters)]
+            heldStatements.removeAll()
+            return try runPipeline(statements)
+        }
         let encoded = try PostgresParameters(parameters, sql: sql)
         let key = sql + "\u{0}" + encoded.typeSignature
         var result: OpaquePointer?
@@ -114,7 +124,7 @@ public final class PostgresConnection {
     ///
     /// - Throws: ``PostgresError`` when the server refuses to prepare it (a syntax error, an
     ///   aborted transaction), as it would refuse to run it.
-    private func prepare(_ sql: String, key: String, _ parameters: borrowing PostgresParameters) throws(PostgresError) -> String? {
+    func prepare(_ sql: String, key: String, _ parameters: borrowing PostgresParameters) throws(PostgresError) -> String? {
         if let name = preparedStatements[key] { return name }
         guard parameters.count > 0, preparedStatements.count < Self.maximumPreparedStatements else { return nil }
         let name = "storerules_\(preparedStatements.count + 1)"
@@ -146,7 +156,7 @@ public final class PostgresConnection {
         guard !isInsideTransaction else {
             throw PostgresError(client: "a transaction is already open on this connection", sql: nil)
         }
-        try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
+        try send("BEGIN ISOLATION LEVEL \(isolation.rawValue)")
         do {
             let result = try body(self)
             guard PQtransactionStatus(handle) != PQTRANS_INERROR else {
@@ -165,6 +175,7 @@ public final class PostgresConnection {
     /// Rolls back the open transaction, if there is one; a connection that breaks meanwhile is
     /// left broken, for ``isBroken`` to report.
     func rollBack() {
+        heldStatements.removeAll()
         guard isInsideTransaction else { return }
         _ = try? execute("ROLLBACK")
     }
@@ -175,10 +186,11 @@ public final class PostgresConnection {
         PQstatus(handle) != CONNECTION_OK
     }
 
-    /// Whether a transaction is open on this connection, healthy or failed.
+    /// Whether a transaction is open on this connection, healthy or failed, or its `BEGIN` is
+    /// held to be sent with its first statement.
     public var isInsideTransaction: Bool {
         let status = PQtransactionStatus(handle)
-        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || !heldStatements.isEmpty
     }
 
     /// The process id of the server process serving this connection, as

@@ -4,7 +4,7 @@ import StoreCore
 ///
 /// Reads run in `REPEATABLE READ` transactions (one snapshot each); writes in
 /// `READ COMMITTED` ones, the server's default, where the ledger's rules hold by row locks
-/// and conflict-free inserts rather than a global lock (see ``PostgresLedgerTransaction``).
+/// and conflict-free inserts rather than a global lock (see ``StoreCore/SQLLedgerTransaction``).
 /// A transaction that fails with a transient error — a serialization failure, a deadlock, a
 /// lost connection — runs again from the start on a healthy connection, with backoff; a
 /// permanent error is thrown at once.
@@ -31,28 +31,22 @@ public final class PostgresLedgerStorage: LedgerStorage {
     }
 
     public func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T {
-        try pool.transaction(.repeatableRead, retry: retry) { try body(PostgresLedgerTransaction(connection: $0)) }
+        try pool.transaction(.repeatableRead, retry: retry) { try body(SQLLedgerTransaction(connection: $0)) }
     }
 
     public func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
-        try pool.transaction(.readCommitted, retry: retry) { try body(PostgresLedgerTransaction(connection: $0)) }
+        try pool.transaction(.readCommitted, retry: retry) { try body(SQLLedgerTransaction(connection: $0)) }
     }
 
     /// The transaction in one statement, one round trip, outside any transaction.
     public func transaction(id: String) throws -> StoredTransaction? {
-        try retry.run { try pool.withConnection { try PostgresLedgerTransaction(connection: $0).transaction(id: id) } }
+        try retry.run { try pool.withConnection { try SQLLedgerTransaction(connection: $0).transaction(id: id) } }
     }
 
     /// The snapshot in one statement, one round trip, outside any transaction.
     public func customerSnapshot(customerID: String) throws -> CustomerSnapshot {
-        let rows = try retry.run {
-            try pool.withConnection {
-                try $0.execute(PostgresCustomerSnapshotQuery.sql, PostgresCustomerSnapshotQuery.parameters(customerID: customerID))
-            }
+        try retry.run {
+            try pool.withConnection { try SQLLedgerTransaction(connection: $0).customerSnapshotInOneStatement(customerID: customerID) }
         }
-        guard let row = rows.first else {
-            throw PostgresError(kind: .server, sqlState: nil, message: "the customer's snapshot returned no row", sql: PostgresCustomerSnapshotQuery.sql)
-        }
-        return try PostgresCustomerSnapshotQuery.snapshot(from: row)
     }
 }

@@ -47,3 +47,10 @@ public struct Grant: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension Grant {
+    /// The total amount of each item in `grants`, times `sign` (-1 for a reversal).
+    static func totals(_ grants: [Grant], sign: Int = 1) -> [String: Int] {
+        grants.reduce(into: [:]) { totals, grant in totals[grant.item, default: 0] += sign * grant.amount }
+    }
+}

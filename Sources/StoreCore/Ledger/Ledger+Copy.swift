@@ -62,7 +62,8 @@ extension Ledger {
                 summary.customers += 1
             }
             for (transaction, versions, grants, reversedPositions) in source.1 {
-                _ = try ledger.insertTransaction(transaction, storedDate: now, finishedDate: transaction.grantState.isFinished ? now : nil)
+                _ = try ledger.insertTransaction(
+                    transaction, storedDate: now, finishedDate: transaction.grantState.isFinished ? now : nil, grantAttempts: 0)
                 for version in versions where try ledger.insertVersion(version) {
                     summary.versions += 1
                 }
@@ -72,9 +73,7 @@ extension Ledger {
                 summary.grants += grants.count
             }
             for (customerID, balances) in source.2 {
-                for (item, amount) in balances.sorted(by: { $0.key < $1.key }) {
-                    try ledger.adjustBalance(customerID: customerID, item: item, by: amount)
-                }
+                try ledger.adjustBalances(customerID: customerID, by: balances)
             }
             for renewalInfo in source.3 where try ledger.upsertRenewalInfo(renewalInfo, storedDate: now) {
                 summary.renewalInfos += 1

@@ -35,6 +35,9 @@ extension Ledger {
             decision(about: $0, isStored: existing != nil, at: now, decide: decide)
         }
         let settlement = try writing { ledger -> Settlement in
+            if existing == nil, let early, let result = try Self.insertDecided(received, decision: early, at: now, in: ledger) {
+                return .settled(result)
+            }
             let stored = try Self.store(received, at: now, in: ledger)
             guard let result = try Self.settle(stored, decision: early, in: ledger) else {
                 return .undecided(stored.transaction, stored.storage)
@@ -221,11 +224,16 @@ extension Ledger {
                 }
                 let received = try Self.receivedTransaction(
                     signedTransaction.payload, jwsRepresentation: signedTransaction.jws, customerID: owner)
-                let stored = try Self.store(received, at: now, in: ledger)
-                transactionResult = try Self.settle(stored, decision: early, in: ledger)
-                guard transactionResult != nil else {
-                    let renewalResult = try renewalInfo.map { try Self.store(renewalInfo: $0, at: now, in: ledger) }
-                    return .undecided(stored.transaction, stored.storage, renewalResult)
+                if existing == nil, let early {
+                    transactionResult = try Self.insertDecided(received, decision: early, at: now, in: ledger)
+                }
+                if transactionResult == nil {
+                    let stored = try Self.store(received, at: now, in: ledger)
+                    transactionResult = try Self.settle(stored, decision: early, in: ledger)
+                    guard transactionResult != nil else {
+                        let renewalResult = try renewalInfo.map { try Self.store(renewalInfo: $0, at: now, in: ledger) }
+                        return .undecided(stored.transaction, stored.storage, renewalResult)
+                    }
                 }
             }
             let renewalResult = try renewalInfo.map { try Self.store(renewalInfo: $0, at: now, in: ledger) }

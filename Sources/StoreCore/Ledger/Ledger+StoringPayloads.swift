@@ -20,10 +20,11 @@ extension Ledger {
             try ledger.insertCustomer(id: received.customerID, appAccountToken: nil, createdDate: now)
             var fresh = received
             fresh.grantState = received.isRevoked ? .revokedBeforeGrant : .unfinished(.awaitingGrant)
-            if try ledger.insertTransaction(fresh, storedDate: now, finishedDate: received.isRevoked ? now : nil) {
-                _ = try ledger.insertVersion(received.version(receivedAt: now))
+            if try ledger.insertTransaction(fresh, storedDate: now, finishedDate: received.isRevoked ? now : nil, grantAttempts: 0) {
+                try ledger.insertFirstVersion(received.version(receivedAt: now))
+                // The inserted row is held by this write, and is `fresh` as it was given.
                 return StoreResult(
-                    transaction: try requireLockedTransaction(id: received.id, in: ledger),
+                    transaction: fresh,
                     storage: .inserted,
                     revocation: received.isRevoked ? .revoked(reversed: []) : nil)
             }
@@ -84,9 +85,7 @@ extension Ledger {
     private static func reverseGrants(of transaction: StoredTransaction, at now: Int64, in ledger: any LedgerWriting) throws -> [Grant] {
         let unreversed = try ledger.unreversedGrants(ofTransaction: transaction.id)
         try ledger.insertReversals(positions: unreversed.map(\.position), transactionID: transaction.id, reversedDate: now)
-        for (_, grant) in unreversed.sorted(by: { $0.grant.item < $1.grant.item }) {
-            try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: -grant.amount)
-        }
+        try ledger.adjustBalances(customerID: transaction.customerID, by: Grant.totals(unreversed.map(\.grant), sign: -1))
         return unreversed.map(\.grant)
     }
 
@@ -94,9 +93,7 @@ extension Ledger {
     private static func restoreGrants(of transaction: StoredTransaction, in ledger: any LedgerWriting) throws -> [Grant] {
         let restored = try ledger.reversedGrants(ofTransaction: transaction.id)
         try ledger.deleteReversals(transactionID: transaction.id)
-        for grant in restored.sorted(by: { $0.item < $1.item }) {
-            try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: grant.amount)
-        }
+        try ledger.adjustBalances(customerID: transaction.customerID, by: Grant.totals(restored))
         return restored
     }
 

@@ -13,7 +13,7 @@ public struct JSONRecordRow: LedgerRecordRow {
         public let description: String
     }
 
-    /// The rows of a JSON array of objects, such as PostgreSQL's `json_agg` gives; none for
+    /// The rows of a JSON array of objects, such as PostgreSQL's `json_agg` and SQLite's `json_group_array` give; none for
     /// nil (an aggregate over no rows).
     public static func rows(ofArray text: String?) throws -> [JSONRecordRow] {
         guard let text else { return [] }
@@ -53,7 +53,12 @@ public struct JSONRecordRow: LedgerRecordRow {
     }
 
     public func optionalFlag(_ column: String) throws -> Bool? {
-        try value(column) { $0 as? Bool }
+        try value(column) { value in
+            if let flag = value as? Bool { return flag }
+            // SQLite keeps flags as the integers 0 and 1, and gathers them into JSON as such.
+            guard let number = value as? NSNumber, number.doubleValue == 0 || number.doubleValue == 1 else { return nil }
+            return number.doubleValue == 1
+        }
     }
 
     /// The member `column` read by `read`: nil for JSON null, an error when it is missing or

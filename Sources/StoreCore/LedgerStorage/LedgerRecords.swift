@@ -4,6 +4,14 @@ import Foundation
 /// a record. Both storages keep the same columns under the same names, dates as epoch
 /// milliseconds.
 public enum LedgerRecords {
+    /// The names of the columns a list such as ``transactionColumns`` selects, an `AS` alias
+    /// named by its alias.
+    public static func columnNames(of list: String) -> [String] {
+        list.split(separator: ",").map { column in
+            String(column.split(whereSeparator: \.isWhitespace).last ?? "")
+        }
+    }
+
     /// The columns of a customer.
     public static let customerColumns = "id, app_account_token, created_date"
 

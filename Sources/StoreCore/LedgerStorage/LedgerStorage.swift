@@ -138,18 +138,20 @@ public protocol LedgerReading {
 public protocol LedgerWriting: LedgerReading {
     /// The transaction with this id, its row held for this write until it commits.
     func lockTransaction(id: String) throws -> StoredTransaction?
-    /// Records a customer unless one with this id exists; returns whether it was recorded.
-    @discardableResult
-    func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws -> Bool
+    /// Records a customer unless one with this id exists.
+    func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws
     /// Gives a customer who has none an app account token; returns whether it was given
     /// (false when the customer has a token already, perhaps from a concurrent writer).
     func setAppAccountToken(_ token: String, customerID: String) throws -> Bool
-    /// Stores a new transaction with its grant state, unless one with its id exists; returns
-    /// whether it was stored.
-    func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?) throws -> Bool
+    /// Stores a new transaction with its grant state and the number of grant attempts made,
+    /// unless one with its id exists; returns whether it was stored (and is held by this write).
+    func insertTransaction(_ transaction: StoredTransaction, storedDate: Int64, finishedDate: Int64?, grantAttempts: Int) throws -> Bool
     /// Records a signed version of a transaction unless the same JWS was recorded; returns
     /// whether it was new.
     func insertVersion(_ version: TransactionVersion) throws -> Bool
+    /// Records the first version of a transaction this write inserted, which no write can have
+    /// recorded; nothing reads its result, so a storage may send it with a later statement.
+    func insertFirstVersion(_ version: TransactionVersion) throws
     /// Replaces the fields a newer signed version may change: subscription group, dates,
     /// revocation, upgrade, ownership, offer, token, signed date and JWS.
     func updateChangeableFields(of transaction: StoredTransaction) throws
@@ -162,8 +164,10 @@ public protocol LedgerWriting: LedgerReading {
     func insertReversals(positions: [Int], transactionID: String, reversedDate: Int64) throws
     /// Removes every reversal of a transaction's grants.
     func deleteReversals(transactionID: String) throws
-    /// Adds `amount` (possibly negative) to a customer's balance of an item.
-    func adjustBalance(customerID: String, item: String, by amount: Int) throws
+    /// Adds each amount (possibly negative) to a customer's balance of its item, in one
+    /// statement, in item order (so two writers adjusting one customer's balances never wait
+    /// on each other in a cycle).
+    func adjustBalances(customerID: String, by amounts: [String: Int]) throws
     /// Records an event of a customer the ledger knows.
     func insertEvent(_ event: MerchandisingEvent) throws
     /// Stores renewal info, replacing the one stored for the same subscription only when this

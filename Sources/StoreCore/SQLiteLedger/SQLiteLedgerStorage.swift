@@ -41,13 +41,21 @@ public final class SQLiteLedgerStorage: LedgerStorage {
     }
 
     public func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T {
-        guard readers.size > 0 else {
-            return try database.read { try body(SQLiteLedgerTransaction(connection: $0)) }
-        }
-        return try readers.read { try body(SQLiteLedgerTransaction(connection: $0)) }
+        try reading { try body(SQLLedgerTransaction(connection: $0)) }
+    }
+
+    /// The snapshot in one statement, on a reader beside the writer.
+    public func customerSnapshot(customerID: String) throws -> CustomerSnapshot {
+        try reading { try SQLLedgerTransaction(connection: $0).customerSnapshotInOneStatement(customerID: customerID) }
+    }
+
+    /// Runs `body` on a reader connection, or on the writer's when there are none.
+    private func reading<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+        guard readers.size > 0 else { return try database.read(body) }
+        return try readers.read(body)
     }
 
     public func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
-        try database.write { try body(SQLiteLedgerTransaction(connection: $0)) }
+        try database.write { try body(SQLLedgerTransaction(connection: $0)) }
     }
 }

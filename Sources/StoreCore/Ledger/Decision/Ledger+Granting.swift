@@ -85,24 +85,55 @@ extension Ledger {
         in ledger: any LedgerWriting
     ) throws -> TransactionIngestResult {
         let now = nowInMilliseconds()
-        let outcome: TransactionIngestResult.Outcome
-        var recorded = transaction
-        switch decision.outcome {
-        case .success(let grants):
-            try ledger.insertGrants(grants, transactionID: transaction.id, grantedDate: now)
-            // In item order, so two writers adjusting one customer's balances never wait on each other in a cycle.
-            for grant in grants.sorted(by: { $0.item < $1.item }) {
-                try ledger.adjustBalance(customerID: transaction.customerID, item: grant.item, by: grant.amount)
-            }
-            recorded.grantState = .granted
-            outcome = .granted(grants)
-        case .failure(let failure):
-            recorded.grantState = .unfinished(failure.reason)
-            outcome = .unfinished(failure.reason)
-        }
+        let (recorded, outcome) = try recordGrants(of: decision, for: transaction, at: now, in: ledger)
         // The row is held: the grant state is all this write changes in it.
         try ledger.setGrantState(recorded.grantState, transactionID: transaction.id,
                                  finishedDate: recorded.grantState.isFinished ? now : nil, countsAttempt: true)
         return TransactionIngestResult(transaction: recorded, storage: storage, outcome: outcome)
+    }
+
+    /// Stores a transaction no write has stored yet already settled by `decision`, when this
+    /// write is the first to store it: one insert carries its grant state and attempt, beside its
+    /// version, grants and balances, and the write holds the inserted row. Nil when the decision
+    /// is not about this version, or another write stored the transaction first; then the write
+    /// goes on as for a stored transaction.
+    static func insertDecided(
+        _ received: StoredTransaction, decision: GrantDecision, at now: Int64, in ledger: any LedgerWriting
+    ) throws -> TransactionIngestResult? {
+        guard !received.isRevoked, decision.holds(for: received) else { return nil }
+        try ledger.insertCustomer(id: received.customerID, appAccountToken: nil, createdDate: now)
+        var decided = received
+        decided.grantState = decidedState(of: decision)
+        guard try ledger.insertTransaction(
+            decided, storedDate: now, finishedDate: decided.grantState.isFinished ? now : nil, grantAttempts: 1)
+        else { return nil }
+        try ledger.insertFirstVersion(received.version(receivedAt: now))
+        let (recorded, outcome) = try recordGrants(of: decision, for: received, at: now, in: ledger)
+        return TransactionIngestResult(transaction: recorded, storage: .inserted, outcome: outcome)
+    }
+
+    /// The grant state a decision leaves its transaction in.
+    private static func decidedState(of decision: GrantDecision) -> GrantState {
+        switch decision.outcome {
+        case .success: .granted
+        case .failure(let failure): .unfinished(failure.reason)
+        }
+    }
+
+    /// Records a decision's grants and balances for `transaction`; returns the transaction in
+    /// the state the decision leaves it, and the outcome.
+    private static func recordGrants(
+        of decision: GrantDecision, for transaction: StoredTransaction, at now: Int64, in ledger: any LedgerWriting
+    ) throws -> (StoredTransaction, TransactionIngestResult.Outcome) {
+        var recorded = transaction
+        recorded.grantState = decidedState(of: decision)
+        switch decision.outcome {
+        case .success(let grants):
+            try ledger.insertGrants(grants, transactionID: transaction.id, grantedDate: now)
+            try ledger.adjustBalances(customerID: transaction.customerID, by: Grant.totals(grants))
+            return (recorded, .granted(grants))
+        case .failure(let failure):
+            return (recorded, .unfinished(failure.reason))
+        }
     }
 }

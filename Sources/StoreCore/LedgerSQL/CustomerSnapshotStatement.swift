@@ -1,0 +1,68 @@
+import Foundation
+
+/// A customer's snapshot as one statement on either database: each kind of row gathered into
+/// a JSON array by the database (``LedgerSQLFragment/jsonArray(columns:)``), read back as
+/// records through ``LedgerRecords``. One statement is one round trip, and sees one moment of
+/// the database without a transaction around it.
+enum CustomerSnapshotStatement {
+    /// The statement for `customerID`.
+    static func statement(customerID: String) -> LedgerSQL {
+        let subscription = TransactionProductType.autoRenewableSubscription.rawValue
+        return """
+            SELECT
+              (SELECT \(.jsonArray(columns: transactionColumns)) FROM (
+                 SELECT \(sql: LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction
+                 WHERE customer_id = \(customerID) ORDER BY purchase_date, transaction_id\(.binaryCollation)) AS t
+              ) AS transactions,
+              (SELECT \(.jsonArray(columns: renewalInfoColumns)) FROM (
+                 SELECT \(sql: LedgerRecords.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id IN (
+                   SELECT original_transaction_id FROM store_transaction
+                   WHERE customer_id = \(customerID) AND product_type = \(subscription))
+                 ORDER BY original_transaction_id\(.binaryCollation)) AS r
+              ) AS renewal_infos,
+              (SELECT \(.jsonArray(columns: ["item", "amount"])) FROM (
+                 SELECT item, amount FROM balance WHERE customer_id = \(customerID) AND amount <> 0) AS b
+              ) AS balances,
+              (SELECT \(.jsonArray(columns: ["name", "event_count", "last_date"])) FROM (
+                 \(sql: LedgerRecords.eventCountsQuery(customerID: customerID))) AS c
+              ) AS event_counts,
+              (SELECT \(.jsonArray(columns: ["name", "occurred_date"])) FROM (
+                 \(sql: LedgerRecords.recentEventsQuery(customerID: customerID))) AS e
+              ) AS recent_events,
+              EXISTS (SELECT 1 FROM customer WHERE id = \(customerID)) AS known
+            """
+    }
+
+    /// The snapshot the statement's one row describes, in the snapshot's orders whatever order
+    /// the database gathered the rows in.
+    static func snapshot(from row: some LedgerRecordRow) throws -> CustomerSnapshot {
+        let column = { (name: String) in try JSONRecordRow.rows(ofArray: try row.optionalText(name)) }
+        let transactions = try column("transactions").map(LedgerRecords.transaction(from:)).sorted { first, second in
+            first.purchaseDate != second.purchaseDate
+                ? first.purchaseDate < second.purchaseDate : first.id.utf8.lexicographicallyPrecedes(second.id.utf8)
+        }
+        let renewalInfos = try column("renewal_infos").map(LedgerRecords.renewalInfo(from:)).sorted {
+            $0.originalTransactionID.utf8.lexicographicallyPrecedes($1.originalTransactionID.utf8)
+        }
+        let balances = try column("balances").map { (try $0.text("item"), Int(try $0.integer("amount"))) }
+        var events = try LedgerRecords.eventSummaries(counts: try column("event_counts"), recent: try column("recent_events"))
+        for name in events.keys { events[name]?.recent.sort(by: >) }
+        return CustomerSnapshot(
+            transactions: transactions, renewalInfos: renewalInfos, balances: Dictionary(balances, uniquingKeysWith: +),
+            events: events, isKnown: try row.flag("known"))
+    }
+
+    private static let transactionColumns = LedgerRecords.columnNames(of: LedgerRecords.transactionColumns)
+    private static let renewalInfoColumns = LedgerRecords.columnNames(of: LedgerRecords.renewalInfoColumns)
+}
+
+extension SQLLedgerTransaction {
+    /// The customer's snapshot without signed transactions, read in one statement
+    /// (``CustomerSnapshotStatement``): one round trip where a statement is one.
+    public func customerSnapshotInOneStatement(customerID: String) throws -> CustomerSnapshot {
+        guard let row = try connection.firstRow(CustomerSnapshotStatement.statement(customerID: customerID)) else {
+            throw LedgerStorageFailure(kind: .permanent, message: "the customer's snapshot returned no row")
+        }
+        return try CustomerSnapshotStatement.snapshot(from: row)
+    }
+}

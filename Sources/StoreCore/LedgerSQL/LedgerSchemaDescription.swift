@@ -1,0 +1,191 @@
+/// The ledger's tables, described once for both databases: the same tables, columns and
+/// constraints on SQLite and PostgreSQL, each database's DDL made from them by its dialect.
+/// Dates are integer milliseconds since 1970, as the App Store signs them.
+///
+/// The invariants the ledger keeps are written as constraints where SQL can say them:
+/// - a transaction is unfinished exactly when it has an unfinished reason;
+/// - a grant and a reversal belong to a stored transaction, and a grant is reversed at most once;
+/// - a balance is the sum of its customer's grants minus the reversed ones (kept by ``Ledger``
+///   in the same transaction that writes the grants or reversals).
+///
+/// A transaction's versions are keyed by the SHA-256 of their JWS (`jws_digest`): a signed JWS
+/// with its certificate chain is longer than a PostgreSQL index entry may be, and SQLite would
+/// keep it twice more in the key's index.
+public enum LedgerSchemaDescription {
+    /// The customers.
+    public static let customer = LedgerTable("customer", [
+        LedgerColumn("id", .text, primaryKey: true, check: "length(id) > 0"),
+        LedgerColumn("app_account_token", .text, nullable: true, unique: true),
+        LedgerColumn("created_date", .integer),
+    ])
+
+    /// The transactions, their grant state beside them.
+    public static let storeTransaction = LedgerTable(
+        "store_transaction",
+        [
+            LedgerColumn("transaction_id", .text, primaryKey: true),
+            LedgerColumn("original_transaction_id", .text),
+            LedgerColumn("customer_id", .text, references: "customer (id)"),
+            LedgerColumn("product_id", .text),
+            LedgerColumn("product_type", .text),
+            LedgerColumn("subscription_group_id", .text, nullable: true),
+            LedgerColumn("purchase_date", .integer),
+            LedgerColumn("original_purchase_date", .integer, nullable: true),
+            LedgerColumn("expires_date", .integer, nullable: true),
+            LedgerColumn("quantity", .integer, check: "quantity >= 1"),
+            LedgerColumn("revocation_date", .integer, nullable: true),
+            LedgerColumn("revocation_reason", .integer, nullable: true),
+            LedgerColumn("is_upgraded", .boolean),
+            LedgerColumn("ownership_type", .text, nullable: true),
+            LedgerColumn("offer_type", .integer, nullable: true),
+            LedgerColumn("offer_id", .text, nullable: true),
+            LedgerColumn("app_account_token", .text, nullable: true),
+            LedgerColumn("environment", .text),
+            LedgerColumn("signed_date", .integer),
+            LedgerColumn("jws", .text),
+            LedgerColumn("grant_state", .text, check: "grant_state IN ('unfinished', 'granted', 'revokedBeforeGrant')"),
+            LedgerColumn("unfinished_reason", .text, nullable: true,
+                         check: "unfinished_reason IN ('awaitingGrant', 'decisionFailed', 'invalidGrant')"),
+            LedgerColumn("unfinished_detail", .text, nullable: true),
+            LedgerColumn("grant_attempts", .integer, defaultValue: "0"),
+            LedgerColumn("stored_date", .integer),
+            LedgerColumn("finished_date", .integer, nullable: true),
+        ],
+        constraints: ["CHECK ((grant_state = 'unfinished') = (unfinished_reason IS NOT NULL))"],
+        indexes: [
+            LedgerIndex("store_transaction_by_customer", on: "customer_id, product_id, purchase_date"),
+            LedgerIndex("store_transaction_by_original", on: "original_transaction_id"),
+            LedgerIndex("store_transaction_unfinished", on: "grant_state", where: "grant_state = 'unfinished'"),
+        ])
+
+    /// Every signed version received of a transaction.
+    public static let transactionVersion = LedgerTable(
+        "transaction_version",
+        [
+            LedgerColumn("transaction_id", .text, references: "store_transaction (transaction_id)"),
+            LedgerColumn("jws_digest", .text),
+            LedgerColumn("jws", .text),
+            LedgerColumn("signed_date", .integer),
+            LedgerColumn("revocation_date", .integer, nullable: true),
+            LedgerColumn("received_date", .integer),
+        ],
+        constraints: ["PRIMARY KEY (transaction_id, jws_digest)"])
+
+    /// The grants of a transaction, by position.
+    public static let transactionGrant = LedgerTable(
+        "transaction_grant",
+        [
+            LedgerColumn("transaction_id", .text, references: "store_transaction (transaction_id)"),
+            LedgerColumn("position", .integer, check: "position >= 0"),
+            LedgerColumn("item", .text, check: "length(item) > 0"),
+            LedgerColumn("amount", .integer, check: "amount > 0"),
+            LedgerColumn("granted_date", .integer),
+        ],
+        constraints: ["PRIMARY KEY (transaction_id, position)"])
+
+    /// The grants reversed, each at most once.
+    public static let grantReversal = LedgerTable(
+        "grant_reversal",
+        [
+            LedgerColumn("transaction_id", .text),
+            LedgerColumn("position", .integer),
+            LedgerColumn("reversed_date", .integer),
+        ],
+        constraints: [
+            "PRIMARY KEY (transaction_id, position)",
+            "FOREIGN KEY (transaction_id, position) REFERENCES transaction_grant (transaction_id, position)",
+        ])
+
+    /// Each customer's balance of each item.
+    public static let balance = LedgerTable(
+        "balance",
+        [
+            LedgerColumn("customer_id", .text, references: "customer (id)"),
+            LedgerColumn("item", .text),
+            LedgerColumn("amount", .integer),
+        ],
+        constraints: ["PRIMARY KEY (customer_id, item)"])
+
+    /// The latest signed renewal info of each subscription.
+    public static let renewalInfo = LedgerTable("renewal_info", [
+        LedgerColumn("original_transaction_id", .text, primaryKey: true),
+        LedgerColumn("product_id", .text, nullable: true),
+        LedgerColumn("auto_renew_product_id", .text, nullable: true),
+        LedgerColumn("auto_renew_status", .integer, nullable: true),
+        LedgerColumn("expiration_intent", .integer, nullable: true),
+        LedgerColumn("is_in_billing_retry_period", .boolean, nullable: true),
+        LedgerColumn("price_increase_status", .integer, nullable: true),
+        LedgerColumn("grace_period_expires_date", .integer, nullable: true),
+        LedgerColumn("offer_type", .integer, nullable: true),
+        LedgerColumn("offer_id", .text, nullable: true),
+        LedgerColumn("environment", .text, nullable: true),
+        LedgerColumn("recent_subscription_start_date", .integer, nullable: true),
+        LedgerColumn("renewal_date", .integer, nullable: true),
+        LedgerColumn("app_account_token", .text, nullable: true),
+        LedgerColumn("signed_date", .integer),
+        LedgerColumn("jws", .text),
+        LedgerColumn("stored_date", .integer),
+    ])
+
+    /// The notifications processed, by UUID.
+    public static let processedNotification = LedgerTable("processed_notification", [
+        LedgerColumn("notification_uuid", .text, primaryKey: true),
+        LedgerColumn("notification_type", .text, nullable: true),
+        LedgerColumn("subtype", .text, nullable: true),
+        LedgerColumn("signed_date", .integer, nullable: true),
+        LedgerColumn("processed_date", .integer),
+    ])
+
+    /// The notifications kept for a customer not known yet.
+    public static let pendingNotification = LedgerTable(
+        "pending_notification",
+        [
+            LedgerColumn("notification_uuid", .text, primaryKey: true),
+            LedgerColumn("notification_type", .text, nullable: true),
+            LedgerColumn("subtype", .text, nullable: true),
+            LedgerColumn("signed_date", .integer, nullable: true),
+            LedgerColumn("transaction_jws", .text),
+            LedgerColumn("transaction_id", .text),
+            LedgerColumn("original_transaction_id", .text),
+            LedgerColumn("app_account_token", .text, nullable: true),
+            LedgerColumn("received_date", .integer),
+        ],
+        indexes: [
+            LedgerIndex("pending_notification_by_original", on: "original_transaction_id"),
+            LedgerIndex("pending_notification_by_token", on: "app_account_token"),
+        ])
+
+    /// The merchandising events, numbered in the order they were recorded.
+    public static let merchandisingEvent = LedgerTable(
+        "merchandising_event",
+        [
+            LedgerColumn("event_id", .identity),
+            LedgerColumn("customer_id", .text, references: "customer (id)"),
+            LedgerColumn("name", .text),
+            LedgerColumn("placement", .text, nullable: true),
+            LedgerColumn("occurred_date", .integer),
+        ],
+        indexes: [LedgerIndex("merchandising_event_by_customer", on: "customer_id, name, occurred_date")])
+
+    /// The notifications kept because their transaction contradicts the stored one.
+    public static let notificationConflict = LedgerTable("notification_conflict", [
+        LedgerColumn("notification_uuid", .text, primaryKey: true),
+        LedgerColumn("notification_type", .text, nullable: true),
+        LedgerColumn("subtype", .text, nullable: true),
+        LedgerColumn("transaction_id", .text),
+        LedgerColumn("field", .text),
+        LedgerColumn("stored", .text),
+        LedgerColumn("received", .text),
+        LedgerColumn("transaction_jws", .text),
+        LedgerColumn("received_date", .integer),
+    ])
+
+    /// The tables the ledger's first migration creates.
+    public static let firstTables = [
+        customer, storeTransaction, transactionVersion, transactionGrant, grantReversal, balance, renewalInfo,
+        processedNotification,
+    ]
+
+    /// Every table of the ledger.
+    public static let tables = firstTables + [pendingNotification, merchandisingEvent, notificationConflict]
+}
