@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "TextMatching"]),
-        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "PostgresLedger", "LuaBridge"]),
+        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "LuaBridge"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL"]),
 
@@ -46,7 +46,7 @@ let package = Package(
         // How "did you mean" hints are chosen, for the policy, the service and the command line alike.
         .target(name: "TextMatching"),
         // The options both service executables take, declared once.
-        .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreCore", "PostgresLedger"]),
+        .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreService", "StoreCore", "PostgresLedger"]),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
@@ -63,7 +63,7 @@ let package = Package(
 
         // Every measurement storerules bench prints: decisions against the C baseline, signed data
         // against OpenSSL, the ledger, and load on the services from a second process (wrk).
-        .target(name: "StoreBench", dependencies: ["StoreTesting", "StorePolicy", "StoreCore", "PostgresLedger", "LuaBridge",
+        .target(name: "StoreBench", dependencies: ["StoreTesting", "StorePolicy", "StoreCore", "PostgresLedger", "ServiceCommandLine", "LuaBridge",
                                                  "CLuaBaseline", "COpenSSL"]),
 
         // A service embedding the library, as an example.
@@ -80,12 +80,14 @@ let package = Package(
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreJourneysTests", dependencies: ["StoreJourneys", "StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreServiceTests", dependencies: ["StoreService", "StorePolicy", "StoreTesting"]),
-        .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger"]),
+        .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger",
+                                                         "ServiceCommandLine"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
-        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger"]),
+        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger",
+                                                             "ServiceCommandLine",
                                                              "StoreTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import StoreCore
 import Foundation
 import Synchronization
 

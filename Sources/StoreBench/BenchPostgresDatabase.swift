@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 
 /// A database of the bench's own on the server it was given, created empty for the run and
 /// dropped at ``drop()``.

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import StoreCore
 import StoreTesting
 

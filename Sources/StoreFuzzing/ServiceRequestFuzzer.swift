@@ -20,7 +20,7 @@ final class ServiceRequestFuzzer {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let configuration = ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
-            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [signedData.rootCertificate],
+            ledger: SQLiteLedgerFile(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [signedData.rootCertificate],
             bundleId: SignedDataFuzzer.bundleId, environment: .sandbox, appAppleId: 1)
         do {
             return try Service(configuration: configuration)

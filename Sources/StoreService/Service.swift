@@ -1,6 +1,5 @@
 import Foundation
 import LuaBridge
-import PostgresLedger
 import StoreCore
 import StorePolicy
 import Synchronization
@@ -79,9 +78,9 @@ public final class Service: Sendable {
         }
         // Opened last, so a mistake in the options above leaves no ledger file behind.
         do {
-            ledger = try options.ledger.open()
+            ledger = try options.ledger.openLedger()
         } catch {
-            throw StartupError("the ledger \(options.ledger.displayName): \(LedgerLocation.maskingPasswords(in: "\(error)"))")
+            throw StartupError("the ledger \(options.ledger.displayName): \(options.ledger.printable(error))")
         }
         followsLedgerReleases = options.followsLedgerReleases
         maximumEventNames = options.maximumEventNames

@@ -1,5 +1,4 @@
 import LuaBridge
-import PostgresLedger
 import StoreCore
 import StorePolicy
 
@@ -8,8 +7,8 @@ import StorePolicy
 public struct ServiceConfiguration: Sendable {
     /// The policy folder: `policy.lua` and its `.storekit` catalog.
     public var folder: String
-    /// The ledger: a SQLite file, created when missing, or a PostgreSQL database.
-    public var ledger: LedgerLocation
+    /// The ledger: a SQLite file (``SQLiteLedgerFile``), or any storage an executable composes.
+    public var ledger: any ServiceLedgerSource
     /// The roots signed data must chain to.
     public var rootCertificates: [X509Certificate]
     /// The app's bundle identifier.
@@ -43,7 +42,7 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// Creates a configuration.
-    public init(folder: String, ledger: LedgerLocation, rootCertificates: [X509Certificate], bundleId: String,
+    public init(folder: String, ledger: any ServiceLedgerSource, rootCertificates: [X509Certificate], bundleId: String,
                 environment: AppStoreEnvironment, appAppleId: Int64? = nil) {
         self.folder = folder
         self.ledger = ledger

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import StoreCore
 
 /// A ledger storage the shared ledger suite runs on: SQLite always, PostgreSQL when

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import PostgresLedger
+import ServiceCommandLine
 import StoreCore
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import Testing
 
 /// Where a ledger lives, and how it is printed: never with a password.

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import StoreCore
 import StoreHTTP
 import StoreService
@@ -28,9 +29,10 @@ import Testing
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let holding = Mutex(true)
+        let location = try Self.ledger(backend, in: folder)
         var configuration = ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
-            ledger: try Self.ledger(backend, in: folder), rootCertificates: [authority.rootCertificate],
+            ledger: location, rootCertificates: [authority.rootCertificate],
             bundleId: "com.example.backyardbirds", environment: .sandbox)
         configuration.customerAttributes = { customerID in
             if customerID == "ana", holding.withLock({ let held = $0; $0 = false; return held }) {
@@ -61,7 +63,7 @@ import Testing
             timeout: .seconds(20))
         let customerB = try Self.exchange(
             "GET /v1/customers/bo HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", port: server.port, timeout: .seconds(20))
-        let openTransactions = try Self.openTransactions(of: configuration.ledger)
+        let openTransactions = try Self.openTransactions(of: location)
         let aStillDeciding = answerA.withLock { $0 == nil }
         release.signal()
         try #require(finishedA.wait(timeout: .now() + 60) == .success)

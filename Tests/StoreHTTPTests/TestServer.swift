@@ -16,7 +16,7 @@ final class TestServer {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let service = try Service(configuration: ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
-            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [],
+            ledger: SQLiteLedgerFile(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [],
             bundleId: "com.example.backyardbirds", environment: .xcode))
         var configuration = HTTPServerConfiguration(port: 0, threads: 2)
         configure(&configuration)

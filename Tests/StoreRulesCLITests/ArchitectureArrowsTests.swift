@@ -22,6 +22,23 @@ import Testing
         }
     }
 
+    @Test("the libraries an embedder links for a SQLite service reach no libpq: StoreCore, StorePolicy, StoreService and StoreHTTP")
+    func serviceLinksNoPostgresClient() throws {
+        let manifest = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let declared = Self.dependencies(in: manifest)
+        for library in ["StoreCore", "StorePolicy", "StoreService", "StoreHTTP"] {
+            var reached: Set<String> = []
+            var frontier = [library]
+            while let target = frontier.popLast() {
+                for dependency in declared[target] ?? [] where reached.insert(dependency).inserted {
+                    frontier.append(dependency)
+                }
+            }
+            #expect(!reached.isEmpty, "\(library) is declared with its dependencies")
+            #expect(reached.isDisjoint(with: ["CLibPQ", "PostgresLedger"]), "\(library) reaches \(reached.sorted())")
+        }
+    }
+
     /// Each target's dependencies, by name, as `.target(name:dependencies:)` and
     /// `.executableTarget(name:dependencies:)` declare them (test targets left out).
     static func dependencies(in manifest: String) -> [String: Set<String>] {

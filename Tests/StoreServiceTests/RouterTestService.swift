@@ -19,7 +19,7 @@ struct RouterTestService {
         authority = try SigningAuthority.generate(name: "StoreRules Router Tests")
         let service = try Service(configuration: ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
-            ledger: .sqlite(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [authority.rootCertificate],
+            ledger: SQLiteLedgerFile(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [authority.rootCertificate],
             bundleId: "com.example.backyardbirds", environment: .sandbox))
         let keys = try APIKeyring(text: "app \(Self.appKey)\nadmin \(Self.adminKey)\n")
         router = HTTPRouter(service: service, access: AccessControl(keyring: keys), log: log)

@@ -1,23 +1,22 @@
 import Foundation
-import PostgresLedger
 import StoreCore
 import StorePolicy
 import Synchronization
 
-/// Keeps a service on the newest policy released in its PostgreSQL ledger
-/// (`storerules policy publish`), switching within moments of each release.
+/// Keeps a service on the newest policy released to its fleet (`storerules policy publish`
+/// writes releases into the PostgreSQL ledger), switching within moments of each release.
 ///
 /// A release is swapped in, script and catalog together, when it compiles and validates here;
 /// otherwise the previous version keeps serving, the failure counts once in the metrics and
 /// shows in `/readyz` (``Readiness/policyProblem``) until a later release loads.
 public final class LedgerPolicyFollowing: Sendable {
-    private let follower: PolicyReleaseFollower
+    private let subscription: any PolicyReleaseSubscription
 
-    /// Follows `store`'s releases after `current` for `service`; `log` hears each switch and failure.
-    public init(service: Service, store: PolicyReleaseStore, current: PolicyRelease, metrics: ServiceMetrics,
+    /// Follows `feed`'s releases after `current` for `service`; `log` hears each switch and failure.
+    public init(service: Service, feed: any PolicyReleaseFeed, current: PolicyRelease, metrics: ServiceMetrics,
                 log: @escaping @Sendable (String) -> Void) {
         let lastFailure = Mutex<Int64?>(nil)
-        follower = PolicyReleaseFollower(store: store, after: current.number, onRelease: { release in
+        subscription = feed.follow(after: current.number, onRelease: { release in
             Self.serve(release, in: service, metrics: metrics, lastFailure: lastFailure, log: log)
         }, onFailure: { problem in
             log("following policy releases: \(problem); trying again")
@@ -26,7 +25,7 @@ public final class LedgerPolicyFollowing: Sendable {
 
     /// Stops following.
     public func stop() {
-        follower.stop()
+        subscription.stop()
     }
 
     /// The catalog a release carries, read; one that fails to read is a release that fails.

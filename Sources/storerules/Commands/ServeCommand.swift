@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import StoreCore
 import StoreHTTP
 import StorePolicy
@@ -49,7 +50,7 @@ enum ServeCommand: Command {
         }
         var configuration = options.service
         var release: (store: PolicyReleaseStore, current: PolicyRelease)?
-        if options.policyFromLedger, case .postgres(let url) = options.service.ledger {
+        if options.policyFromLedger, case .postgres(let url) = options.service.ledger as? LedgerLocation {
             let store: PolicyReleaseStore
             let latest: PolicyRelease?
             do {
@@ -103,7 +104,7 @@ enum ServeCommand: Command {
             try service.servePolicy(source, catalog: catalog)
         } : nil
         let following = release.map { release in
-            LedgerPolicyFollowing(service: service, store: release.store, current: release.current, metrics: metrics) {
+            LedgerPolicyFollowing(service: service, feed: release.store, current: release.current, metrics: metrics) {
                 Output.error("storerules serve: " + $0)
             }
         }

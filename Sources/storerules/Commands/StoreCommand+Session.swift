@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import StoreCore
 import StoreJourneys
 import StorePolicy

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 
 /// Where the local store keeps what is its own beside a ledger: its state (a SQLite file) and
 /// its signing certificates (a folder).

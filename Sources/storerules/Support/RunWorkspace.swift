@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 
 /// Where `storerules run` keeps its ledger, the local store's state and the signing
 /// certificates: where the command line says (a ledger file or a PostgreSQL URL, with the

@@ -1,8 +1,11 @@
+import PostgresLedger
 import StoreCore
+import StoreService
 
 /// Where a ledger is, as `--ledger` takes it: a `postgres://` or `postgresql://` URL for a
-/// PostgreSQL database, anything else a SQLite file's path.
-public enum LedgerLocation: Sendable, Hashable {
+/// PostgreSQL database, anything else a SQLite file's path. Here the executables compose the
+/// storages: the service opens either through ``StoreService/ServiceLedgerSource``.
+public enum LedgerLocation: ServiceLedgerSource, Hashable {
     /// A SQLite file, created when missing.
     case sqlite(path: String)
     /// A PostgreSQL database.
@@ -20,6 +23,14 @@ public enum LedgerLocation: Sendable, Hashable {
         case .sqlite(let path): try Ledger(path: path)
         case .postgres(let url): Ledger(storage: try PostgresLedgerStorage(url: url))
         }
+    }
+
+    public func openLedger() throws -> Ledger {
+        try open()
+    }
+
+    public func printable(_ error: any Error) -> String {
+        Self.maskingPasswords(in: "\(error)")
     }
 
     /// The location as `--ledger` takes it: the path or the URL.
