@@ -26,5 +26,10 @@ import Testing
             #expect(figures["non_2xx_responses"] as? Int == 0, "\(route): \(figures)")
             #expect(figures["socket_errors"] as? Int == 0, "\(route): \(figures)")
         }
+        let notifications = try #require((sqlite["notifications"] as? [String: Any])?["requests_per_second"] as? Double)
+        let ingests = try #require(report["ledger_ingests_per_second"] as? Double)
+        let ratio = try #require(report["http_notification_to_ledger_ingest_ratio"] as? Double, "measured in the same run")
+        #expect(abs(ratio - notifications / ingests) < 1e-9 * max(1, ratio))
+        #expect(report["postgres_storefront_to_sqlite_storefront_ratio"] == nil, "no PostgreSQL run, no ratio")
     }
 }

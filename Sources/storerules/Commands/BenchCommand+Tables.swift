@@ -11,7 +11,23 @@ extension BenchCommand {
         if let ledger = report.ledger { sections.append(ledgerTable(ledger)) }
         if let service = report.service { sections.append(serviceTable(service)) }
         if let http = report.http { sections.append(httpTable(http)) }
+        let ratios = CrossSectionRatios(ledger: report.ledger, http: report.http)
+        if !ratios.isEmpty { sections.append(crossSectionTable(ratios)) }
         return sections.joined(separator: "\n")
+    }
+
+    /// The ratios between sections of this run.
+    static func crossSectionTable(_ ratios: CrossSectionRatios) -> String {
+        var lines = ["Across sections of this run"]
+        if let ratio = ratios.httpNotificationToLedgerIngest {
+            lines.append("  HTTP notifications / library ingests (SQLite)  " + String(format: "%6.2f×", ratio)
+                         + String(format: " (goal ≥ %.1f×)", CrossSectionRatios.httpNotificationToLedgerIngestGoal))
+        }
+        if let ratio = ratios.postgresStorefrontToSQLiteStorefront {
+            lines.append("  storefront GETs, PostgreSQL / SQLite            " + String(format: "%6.2f×", ratio)
+                         + String(format: " (goal ≥ %.1f×)", CrossSectionRatios.postgresStorefrontToSQLiteStorefrontGoal))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The policy engine's lines: a storefront plan against its hooks, reloads, memory.

@@ -27,6 +27,8 @@ struct BenchReport: Encodable {
         try signedData?.encode(to: encoder)
         try ledger?.encode(to: encoder)
         try http?.encode(to: encoder)
+        let ratios = CrossSectionRatios(ledger: ledger, http: http)
+        if !ratios.isEmpty { try ratios.encode(to: encoder) }
     }
 }
 
