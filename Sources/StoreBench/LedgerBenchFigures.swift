@@ -15,6 +15,11 @@ public struct LedgerBenchFigures: Sendable, Encodable {
     public var ingestsPerSecondBesideReads = 0.0
     /// `readsPerSecondBesideWrites / readsPerSecondAlone`.
     public var readsBesideWritesRatio = 0.0
+    /// Microseconds per customer read as a storefront reads it, in one statement whose rows
+    /// SQLite gathers into JSON.
+    public var snapshotReadMicroseconds = 0.0
+    /// Microseconds per customer read read by read in a read transaction.
+    public var readByReadMicroseconds = 0.0
     /// The PostgreSQL section, when a server was given.
     public var postgres: PostgresLedgerBenchFigures?
     /// Why the PostgreSQL section did not run.
@@ -33,6 +38,8 @@ public struct LedgerBenchFigures: Sendable, Encodable {
         case readsPerSecondBesideWrites = "sqlite_reads_per_second_beside_writes"
         case ingestsPerSecondBesideReads = "sqlite_ingests_per_second_beside_reads"
         case readsBesideWritesRatio = "sqlite_reads_beside_writes_ratio"
+        case snapshotReadMicroseconds = "sqlite_snapshot_read_us"
+        case readByReadMicroseconds = "sqlite_read_by_read_us"
         case postgresSkipped = "postgres_skipped"
         case postgresFailed = "postgres_failed"
     }
@@ -47,6 +54,8 @@ public struct LedgerBenchFigures: Sendable, Encodable {
         try container.encode(readsPerSecondBesideWrites, forKey: .readsPerSecondBesideWrites)
         try container.encode(ingestsPerSecondBesideReads, forKey: .ingestsPerSecondBesideReads)
         try container.encode(readsBesideWritesRatio, forKey: .readsBesideWritesRatio)
+        try container.encode(snapshotReadMicroseconds, forKey: .snapshotReadMicroseconds)
+        try container.encode(readByReadMicroseconds, forKey: .readByReadMicroseconds)
         try container.encodeIfPresent(postgresSkipped, forKey: .postgresSkipped)
         try container.encodeIfPresent(postgresFailed, forKey: .postgresFailed)
         try postgres?.encode(to: encoder)

@@ -54,7 +54,9 @@ public enum PostgresIngestBench {
                         _ = try ledger.customerState(customerID: customer, signedData: false)
                     }
                     figures.roundTripsPerStorefront = Double(storages[position].roundTrips - readsBefore) / Double(customers.count)
-                    (figures.snapshotReadMicroseconds, figures.readByReadMicroseconds) = try timeReads(of: customers, in: storages[position])
+                    (figures.snapshotReadMicroseconds, figures.readByReadMicroseconds) = try SnapshotReadTiming.measure(
+                        customers: customers, storage: storages[position],
+                        oneStatement: { try storages[position].customerSnapshot(customerID: $0) })
                 }
                 ingests[position] = max(ingests[position], Double(items.count) / ingestSeconds)
                 inserts[position] = max(inserts[position], Double(items.count) / insertSeconds)
@@ -66,25 +68,5 @@ public enum PostgresIngestBench {
             figures.ingestToInsertRatio[String(writers)] = ingests[position] / inserts[position]
         }
         return figures
-    }
-
-    /// Microseconds per customer read as a storefront reads it, one reader: in one statement
-    /// (``PostgresLedgerStorage/customerSnapshot(customerID:)``), and read by read in a read
-    /// transaction, the best of interleaved rounds.
-    static func timeReads(of customers: [String], in storage: PostgresLedgerStorage) throws -> (Double, Double) {
-        let reads = 1000
-        var best = (Double.infinity, Double.infinity)
-        for _ in 0..<BenchRounds.count {
-            let atOnce = ContinuousClock().measure {
-                for index in 0..<reads { _ = try? storage.customerSnapshot(customerID: customers[index % customers.count]) }
-            }
-            let readByRead = ContinuousClock().measure {
-                for index in 0..<reads {
-                    _ = try? storage.read { try $0.customerSnapshot(customerID: customers[index % customers.count], signedData: false) }
-                }
-            }
-            best = (min(best.0, atOnce.seconds), min(best.1, readByRead.seconds))
-        }
-        return (best.0 / Double(reads) * 1e6, best.1 / Double(reads) * 1e6)
     }
 }

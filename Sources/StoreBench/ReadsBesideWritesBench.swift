@@ -29,6 +29,11 @@ public enum ReadsBesideWritesBench {
         for item in supply.slice(from: 0, count: ledgerTransactionCount) {
             try BenchTransactionSupply.ingest(item, into: ledger)
         }
+        if let storage = ledger.storage as? SQLiteLedgerStorage {
+            let customers = (0..<BenchTransactionSupply.customerCount).map(BenchTransactionSupply.customerID)
+            (figures.snapshotReadMicroseconds, figures.readByReadMicroseconds) = try SnapshotReadTiming.measure(
+                customers: customers, storage: storage, oneStatement: { try storage.customerSnapshotInOneStatement(customerID: $0) })
+        }
         var alone = 0.0
         var beside = 0.0
         var ingests = 0.0

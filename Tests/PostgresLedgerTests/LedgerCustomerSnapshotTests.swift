@@ -46,6 +46,9 @@ import Testing
             let atOnce = try ledger.storage.customerSnapshot(customerID: customer)
             let readByRead = try ledger.storage.read { try $0.customerSnapshot(customerID: customer, signedData: false) }
             #expect(atOnce == readByRead, "\(customer)")
+            if let sqlite = ledger.storage as? SQLiteLedgerStorage {
+                #expect(try sqlite.customerSnapshotInOneStatement(customerID: customer) == readByRead, "\(customer), in one statement")
+            }
         }
         let ana = try ledger.storage.customerSnapshot(customerID: "ana")
         #expect(ana.transactions.map(\.id) == ["1", "3", "2", "5", "4"], "in purchase order")

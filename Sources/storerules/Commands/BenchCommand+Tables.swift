@@ -99,6 +99,8 @@ extension BenchCommand {
           … beside one ingesting thread    \(rate(figures.readsPerSecondBesideWrites)) \
         (it ingests \(String(format: "%.0f", figures.ingestsPerSecondBesideReads)) /s)
           reads beside writes / alone      \(ratio(figures.readsBesideWritesRatio))
+          storefront's read, one statement \(String(format: "%6.0f µs", figures.snapshotReadMicroseconds))
+          … read by read in a transaction  \(String(format: "%6.0f µs", figures.readByReadMicroseconds))
         """
         if let failure = figures.postgresFailed {
             return table + "\nThe ledger on PostgreSQL: failed: \(failure)"
