@@ -73,9 +73,11 @@ let package = Package(
 
         // Apple's Python library as a second verifier, for the tests that cross-check signed data.
         .target(name: "AppleLibraryCrossCheck", path: "Tests/AppleLibraryCrossCheck"),
+        .target(name: "TestPrerequisites", path: "Tests/TestPrerequisites"),
 
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
-        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTesting", "AppleLibraryCrossCheck"]),
+        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTesting", "AppleLibraryCrossCheck", "TestPrerequisites"],
+                    exclude: ["XcodeVectors"]),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "StoreCore"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreJourneysTests", dependencies: ["StoreJourneys", "StorePolicy", "StoreTesting"]),
@@ -83,11 +85,11 @@ let package = Package(
         .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger",
                                                          "ServiceCommandLine"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
-        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine"]),
+        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine", "TestPrerequisites"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger",
-                                                             "ServiceCommandLine",
+                                                             "ServiceCommandLine", "TestPrerequisites",
                                                              "StoreTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import Foundation
 import PostgresLedger
 import ServiceCommandLine
 import StoreCore
+import TestPrerequisites
 
 /// A ledger storage the shared ledger suite runs on: SQLite always, PostgreSQL when
 /// `STORERULES_TEST_POSTGRES_URL` names a server (as `scripts/test.sh` sets it).
@@ -10,10 +11,16 @@ enum LedgerBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     case postgres
 
     /// The server the PostgreSQL cases use, when one is given.
-    static let postgresServerURL = ProcessInfo.processInfo.environment["STORERULES_TEST_POSTGRES_URL"]
+    static let postgresServerURL = ProcessInfo.processInfo.environment["STORERULES_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
 
-    /// The backends this run can use.
-    static let available: [LedgerBackend] = postgresServerURL == nil ? [.sqlite] : [.sqlite, .postgres]
+    /// The backends this run uses: SQLite, and PostgreSQL when a server is given — always under
+    /// CI, where a missing server fails the PostgreSQL cases. Which ran is said on standard error.
+    static let available: [LedgerBackend] = {
+        let backends: [LedgerBackend] = TestPrerequisite.runs(postgresServerURL != nil) ? [.sqlite, .postgres] : [.sqlite]
+        let note = backends.count == 2 ? "" : " (PostgreSQL skipped: set STORERULES_TEST_POSTGRES_URL; scripts/test.sh starts a server)"
+        FileHandle.standardError.write(Data("ledger backend suites run on: \(backends.map(\.rawValue).joined(separator: ", "))\(note)\n".utf8))
+        return backends
+    }()
 
     var description: String { rawValue }
 
@@ -48,5 +55,7 @@ enum LedgerBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// The PostgreSQL cases ran without a server.
-    struct BackendUnavailable: Error {}
+    struct BackendUnavailable: Error, CustomStringConvertible {
+        var description: String { "no PostgreSQL server: set STORERULES_TEST_POSTGRES_URL (scripts/test.sh starts one)" }
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PostgresLedger
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// A customer's snapshot read by the storage at once is the snapshot read read by read.
 @Suite struct LedgerCustomerSnapshotTests {
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test("on PostgreSQL a storefront's read of a customer is one round trip once its statement is prepared",
-          .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+          .enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
     func storefrontReadIsOneRoundTrip() throws {
         let ledger = try Self.richLedger(.postgres)
         let storage = try #require(ledger.storage as? PostgresLedgerStorage)

@@ -3,6 +3,7 @@ import PostgresLedger
 import StoreCore
 import Synchronization
 import Testing
+import TestPrerequisites
 
 /// A grant is decided with nothing of the storage held — no transaction, lock or pooled
 /// connection — and recorded in one write only if what it decided on is still so.
@@ -217,7 +218,7 @@ import Testing
     }
 
     @Test("on PostgreSQL no connection of the ledger is in a transaction while a grant is decided",
-          .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+          .enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
     func decisionHoldsNoPostgresTransaction() throws {
         let database = try PostgresTestDatabase()
         let ledger = Ledger(storage: try PostgresLedgerStorage(url: database.url))

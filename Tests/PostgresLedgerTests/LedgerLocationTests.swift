@@ -1,6 +1,7 @@
 import Foundation
 import PostgresLedger
 import ServiceCommandLine
+import TestPrerequisites
 import Testing
 
 /// Where a ledger lives, and how it is printed: never with a password.
@@ -19,9 +20,10 @@ import Testing
         #expect(!LedgerLocation.maskingPasswords(in: text).contains("s3cret"))
     }
 
-    @Test("a connection names itself storerules in pg_stat_activity, unless the URL names it otherwise")
+    @Test("a connection names itself storerules in pg_stat_activity, unless the URL names it otherwise",
+          .enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
     func applicationName() throws {
-        guard let server = LedgerBackend.postgresServerURL else { return }
+        let server = try #require(LedgerBackend.postgresServerURL, PostgresTestServer.skipReason)
         let connection = try PostgresConnection(url: server)
         #expect(try connection.execute("SELECT current_setting('application_name') AS name").first?.decode(String.self, column: "name")
                 == "storerules")

@@ -2,6 +2,7 @@ import Foundation
 import PostgresLedger
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// The two databases hold one schema, made from one description.
 @Suite struct LedgerSchemaAgreementTests {
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test("a new SQLite ledger and a new PostgreSQL ledger have the same tables and columns, in order, with the same nullability",
-          .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+          .enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
     func schemasAgree() throws {
         let ledgerTables = Set(LedgerSchemaDescription.tables.map(\.name))
         guard case .sqlite(let path) = try LedgerBackend.sqlite.freshLocation() else { throw LedgerBackend.BackendUnavailable() }

@@ -1,8 +1,9 @@
 import PostgresLedger
 import Synchronization
 import Testing
+import TestPrerequisites
 
-@Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+@Suite(.enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
 struct PostgresConflictRetryTests {
     /// Two doctors on call; each transaction lets its doctor go off call when both are still on.
     /// Run concurrently at SERIALIZABLE (both read, then both write), one of them must fail.

@@ -2,8 +2,9 @@ import Foundation
 import PostgresLedger
 import Synchronization
 import Testing
+import TestPrerequisites
 
-@Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+@Suite(.enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
 struct PostgresConnectionPoolTests {
     @Test("eight threads share a pool of three connections, lose no update, and never hold more than three")
     func eightThreadsShareThreeConnections() throws {

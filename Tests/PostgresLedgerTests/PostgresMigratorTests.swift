@@ -1,7 +1,8 @@
 import PostgresLedger
 import Testing
+import TestPrerequisites
 
-@Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+@Suite(.enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
 struct PostgresMigratorTests {
     /// The error a broken migration throws.
     private struct Broken: Error {}

@@ -2,9 +2,10 @@ import Foundation
 import PostgresLedger
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// The connection layer counts every statement it sends, so the bench can say what a read costs.
-@Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+@Suite(.enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
 struct PostgresRoundTripCountTests {
     @Test("a pool counts each round trip: a statement, a statement with parameters prepared the first time, BEGIN and COMMIT")
     func poolCountsStatements() throws {

@@ -1,7 +1,8 @@
 import PostgresLedger
 import Testing
+import TestPrerequisites
 
-@Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+@Suite(.enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
 struct PostgresServerErrorTests {
     @Test("a syntax error carries SQLSTATE 42601, the server's message and the statement, and the connection stays usable")
     func syntaxError() throws {

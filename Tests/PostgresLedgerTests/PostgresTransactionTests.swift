@@ -1,7 +1,8 @@
 import PostgresLedger
 import Testing
+import TestPrerequisites
 
-@Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+@Suite(.enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
 struct PostgresTransactionTests {
     /// The error a test's transaction body throws to abandon it.
     private struct Abandon: Error {}

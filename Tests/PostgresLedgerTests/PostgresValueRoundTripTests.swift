@@ -1,7 +1,8 @@
 import PostgresLedger
 import Testing
+import TestPrerequisites
 
-@Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+@Suite(.enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
 struct PostgresValueRoundTripTests {
     @Test("text, integers, booleans and NULL come back from the server as the values sent")
     func everyValueTypeRoundTrips() throws {

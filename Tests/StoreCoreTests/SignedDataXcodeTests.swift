@@ -70,11 +70,11 @@ import Testing
     }
 }
 
-/// The files StoreKit Testing in Xcode signed that Apple's App Store Server Library tests with
-/// (`tests/resources/xcode/` in `app-store-server-library-python`), read from
-/// `../shared/fixtures/xcode/` beside the package when they are there.
-@Suite(.enabled(if: AppleXcodeVectors.available, "needs ../shared/fixtures/xcode/ with Apple's Xcode-signed test files"))
-struct SignedDataAppleXcodeVectorTests {
+/// Data in the shape StoreKit Testing in Xcode signs: the project's own vectors
+/// (`XcodeVectors/`), always, and the files Apple's App Store Server Library tests with
+/// (`tests/resources/xcode/` in `app-store-server-library-python`) when
+/// `../shared/fixtures/xcode/` beside the package holds them. Both carry the same payloads.
+@Suite struct SignedDataXcodeVectorTests {
     private let bundleId = "com.example.naturelab.backyardbirds.example"
 
     private func verifier(_ environment: AppStoreEnvironment) throws -> SignedDataVerifier {
@@ -82,9 +82,10 @@ struct SignedDataAppleXcodeVectorTests {
                                appAppleId: 1234, environment: environment)
     }
 
-    @Test("Apple's Xcode-signed transaction verifies in the Xcode environment and decodes as Apple's library decodes it")
-    func appleXcodeTransactionVerifies() throws {
-        let transaction = try verifier(.xcode).verifyAndDecodeTransaction(try AppleXcodeVectors.read("xcode-signed-transaction"))
+    @Test("an Xcode-signed transaction verifies in the Xcode environment and decodes as Apple's library decodes it",
+          arguments: XcodeVectors.available)
+    func xcodeTransactionVerifies(_ vectors: XcodeVectors) throws {
+        let transaction = try verifier(.xcode).verifyAndDecodeTransaction(try vectors.read("xcode-signed-transaction"))
         #expect(transaction.transactionId == "0")
         #expect(transaction.originalTransactionId == "0")
         #expect(transaction.productId == "pass.premium")
@@ -99,37 +100,72 @@ struct SignedDataAppleXcodeVectorTests {
         #expect(transaction.transactionReason == .purchase)
     }
 
-    @Test("Apple's Xcode-signed renewal info verifies in the Xcode environment")
-    func appleXcodeRenewalInfoVerifies() throws {
-        let renewalInfo = try verifier(.xcode).verifyAndDecodeRenewalInfo(try AppleXcodeVectors.read("xcode-signed-renewal-info"))
+    @Test("an Xcode-signed renewal info verifies in the Xcode environment", arguments: XcodeVectors.available)
+    func xcodeRenewalInfoVerifies(_ vectors: XcodeVectors) throws {
+        let renewalInfo = try verifier(.xcode).verifyAndDecodeRenewalInfo(try vectors.read("xcode-signed-renewal-info"))
         #expect(renewalInfo.originalTransactionId == "0")
         #expect(renewalInfo.autoRenewProductId == "pass.premium")
         #expect(renewalInfo.environment == .xcode)
     }
 
-    @Test("Apple's Xcode-signed data is refused in Sandbox and Production", arguments: [AppStoreEnvironment.sandbox, .production])
-    func appleXcodeVectorsRefusedOutsideXcode(in environment: AppStoreEnvironment) throws {
+    @Test("Xcode-signed data is refused in Sandbox and Production",
+          arguments: XcodeVectors.available, [AppStoreEnvironment.sandbox, .production])
+    func xcodeVectorsRefusedOutsideXcode(_ vectors: XcodeVectors, in environment: AppStoreEnvironment) throws {
         let verifier = try verifier(environment)
         #expect(throws: VerificationError.invalidChainLength(1)) {
-            try verifier.verifyAndDecodeTransaction(try AppleXcodeVectors.read("xcode-signed-transaction"))
+            try verifier.verifyAndDecodeTransaction(try vectors.read("xcode-signed-transaction"))
         }
         #expect(throws: VerificationError.invalidChainLength(1)) {
-            try verifier.verifyAndDecodeRenewalInfo(try AppleXcodeVectors.read("xcode-signed-renewal-info"))
+            try verifier.verifyAndDecodeRenewalInfo(try vectors.read("xcode-signed-renewal-info"))
+        }
+    }
+
+    @Test("the project's vectors are in Xcode's shape: one self-signed certificate signs exactly the payload kept beside them")
+    func projectVectorsHaveXcodesShape() throws {
+        for name in ["xcode-signed-transaction", "xcode-signed-renewal-info"] {
+            let jws = try CompactJWS(parsing: try XcodeVectors.project.read(name))
+            #expect(jws.header.alg == "ES256")
+            #expect(jws.header.x5c?.count == 1, "\(name)")
+            let payload = try XcodeVectors.project.read(name + ".payload.json")
+            #expect(String(decoding: jws.payload, as: UTF8.self) == payload, "\(name)")
+            #expect(payload.contains(".7297"), "Xcode's fractional milliseconds are kept")
+        }
+        var parts = try XcodeVectors.project.read("xcode-signed-transaction").split(separator: ".").map(String.init)
+        let signedPayload = String(decoding: try #require(Base64URL.decode(Substring(parts[1]))), as: UTF8.self)
+        let changed = signedPayload.replacingOccurrences(of: #""quantity":1"#, with: #""quantity":9"#)
+        #expect(changed != signedPayload)
+        parts[1] = Base64URL.encode(Data(changed.utf8))
+        #expect(throws: VerificationError.invalidSignature) {
+            try verifier(.xcode).verifyAndDecodeTransaction(parts.joined(separator: "."))
         }
     }
 }
 
-/// Where Apple's Xcode-signed test files are looked for.
-enum AppleXcodeVectors {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/fixtures/xcode").standardizedFileURL
+/// Where Xcode-shaped signed data is read from.
+enum XcodeVectors: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The project's own, under `Tests/StoreCoreTests/XcodeVectors/`.
+    case project
+    /// Apple's, under `../shared/fixtures/xcode/`.
+    case apple
 
-    static var available: Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("xcode-signed-transaction").path)
+    /// The project's vectors, and Apple's when they are there.
+    static let available: [XcodeVectors] = allCases.filter {
+        FileManager.default.fileExists(atPath: $0.directory.appendingPathComponent("xcode-signed-transaction").path)
     }
 
-    static func read(_ name: String) throws -> String {
+    var testDescription: String { rawValue }
+
+    var directory: URL {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        switch self {
+        case .project: return tests.appendingPathComponent("XcodeVectors")
+        case .apple:
+            return tests.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("../shared/fixtures/xcode").standardizedFileURL
+        }
+    }
+
+    func read(_ name: String) throws -> String {
         try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }

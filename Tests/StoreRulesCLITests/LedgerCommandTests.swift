@@ -1,6 +1,7 @@
 import Foundation
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// `storerules ledger customer`, `retry`, `check` and `migrate`.
 @Suite("storerules ledger")
@@ -96,7 +97,7 @@ struct LedgerCommandTests {
     }
 
     @Test("migrate brings a PostgreSQL database's schema up to date, and a second time finds it current",
-          .enabled(if: LedgerWorkspace.postgresServer != nil, "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
+          .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
     func migratePostgres() throws {
         let url = try LedgerWorkspace.freshPostgresLedger()
         for _ in 0..<2 {

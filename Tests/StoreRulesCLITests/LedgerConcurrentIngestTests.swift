@@ -4,6 +4,7 @@ import ServiceCommandLine
 import StoreCore
 import Synchronization
 import Testing
+import TestPrerequisites
 
 /// Several `storerules ledger ingest` processes fed the same signed data at once, on one ledger.
 @Suite("storerules ledger ingest, processes at once")
@@ -66,7 +67,7 @@ struct LedgerConcurrentIngestTests {
     }
 
     @Test("Four processes on one PostgreSQL ledger grant each of 500 transactions once",
-          .enabled(if: LedgerWorkspace.postgresServer != nil, "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
+          .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
     func fourProcessesOnPostgres() throws {
         try Self.ingestAtOnce(processes: 4, ledger: try LedgerWorkspace.freshPostgresLedger())
     }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// `storerules ledger copy`: a ledger moved from SQLite to PostgreSQL holds the same customers.
 @Suite("storerules ledger copy")
 struct LedgerCopyCommandTests {
     @Test("A scripted month's SQLite ledger copied to a fresh PostgreSQL database reads the same for every customer",
-          .enabled(if: LedgerWorkspace.postgresServer != nil, "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
+          .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
     func sqliteToPostgres() throws {
         let month = try ScriptedMonth.played.get()
         let workspace = try LedgerWorkspace()

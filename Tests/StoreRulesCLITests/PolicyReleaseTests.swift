@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
+import TestPrerequisites
 
 /// `storerules policy publish|list|rollback` and instances that follow the releases.
-@Suite(.serialized, .enabled(if: LedgerWorkspace.postgresServer != nil, "needs STORERULES_TEST_POSTGRES_URL"))
+@Suite(.serialized, .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "needs STORERULES_TEST_POSTGRES_URL"))
 struct PolicyReleaseTests {
     /// A copy of the Backyard Birds folder whose `plan_icon` for the Premium pass is `icon`.
     private static func folder(icon: String) throws -> URL {

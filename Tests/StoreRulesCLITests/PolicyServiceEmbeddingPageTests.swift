@@ -2,6 +2,7 @@ import Foundation
 import StoreCore
 import StorePolicy
 import Testing
+import TestPrerequisites
 
 /// `docs/embedding.md`: its Swift code compiles and runs here, verbatim.
 @Suite struct PolicyServiceEmbeddingPageTests {
@@ -126,7 +127,7 @@ import Testing
 
     static let sessionTools = ["/bin/bash", "/usr/bin/openssl", "/usr/bin/basenc"]
 
-    @Test(.enabled(if: sessionTools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }))
+    @Test(.enabled(if: TestPrerequisite.runs(sessionTools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }), "needs bash, openssl and basenc"))
     func theEmbeddingPagesSessionRunsAsShown() throws {
         let page = try String(contentsOf: Self.page, encoding: .utf8)
         let section = try #require(page.components(separatedBy: "## 5. A session").dropFirst().first)

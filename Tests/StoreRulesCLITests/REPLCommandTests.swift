@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 @Suite struct REPLCommandTests {
     @Test func aPipedSessionRunsLineByLine() throws {
@@ -29,7 +30,7 @@ import Testing
     }
 
     /// Drives the REPL through a real terminal (tmux) to prove line editing and history work.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.enabled(if: TestPrerequisite.runs(FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")), "needs tmux"))
     func lineEditingAndHistoryWorkOnATerminal() throws {
         let name = "storerules-repl-\(UUID().uuidString.prefix(8))"
         let history = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(name)")

@@ -3,11 +3,12 @@ import PostgresLedger
 import ServiceCommandLine
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// `storerules run --ledger`: the journey played into a ledger the command line names.
 @Suite struct RunCommandLedgerTests {
     @Test("a journey plays into a PostgreSQL ledger, with the store's state in --store-state",
-          .enabled(if: LedgerWorkspace.postgresServer != nil, "needs STORERULES_TEST_POSTGRES_URL"))
+          .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "needs STORERULES_TEST_POSTGRES_URL"))
     func journeyIntoPostgres() throws {
         let workspace = try LedgerWorkspace()
         let url = try LedgerWorkspace.freshPostgresLedger()

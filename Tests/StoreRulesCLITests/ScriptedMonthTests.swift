@@ -2,6 +2,7 @@ import AppleLibraryCrossCheck
 import Foundation
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// The scripted month of a Backyard Birds customer (``ScriptedMonth``): what the customer owns
 /// after each step, and every signed payload the ledger ends with, verified by StoreRules and by
@@ -202,7 +203,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: AppleLibrary.isInstalled, "needs .venv: run scripts/crosscheck/setup.sh"))
+    @Test(.enabled(if: TestPrerequisite.runs(AppleLibrary.isInstalled), "needs .venv: run scripts/crosscheck/setup.sh"))
     func everyPayloadVerifiesWithApplesLibraryUnderTheStoresRootAndOnlyThere() throws {
         let payloads = try month.payloads()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-month-\(UUID().uuidString)")
@@ -226,7 +227,7 @@ import Testing
                 #expect(verdict.ok == (configuration == .theStores), "\(configuration) \(payload.kind)")
                 guard verdict.ok else { continue }
                 let signed = try StoreCommandTests.object(try CompactJWS(parsing: payload.jws).payload)
-                let mismatches = Self.mismatches(signed, in: verdict.decoded)
+                let mismatches = JSONFieldComparison.mismatches(signed, in: verdict.decoded)
                 #expect(mismatches.isEmpty, "\(payload.kind): Apple's library decodes \(mismatches) differently")
             }
         }
@@ -270,26 +271,5 @@ import Testing
 
     static func counts(_ payloads: [ScriptedMonth.Payload]) -> [ScriptedMonth.Payload.Kind: Int] {
         Dictionary(grouping: payloads, by: \.kind).mapValues(\.count)
-    }
-
-    /// Whether two JSON values serialize the same.
-    static func sameJSON(_ lhs: Any, _ rhs: Any) -> Bool {
-        let serialize = { (value: Any) in try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]) }
-        return serialize(lhs).map { $0 == serialize(rhs) } ?? false
-    }
-
-    /// The paths of the fields of `signed` that `decoded` lacks or holds with another value.
-    static func mismatches(_ signed: [String: Any], in decoded: [String: Any], path: String = "") -> [String] {
-        signed.keys.sorted().flatMap { key -> [String] in
-            let here = path.isEmpty ? key : "\(path).\(key)"
-            switch (signed[key], decoded[key]) {
-            case let (inner as [String: Any], decodedInner as [String: Any]):
-                return mismatches(inner, in: decodedInner, path: here)
-            case let (value?, decodedValue?) where sameJSON(value, decodedValue):
-                return []
-            default:
-                return [here]
-            }
-        }
     }
 }

@@ -2,12 +2,13 @@ import Foundation
 import StoreCore
 import Synchronization
 import Testing
+import TestPrerequisites
 
 /// Several `storerules serve` instances on one PostgreSQL ledger behave as one: the same
 /// notification posted to all of them at once grants once, an instance killed mid-load loses
 /// nothing it answered `200`, and the ledger ends as `storerules ledger ingest` of the same
 /// payloads leaves one.
-@Suite(.serialized, .enabled(if: LedgerWorkspace.postgresServer != nil, "needs STORERULES_TEST_POSTGRES_URL"))
+@Suite(.serialized, .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "needs STORERULES_TEST_POSTGRES_URL"))
 struct ServeFleetTests {
     /// A customer of the stream, and the app account token their purchases carry.
     struct Customer {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// `storerules store` over a PostgreSQL ledger: the store's own state and certificates in files.
 @Suite("storerules store on a PostgreSQL ledger")
 struct StoreCommandPostgresTests {
     @Test("store purchase with a postgresql:// ledger and --store-state grants into the database",
-          .enabled(if: LedgerWorkspace.postgresServer != nil, "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
+          .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
     func purchaseIntoPostgres() throws {
         let url = try LedgerWorkspace.freshPostgresLedger()
         let state = try LedgerWorkspace().sqliteLedger("store.sqlite")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 @Suite struct TestAndCatalogCommandTests {
     @Test func policyTestsReportEachTestAndTheTotals() throws {
@@ -223,7 +224,7 @@ import Testing
         #expect(lines.contains("features (11–11) 1 / 1 100%"), "\(result.standardOutput)")
     }
 
-    @Test(.enabled(if: genhtml != nil, "genhtml (Debian's lcov) is not installed"))
+    @Test(.enabled(if: TestPrerequisite.runs(genhtml != nil), "genhtml (Debian's lcov) is not installed"))
     func theLcovFileIsOneGenhtmlAccepts() throws {
         let (folder, tracefile, _) = try coveredFolder()
         let html = folder.appending(path: "html")
