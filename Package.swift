@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "StoreJourneys", targets: ["StoreJourneys"]),
         .library(name: "StoreFuzzing", targets: ["StoreFuzzing"]),
         .library(name: "PostgresLedger", targets: ["PostgresLedger"]),
+        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
         .executable(name: "storerules", targets: ["storerules"]),
     ],
     targets: [
@@ -32,9 +33,13 @@ let package = Package(
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL"]),
 
+        // The client of Apple's App Store Server API: JWT auth, every endpoint, typed errors,
+        // retries and paging, every signed item verified; its wire types, which the local store serves.
+        .target(name: "AppStoreServerAPI", dependencies: ["StoreCore"]),
+
         // Tools that play the App Store's part, which no production service links: the local test
         // store and its signing authority; journeys and the REPL, which play a policy against it.
-        .target(name: "StoreTesting", dependencies: ["StoreCore"]),
+        .target(name: "StoreTesting", dependencies: ["StoreCore", "AppStoreServerAPI"]),
         .target(name: "StoreJourneys", dependencies: ["StorePolicy", "StoreTesting", "StoreCore", "LuaBridge"]),
 
         // The ledger on a PostgreSQL server, through libpq, for a fleet of processes sharing one.
@@ -78,6 +83,8 @@ let package = Package(
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTesting", "AppleLibraryCrossCheck", "TestPrerequisites"],
                     exclude: ["XcodeVectors"]),
+        .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreCore", "StoreTesting", "StoreHTTP",
+                                                                 "StoreService", "TestPrerequisites"]),
         .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "StoreCore"]),
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreJourneysTests", dependencies: ["StoreJourneys", "StorePolicy", "StoreTesting"]),

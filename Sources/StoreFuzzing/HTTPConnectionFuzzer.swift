@@ -15,7 +15,7 @@ final class HTTPConnectionFuzzer {
 
     /// Serves the input as one connection.
     func serve(_ input: Data) {
-        let answers = ReplayedConnection.answers(to: [UInt8](input), router: requests.router)
+        let answers = ReplayedConnection.answers(to: [UInt8](input), handler: requests.router)
         precondition(answers.isEmpty || answers.starts(with: Array("HTTP/1.1 ".utf8)), "an answer that is not HTTP")
     }
 

@@ -189,7 +189,7 @@ final class HTTPConnection {
 
     /// Answers a request the transport refused with its JSON error, closing the connection.
     private func refuse(_ error: HTTPError, method: String?, requestID: String?) throws(StreamFailure) {
-        var response = HTTPResponse.error(error.status, kind: error.kind, message: error.message)
+        var response = server.handler.refusal(status: error.status, kind: error.kind, message: error.message)
         response.headers.merge(error.headers) { _, given in given }
         try send(response, method: method, headOnly: method == "HEAD", keepAlive: false, counted: true, requestID: requestID)
     }
@@ -200,8 +200,7 @@ final class HTTPConnection {
                       requestID: String? = nil) throws(StreamFailure) {
         var response = response
         if counted {
-            server.router.metrics.recordRequest(route: "unmatched", method: HTTPRouter.methodLabel(method ?? "other"),
-                                                status: response.status, seconds: 0)
+            server.handler.recordRefusal(method: method, status: response.status)
             response.headers["X-Request-Id"] = HTTPRouter.requestID(fromHeader: requestID)
         }
         var text = "HTTP/1.1 \(response.status) \(HTTPStatusReason.phrase(response.status))\r\n"

@@ -2,7 +2,7 @@ import Foundation
 import StoreService
 import Synchronization
 
-/// A ``StoreService/HTTPRouter`` served over HTTP/1.1 (keep-alive, pipelining, optionally TLS
+/// An ``HTTPHandler`` (the service's ``StoreService/HTTPRouter``, or another) served over HTTP/1.1 (keep-alive, pipelining, optionally TLS
 /// through OpenSSL): an accepting thread, and a thread per connection that reads each request
 /// strictly and within its deadlines (``HTTPConnection``).
 ///
@@ -10,8 +10,8 @@ import Synchronization
 /// most ``HTTPServerConfiguration/threads`` at a time, however many connections are open.
 /// Connections over the caps are answered `503` with `Retry-After` at once and closed.
 public final class HTTPServer: @unchecked Sendable {
-    /// The router answering every request.
-    public let router: HTTPRouter
+    /// What answers every request.
+    public let handler: any HTTPHandler
     /// Where and how the server listens.
     public let configuration: HTTPServerConfiguration
     /// The port it listens on (the one chosen, when the configuration asked for port 0).
@@ -33,9 +33,9 @@ public final class HTTPServer: @unchecked Sendable {
     ///
     /// - Throws: ``HTTPServerError`` when the address cannot be read or bound (with the
     ///   system's reason), or the TLS certificate or key cannot be used.
-    public init(router: HTTPRouter, configuration: HTTPServerConfiguration, listening: ListeningSocket? = nil) throws(HTTPServerError) {
+    public init(handler: any HTTPHandler, configuration: HTTPServerConfiguration, listening: ListeningSocket? = nil) throws(HTTPServerError) {
         guard configuration.threads >= 1 else { throw HTTPServerError(description: "a server needs at least one thread") }
-        self.router = router
+        self.handler = handler
         self.configuration = configuration
         if let listening {
             self.listening = listening
@@ -95,7 +95,7 @@ public final class HTTPServer: @unchecked Sendable {
             routeSlots.signal()
             requestsInFlight.subtract(1, ordering: .acquiringAndReleasing)
         }
-        return router.respond(to: request)
+        return handler.respond(to: request)
     }
 
     // MARK: - Accepting
@@ -164,8 +164,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Answers a connection over a cap `503` with `Retry-After` (on plain HTTP; a TLS one is only
     /// closed) and closes it, reading what it sent first so the close does not reset the answer.
     private func refuseOverCap(_ socket: Int32, message: String) {
-        let response = HTTPResponse.error(503, kind: "overloaded", message: message)
-        router.metrics.recordRequest(route: "unmatched", method: "other", status: 503, seconds: 0)
+        let response = handler.refusal(status: 503, kind: "overloaded", message: message)
+        handler.recordRefusal(method: nil, status: 503)
         if tls == nil {
             var text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
             text += "X-Request-Id: \(HTTPRouter.requestID(fromHeader: nil))\r\nDate: \(HTTPDate.now)\r\n"

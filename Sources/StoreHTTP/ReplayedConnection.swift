@@ -5,27 +5,27 @@ import StoreService
 /// (``HTTPConnection``) writes back, with no socket. For fuzzing the transport's reading of
 /// requests and for tests; the deadlines pass at once once the bytes run out.
 package enum ReplayedConnection {
-    /// What `router` answers to a client that sends `bytes` and then waits.
-    package static func answers(to bytes: [UInt8], router: HTTPRouter,
+    /// What `handler` answers to a client that sends `bytes` and then waits.
+    package static func answers(to bytes: [UInt8], handler: any HTTPHandler,
                                 configuration: HTTPServerConfiguration = HTTPServerConfiguration()) -> [UInt8] {
         let stream = MemoryStream(input: bytes)
-        HTTPConnection(stream: stream, server: MemoryHost(router: router, configuration: configuration)).serve()
+        HTTPConnection(stream: stream, server: MemoryHost(handler: handler, configuration: configuration)).serve()
         return stream.output
     }
 
     /// A host that runs every route at once.
     private final class MemoryHost: ConnectionHost, @unchecked Sendable {
-        let router: HTTPRouter
+        let handler: any HTTPHandler
         let configuration: HTTPServerConfiguration
         var isStopping: Bool { false }
 
-        init(router: HTTPRouter, configuration: HTTPServerConfiguration) {
-            self.router = router
+        init(handler: any HTTPHandler, configuration: HTTPServerConfiguration) {
+            self.handler = handler
             self.configuration = configuration
         }
 
         func answer(_ request: HTTPRequest) -> HTTPResponse {
-            router.respond(to: request)
+            handler.respond(to: request)
         }
     }
 

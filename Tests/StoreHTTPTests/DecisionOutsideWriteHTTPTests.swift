@@ -42,7 +42,7 @@ import Testing
             return [:]
         }
         let service = try Service(configuration: configuration)
-        let server = try HTTPServer(router: HTTPRouter(service: service, access: .unauthenticated),
+        let server = try HTTPServer(handler: HTTPRouter(service: service, access: .unauthenticated),
                                     configuration: HTTPServerConfiguration(port: 0, threads: 4))
         defer { server.stop(grace: .zero) }
 

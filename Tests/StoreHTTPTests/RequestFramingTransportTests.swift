@@ -93,7 +93,7 @@ import Testing
         #expect(!response.body.contains("<html"))
         #expect(response.header("X-Request-Id") != nil)
         #expect(closed)
-        let metrics = server.server.router.metrics.exposition(unfinishedTransactions: nil, policyVersion: "v")
+        let metrics = server.router.metrics.exposition(unfinishedTransactions: nil, policyVersion: "v")
         #expect(metrics.contains("status=\"\(status)\""), "counted in the metrics")
         #expect(try server.isAnswering())
     }

@@ -6,6 +6,7 @@ import StoreService
 /// ledger in a temporary folder and no keys.
 final class TestServer {
     let server: HTTPServer
+    let router: HTTPRouter
     private let folder: URL
 
     var port: UInt16 { server.port }
@@ -20,7 +21,8 @@ final class TestServer {
             bundleId: "com.example.backyardbirds", environment: .xcode))
         var configuration = HTTPServerConfiguration(port: 0, threads: 2)
         configure(&configuration)
-        server = try HTTPServer(router: HTTPRouter(service: service, access: .unauthenticated), configuration: configuration)
+        router = HTTPRouter(service: service, access: .unauthenticated)
+        server = try HTTPServer(handler: router, configuration: configuration)
     }
 
     deinit {

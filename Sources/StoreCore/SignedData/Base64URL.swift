@@ -4,11 +4,11 @@ import Foundation
 ///
 /// Both directions work on UTF-8 bytes, and decoding goes four characters at a time through a
 /// lookup table, since a verifier decodes the payload and signature of every JWS it sees.
-enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Encodes `data` with the URL-safe alphabet and no `=` padding.
-    static func encode(_ data: Data) -> String {
+    package static func encode(_ data: Data) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((data.count * 4 + 2) / 3)
         var accumulator: UInt32 = 0
@@ -31,7 +31,7 @@ enum Base64URL {
     /// Decodes base64url text without padding; nil for any other character (including `=`),
     /// or for a length no encoding produces. Unused low bits of the last character are
     /// ignored, as common decoders do.
-    static func decode(_ text: Substring) -> Data? {
+    package static func decode(_ text: Substring) -> Data? {
         var text = text
         return text.withUTF8(decode(_:))
     }

@@ -61,6 +61,19 @@ package final class ECKey: @unchecked Sendable {
         pointer = key
     }
 
+    /// Reads a PEM public key (`BEGIN PUBLIC KEY`); it must be an elliptic-curve key.
+    package init(publicKeyPEM: String) throws(OpenSSLFailure) {
+        let bio = MemoryBIO(reading: Data(publicKeyPEM.utf8))
+        guard let key = PEM_read_bio_PUBKEY(bio.pointer, nil, nil, nil) else {
+            throw OpenSSLFailure("reading a PEM public key")
+        }
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {
+            EVP_PKEY_free(key)
+            throw OpenSSLFailure("reading a PEM public key: not an elliptic-curve key")
+        }
+        pointer = key
+    }
+
     /// The public key of `certificate`.
     package init(publicKeyOf certificate: X509Certificate) throws(OpenSSLFailure) {
         guard let key = X509_get_pubkey(certificate.handle.pointer) else {
@@ -73,6 +86,13 @@ package final class ECKey: @unchecked Sendable {
     package var privateKeyPEM: String {
         let bio = MemoryBIO()
         PEM_write_bio_PrivateKey(bio.pointer, pointer, nil, nil, 0, nil, nil)
+        return String(decoding: bio.contents, as: UTF8.self)
+    }
+
+    /// The public half as PEM text (`BEGIN PUBLIC KEY`).
+    package var publicKeyPEM: String {
+        let bio = MemoryBIO()
+        PEM_write_bio_PUBKEY(bio.pointer, pointer)
         return String(decoding: bio.contents, as: UTF8.self)
     }
 

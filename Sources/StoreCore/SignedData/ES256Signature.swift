@@ -6,12 +6,12 @@ import Foundation
 /// JOSE (RFC 7518 §3.4) sends ES256 signatures as the 64-byte concatenation of `r` and `s`,
 /// each a 32-byte big-endian integer; OpenSSL produces and expects the DER `ECDSA-Sig-Value`
 /// sequence. Apple's libraries reject DER signatures inside a JWS.
-enum ES256Signature {
+package enum ES256Signature {
     /// The size of each of `r` and `s` in the raw form.
     static let componentSize = 32
 
     /// Why a signature could not be converted.
-    enum ConversionError: Error, Equatable {
+    package enum ConversionError: Error, Equatable {
         /// The raw form is not exactly 64 bytes.
         case wrongRawLength(Int)
         /// The DER is not one `ECDSA-Sig-Value`, or has trailing bytes.
@@ -21,7 +21,7 @@ enum ES256Signature {
     }
 
     /// Converts OpenSSL's DER signature to JOSE's raw `r‖s`.
-    static func raw(fromDER der: Data) throws(ConversionError) -> Data {
+    package static func raw(fromDER der: Data) throws(ConversionError) -> Data {
         let signature: OpaquePointer? = der.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
             var cursor: UnsafePointer<UInt8>? = base
@@ -53,7 +53,7 @@ enum ES256Signature {
     /// Converts JOSE's raw `r‖s` to the DER signature OpenSSL verifies, encoding each
     /// component as OpenSSL does: the shortest big-endian form, with a leading zero byte when
     /// its top bit is set.
-    static func der(fromRaw raw: Data) throws(ConversionError) -> Data {
+    package static func der(fromRaw raw: Data) throws(ConversionError) -> Data {
         guard raw.count == 2 * componentSize else { throw .wrongRawLength(raw.count) }
         let bytes = [UInt8](raw)
         let r = integerContents(bytes[..<componentSize])

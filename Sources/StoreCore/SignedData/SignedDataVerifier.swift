@@ -124,6 +124,22 @@ public final class SignedDataVerifier: Sendable {
         return renewalInfo
     }
 
+    /// Verifies a signed app transaction and checks its bundle identifier (and app Apple ID in
+    /// production), then its `receiptType` as the environment.
+    public func verifyAndDecodeAppTransaction(_ signedAppTransaction: String) throws(VerificationError) -> JWSAppTransactionDecodedPayload {
+        let appTransaction = try verifyAndDecode(signedAppTransaction, as: JWSAppTransactionDecodedPayload.self)
+        guard appTransaction.bundleId == bundleId else {
+            throw .invalidAppIdentifier(expected: bundleId, found: appTransaction.bundleId)
+        }
+        guard environment != .production || appTransaction.appAppleId == appAppleId else {
+            throw .invalidAppAppleId(expected: appAppleId, found: appTransaction.appAppleId)
+        }
+        guard appTransaction.receiptType == environment else {
+            throw .invalidEnvironment(expected: environment, found: appTransaction.receiptType)
+        }
+        return appTransaction
+    }
+
     /// Verifies an App Store Server Notification V2 `signedPayload`.
     ///
     /// The bundle identifier, app Apple ID and environment come from the first present of

@@ -22,6 +22,8 @@ public struct HTTPRequestHead: Sendable {
     /// The query's arguments by name, escapes as sent (a `+` read as a space); of a name given
     /// twice, the first.
     public var query: [String: String]
+    /// Every query argument in the order sent, a name given twice included.
+    public var queryItems: [HTTPRequest.QueryItem]
     /// The minor version: 0 for HTTP/1.0, 1 for HTTP/1.1.
     public var minorVersion: Int
     /// The headers in the order sent, names as sent.
@@ -46,7 +48,7 @@ public struct HTTPRequestHead: Sendable {
         for (name, value) in headers where first[name.lowercased()] == nil {
             first[name.lowercased()] = value
         }
-        return HTTPRequest(method: method, path: path, query: query, headers: first, body: Data(body))
+        return HTTPRequest(method: method, path: path, query: query, queryItems: queryItems, headers: first, body: Data(body))
     }
 
     /// Reads a head from `bytes`: everything before the empty line that ends it, without it.
@@ -72,14 +74,17 @@ public struct HTTPRequestHead: Sendable {
         let questionMark = target.firstIndex(of: UInt8(ascii: "?"))
         let path = String(decoding: target[..<(questionMark ?? target.endIndex)], as: UTF8.self)
         var query: [String: String] = [:]
+        var queryItems: [HTTPRequest.QueryItem] = []
         if let questionMark {
             for pair in target[target.index(after: questionMark)...].split(separator: UInt8(ascii: "&")) {
                 let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
                 let name = Self.formText(parts[0])
-                if query[name] == nil { query[name] = parts.count > 1 ? Self.formText(parts[1]) : "" }
+                let value = parts.count > 1 ? Self.formText(parts[1]) : ""
+                queryItems.append(HTTPRequest.QueryItem(name: name, value: value))
+                if query[name] == nil { query[name] = value }
             }
         }
-        return HTTPRequestHead(method: method, path: path, query: query, minorVersion: minorVersion, headers: headers)
+        return HTTPRequestHead(method: method, path: path, query: query, queryItems: queryItems, minorVersion: minorVersion, headers: headers)
     }
 
     // MARK: - Reading

@@ -17,6 +17,7 @@ enum LocalStoreSchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("create local store tables", apply: createTables)
         migrator.registerMigration("create local store identity", apply: createIdentityTable)
+        migrator.registerMigration("create server API tables", apply: createServerAPITables)
         return migrator
     }()
 
@@ -24,7 +25,8 @@ enum LocalStoreSchema {
     static let tableNames = [
         "local_store_state", "local_store_setting", "local_store_family_member", "local_store_transaction",
         "local_store_subscription", "local_store_ask_to_buy", "local_store_delivery", "local_store_notification",
-        "local_store_identity",
+        "local_store_identity", "local_store_api_key", "local_store_consumption", "local_store_renewal_extension",
+        "local_store_mass_extension", "local_store_test_notification",
     ]
 
     /// Creates the tables of the store's first migration, which earlier ledger files hold too.
@@ -148,6 +150,59 @@ enum LocalStoreSchema {
                 bundle_id TEXT NOT NULL,
                 environment TEXT NOT NULL
             ) STRICT
+            """)
+    }
+
+    /// Creates the tables of what the App Store Server API the store serves keeps: the keys it
+    /// accepts, the consumption information it received, the renewal extensions it made (one per
+    /// request identifier and subscription) and the test notifications it sent.
+    static func createServerAPITables(_ connection: DatabaseConnection) throws {
+        try connection.execute(script: """
+            CREATE TABLE local_store_api_key (
+                key_id TEXT PRIMARY KEY NOT NULL CHECK (length(key_id) > 0),
+                issuer_id TEXT NOT NULL CHECK (length(issuer_id) > 0),
+                public_key_pem TEXT NOT NULL,
+                created_date INTEGER NOT NULL
+            ) STRICT;
+
+            CREATE TABLE local_store_consumption (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                transaction_id TEXT NOT NULL,
+                version INTEGER NOT NULL CHECK (version IN (1, 2)),
+                body TEXT NOT NULL,
+                received_date INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX local_store_consumption_by_transaction ON local_store_consumption (transaction_id, sequence);
+
+            CREATE TABLE local_store_renewal_extension (
+                request_identifier TEXT NOT NULL,
+                original_transaction_id TEXT NOT NULL,
+                extend_by_days INTEGER NOT NULL CHECK (extend_by_days BETWEEN 1 AND 90),
+                reason_code INTEGER NOT NULL CHECK (reason_code BETWEEN 0 AND 3),
+                web_order_line_item_id TEXT,
+                effective_date INTEGER NOT NULL,
+                extended_date INTEGER NOT NULL,
+                PRIMARY KEY (request_identifier, original_transaction_id)
+            ) STRICT;
+            CREATE INDEX local_store_renewal_extension_by_subscription
+                ON local_store_renewal_extension (original_transaction_id, extended_date);
+
+            CREATE TABLE local_store_mass_extension (
+                request_identifier TEXT PRIMARY KEY NOT NULL,
+                product_id TEXT NOT NULL,
+                extend_by_days INTEGER NOT NULL,
+                reason_code INTEGER NOT NULL,
+                storefronts TEXT,
+                succeeded_count INTEGER NOT NULL,
+                failed_count INTEGER NOT NULL,
+                complete_date INTEGER NOT NULL
+            ) STRICT;
+
+            CREATE TABLE local_store_test_notification (
+                token TEXT PRIMARY KEY NOT NULL,
+                signed_date INTEGER NOT NULL,
+                signed_payload TEXT NOT NULL
+            ) STRICT;
             """)
     }
 }

@@ -139,7 +139,7 @@ enum ServeCommand: Command {
             })
         let server: HTTPServer
         do {
-            server = try HTTPServer(router: router, configuration: options.http, listening: listening)
+            server = try HTTPServer(handler: router, configuration: options.http, listening: listening)
         } catch {
             throw CommandFailure(error.description)
         }

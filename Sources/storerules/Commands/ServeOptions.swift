@@ -111,7 +111,7 @@ struct ServeOptions {
         }
     }
 
-    private static func read(_ path: String, _ option: String) throws -> String {
+    static func read(_ path: String, _ option: String) throws -> String {
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch {

@@ -8,6 +8,8 @@ import StoreTesting
 /// and dates are milliseconds since 1970, as in App Store payloads.
 struct StoreOutput {
     let json: Bool
+    /// The order id of a purchase's transaction, as Look Up Order ID takes it.
+    let orderID: (String) -> String
 
     // MARK: - Commands
 
@@ -20,8 +22,9 @@ struct StoreOutput {
                 ["result": "success", "notifications": notifications.map(notificationObject)]) { $1 }
             if let grant { object["grant"] = grant.object }
             emit(object) {
+                let order = transaction.payload.transactionId.map { " (order \(orderID($0)))" } ?? ""
                 let headline = transaction.payload.productId == productID
-                    ? "Purchased \(productID) for \(customer): \(describe(transaction.payload))"
+                    ? "Purchased \(productID) for \(customer): \(describe(transaction.payload))\(order)"
                     : "\(productID) for \(customer) starts at the next renewal; now: \(describe(transaction.payload))"
                 return [headline] + (grant.map { [$0.sentence] } ?? []) + notificationLines(notifications)
             }
@@ -57,6 +60,26 @@ struct StoreOutput {
                 : "Refunded \(transactionID); reversed " + reversed.map { "\($0.amount) \($0.item)" }.joined(separator: ", ") + "."]
                 + ["Store time: \(Self.text(now))"]
                 + (notifications.isEmpty ? ["No notifications."] : notificationLines(notifications))
+        }
+    }
+
+    /// A new App Store Server API key: the ids a client needs and where its `.p8` is.
+    func apiKey(issuerID: String, keyID: String, path: String, bundleID: String) {
+        emit(["issuer_id": issuerID, "key_id": keyID, "private_key_path": path, "bundle_id": bundleID]) {
+            ["Issuer ID: \(issuerID)", "Key ID:    \(keyID)", "Key file:  \(path)", "Bundle ID: \(bundleID)"]
+        }
+    }
+
+    /// Consumption information the API received, oldest first.
+    func consumption(_ records: [ConsumptionRecord]) {
+        emit(["consumption": records.map { record in
+            ["transaction_id": record.transactionID, "version": record.version,
+             "body": (try? JSONSerialization.jsonObject(with: Data(record.body.utf8))) ?? record.body,
+             "received_date": record.receivedDate.millisecondsSince1970] as [String: Any]
+        }]) {
+            records.isEmpty ? ["No consumption information received."] : records.map {
+                "\($0.transactionID)  v\($0.version)  \(Self.text($0.receivedDate))  \($0.body)"
+            }
         }
     }
 
@@ -142,7 +165,7 @@ struct StoreOutput {
         let objects: [[String: Any]] = entries.map { entry in
             let transaction = entry.transaction
             return [
-                "customer_id": transaction.customerID, "transaction_id": transaction.id,
+                "customer_id": transaction.customerID, "transaction_id": transaction.id, "order_id": orderID(transaction.id),
                 "product_id": transaction.productID, "finished": transaction.isFinished,
                 "grant_state": Self.text(transaction.grantState),
                 "grants": entry.grants.map { ["item": $0.item, "amount": $0.amount] },
@@ -203,7 +226,8 @@ struct StoreOutput {
 
     private func transactionObject(_ transaction: VerifiedTransaction) -> [String: Any] {
         ["signed_transaction_info": transaction.jwsRepresentation,
-         "transaction": Self.payloadObject(transaction.jwsRepresentation, as: JWSTransactionDecodedPayload.self)]
+         "transaction": Self.payloadObject(transaction.jwsRepresentation, as: JWSTransactionDecodedPayload.self),
+         "order_id": transaction.payload.transactionId.map(orderID) ?? NSNull()]
     }
 
     private func requestObject(_ request: AskToBuyRequest) -> [String: Any] {

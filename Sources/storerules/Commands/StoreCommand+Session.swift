@@ -19,6 +19,8 @@ import StoreTesting
 /// store's time (``StoreTime``).
 struct StoreSession {
     let store: LocalStore
+    /// The store state's SQLite file.
+    let statePath: String
     /// The policy, for grants and features.
     let engine: PolicyEngine
     private let storeTime: StoreTime
@@ -68,6 +70,7 @@ struct StoreSession {
                                decide: engine.grantDecision(for: ledger, catalog: catalog, storeTime: storeTime))
         self.engine = engine
         self.storeTime = storeTime
+        self.statePath = statePath
         storeTime.date = try store.now()
     }
 

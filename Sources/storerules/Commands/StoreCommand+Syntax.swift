@@ -165,6 +165,13 @@ extension StoreCommand {
                    + "simulate StoreKit errors: every purchase, offer code redemption or sync fails and changes "
                    + "nothing.", options: settingsOptions + [jsonFlag]),
         Subcommand("certificate", summary: "Print the root certificate to trust, as PEM."),
+        Subcommand("api", summary: "Serve the App Store Server API over the store's customers and data, signed with its "
+                   + "chain, until SIGTERM or SIGINT; a client authenticates with a key from api-key.",
+                   options: [StoreAPICommand.listen.option, StoreAPICommand.tlsCertificate.option, StoreAPICommand.tlsKey.option]),
+        Subcommand("api-key", summary: "Make an App Store Server API key the api accepts: its issuer id, key id and .p8 file.",
+                   options: [jsonFlag]),
+        Subcommand("consumption", arguments: "[TRANSACTION_ID]", summary: "The consumption information the api received "
+                   + "for refund requests, of one transaction or all.", options: [jsonFlag]),
     ]
 
     static let syntax = CommandSyntax(name, options: storeOptions, subcommands: storeSubcommands,

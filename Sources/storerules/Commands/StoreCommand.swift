@@ -56,7 +56,12 @@ enum StoreCommand: Command {
         let ledger = try parsed.required(Self.ledger)
         let command = try parsed.positional(1, "a store command (see --help)")
         let session = try StoreSession(folderPath: folderPath, ledger: ledger, parsed: parsed)
-        let output = StoreOutput(json: parsed.flag(jsonFlag))
+        let store = session.store
+        let output = StoreOutput(json: parsed.flag(jsonFlag), orderID: { store.orderID(ofTransaction: $0) })
+        if command == "api" {
+            try parsed.expectPositionals(atMost: 2)
+            return try await StoreAPICommand.serve(store, parsed: parsed)
+        }
         do {
             try perform(command, parsed: parsed, session: session, output: output)
         } catch let error as LocalStoreError {
@@ -181,6 +186,13 @@ enum StoreCommand: Command {
         case "certificate":
             try noArguments()
             Output.line(store.authority.rootCertificate.pemRepresentation.trimmingCharacters(in: .newlines))
+        case "api-key":
+            try noArguments()
+            try StoreAPICommand.makeKey(store, statePath: session.statePath, output: output)
+        case "consumption":
+            let transactionID = parsed.positionals.count > 2 ? try argument("the TRANSACTION_ID") : nil
+            if transactionID == nil { try noArguments() }
+            output.consumption(try store.consumptionRecords(transactionID: transactionID))
         default:
             throw UsageError("unknown store command '\(command)'")
         }

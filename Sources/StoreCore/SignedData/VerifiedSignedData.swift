@@ -1,5 +1,3 @@
-import StoreCore
-
 /// Signed data the store made and a ``SignedDataVerifier`` trusting the store's root verified,
 /// like StoreKit's `VerificationResult.verified`: the compact JWS exactly as signed, and its
 /// decoded payload.

@@ -1,0 +1,27 @@
+import StoreService
+
+/// What an ``HTTPServer`` serves: an answer to each request, and the shape of the answers the
+/// transport gives itself (a malformed request, a body over the cap, a connection over a cap).
+///
+/// ``StoreService/HTTPRouter`` is the service's; the local store's App Store Server API is
+/// another, whose refusals are Apple's error bodies.
+public protocol HTTPHandler: Sendable {
+    /// The answer to `request`.
+    func respond(to request: HTTPRequest) -> HTTPResponse
+    /// The answer to a request the transport refused before any route saw it.
+    func refusal(status: Int, kind: String, message: String) -> HTTPResponse
+    /// Counts an answer the transport gave itself.
+    func recordRefusal(method: String?, status: Int)
+}
+
+extension HTTPRouter: HTTPHandler {
+    /// The service's JSON error.
+    public func refusal(status: Int, kind: String, message: String) -> HTTPResponse {
+        .error(status, kind: kind, message: message)
+    }
+
+    /// Counted under the route `unmatched`.
+    public func recordRefusal(method: String?, status: Int) {
+        metrics.recordRequest(route: "unmatched", method: HTTPRouter.methodLabel(method ?? "other"), status: status, seconds: 0)
+    }
+}
