@@ -51,12 +51,13 @@ let package = Package(
         // How "did you mean" hints are chosen, for the policy, the service and the command line alike.
         .target(name: "TextMatching"),
         // The options both service executables take, declared once.
-        .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreService", "StoreCore", "PostgresLedger"]),
+        .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreService", "StoreCore", "PostgresLedger",
+                                                         "AppStoreServerAPI"]),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
             dependencies: ["StorePolicy", "StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StoreBench", "StoreCore",
-                           "PostgresLedger", "ServiceCommandLine",
+                           "PostgresLedger", "ServiceCommandLine", "AppStoreServerAPI",
                            "LuaBridge",
                            "CEditLine",
                            "CommandLineOptions"]
@@ -96,7 +97,7 @@ let package = Package(
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger",
-                                                             "ServiceCommandLine", "TestPrerequisites",
+                                                             "ServiceCommandLine", "TestPrerequisites", "AppStoreServerAPI", "StoreCore",
                                                              "StoreTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,7 @@ import Foundation
 /// The subcommands, in the order `storerules --help` lists them.
 let commands: [any Command.Type] = [
     RunCommand.self, CatalogCommand.self, EvalCommand.self, TestCommand.self, DiffCommand.self, StorefrontCommand.self, REPLCommand.self,
-    VerifyCommand.self, StoreCommand.self, LedgerCommand.self, ServeCommand.self, PolicyCommand.self, BenchCommand.self,
+    VerifyCommand.self, StoreCommand.self, LedgerCommand.self, AppStoreCommand.self, ServeCommand.self, PolicyCommand.self, BenchCommand.self,
 ]
 
 let usage = """

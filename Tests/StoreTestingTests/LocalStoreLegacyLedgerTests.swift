@@ -14,7 +14,7 @@ import Testing
         try harness.buy("pass.basic")
         try harness.buy("coins")
         try harness.store.advance(by: StoreHarness.duration("P10D"))
-        let tables = LocalStoreSchema.tableNames.filter { withIdentity || $0 != "local_store_identity" }
+        let tables = LocalStoreSchema.ledgerHeldTableNames.filter { withIdentity || $0 != "local_store_identity" }
         try Database(path: harness.ledgerPath).write { connection in
             try LocalStoreSchema.createTables(connection)
             if withIdentity { try LocalStoreSchema.createIdentityTable(connection) }
@@ -95,7 +95,7 @@ import Testing
         let harness = try Self.legacyLedger()
         #expect(try !LocalStore.moveState(fromLedgerAt: harness.ledgerPath, into: harness.store.state))
         let tables = try LocalStoreStateTests.tables(in: Database(path: harness.ledgerPath))
-        #expect(tables.isSuperset(of: LocalStoreSchema.tableNames))
+        #expect(tables.isSuperset(of: LocalStoreSchema.ledgerHeldTableNames))
     }
 
     @Test func aLedgerFileOfThisVersionHasNoStoreToHandOver() throws {

@@ -22,11 +22,16 @@ enum LocalStoreSchema {
     }()
 
     /// Every table, in an order in which each one's rows can be copied after those they refer to.
-    static let tableNames = [
+    static let tableNames = ledgerHeldTableNames + [
+        "local_store_api_key", "local_store_consumption", "local_store_renewal_extension", "local_store_mass_extension",
+        "local_store_test_notification",
+    ]
+
+    /// The tables ledger files of earlier versions hold, which a new store state takes over.
+    static let ledgerHeldTableNames = [
         "local_store_state", "local_store_setting", "local_store_family_member", "local_store_transaction",
         "local_store_subscription", "local_store_ask_to_buy", "local_store_delivery", "local_store_notification",
-        "local_store_identity", "local_store_api_key", "local_store_consumption", "local_store_renewal_extension",
-        "local_store_mass_extension", "local_store_test_notification",
+        "local_store_identity",
     ]
 
     /// Creates the tables of the store's first migration, which earlier ledger files hold too.

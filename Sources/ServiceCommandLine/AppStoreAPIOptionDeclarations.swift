@@ -1,0 +1,62 @@
+import AppStoreServerAPI
+import CommandLineOptions
+import Foundation
+import StoreCore
+
+/// The options of every command that talks to the App Store Server API, declared once: the
+/// `.p8` key, its id, the issuer id and the API's base URL, each also read from an environment
+/// variable when the option is absent. None of them is ever printed.
+public enum AppStoreAPIOptionDeclarations {
+    /// `--app-store-key FILE` (`STORERULES_APP_STORE_KEY`).
+    public static let key = TypedOption<String>.text(
+        "app-store-key", "FILE", help: "The App Store Connect API key's .p8 file (or STORERULES_APP_STORE_KEY). Required.")
+    /// `--app-store-key-id ID` (`STORERULES_APP_STORE_KEY_ID`).
+    public static let keyID = TypedOption<String>.text(
+        "app-store-key-id", "ID", help: "The key's id (or STORERULES_APP_STORE_KEY_ID). Required.")
+    /// `--app-store-issuer-id ID` (`STORERULES_APP_STORE_ISSUER_ID`).
+    public static let issuerID = TypedOption<String>.text(
+        "app-store-issuer-id", "ID", help: "The issuer id of the key's team (or STORERULES_APP_STORE_ISSUER_ID). Required.")
+    /// `--app-store-url URL` (`STORERULES_APP_STORE_URL`).
+    public static let url = TypedOption<URL>.value(
+        "app-store-url", "URL", help: "The API's base URL (or STORERULES_APP_STORE_URL): Apple's for the environment when "
+            + "absent; a local store's 'api' address in tests."
+    ) { text throws(UsageError) in
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw UsageError("--app-store-url must be an http:// or https:// URL, not '\(text)'")
+        }
+        return url
+    }
+
+    /// The environment variable each option falls back to.
+    public static let environmentVariables = [
+        key.option.name: "STORERULES_APP_STORE_KEY", keyID.option.name: "STORERULES_APP_STORE_KEY_ID",
+        issuerID.option.name: "STORERULES_APP_STORE_ISSUER_ID", url.option.name: "STORERULES_APP_STORE_URL",
+    ]
+
+    /// The declarations, in the order help lists them.
+    public static let all: [CommandOption] = [key.option, keyID.option, issuerID.option, url.option]
+
+    /// A client for the app `verifier` checks, with the key and URL the options (or the
+    /// environment) give.
+    ///
+    /// - Throws: ``CommandLineOptions/UsageError`` for a missing or malformed option, naming it
+    ///   and its variable; the key file's own error when it cannot be used.
+    public static func client(_ parsed: ParsedArguments, verifier: SignedDataVerifier,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppStoreServerAPIClient {
+        func read(_ option: TypedOption<String>) throws -> String {
+            if let value = try parsed.value(of: option) { return value }
+            let variable = environmentVariables[option.option.name] ?? ""
+            guard let value = environment[variable], !value.isEmpty else {
+                throw UsageError("missing \(option.option.label) (or \(variable)): the App Store Server API needs it")
+            }
+            return value
+        }
+        let keyPath = try read(key)
+        let apiKey = try AppStoreServerAPIKey(contentsOfFile: keyPath, keyID: try read(keyID), issuerID: try read(issuerID))
+        var baseURL = try parsed.value(of: url)
+        if baseURL == nil, let text = environment["STORERULES_APP_STORE_URL"], !text.isEmpty {
+            baseURL = try url.read(text)
+        }
+        return try AppStoreServerAPIClient(key: apiKey, verifier: verifier, baseURL: baseURL)
+    }
+}

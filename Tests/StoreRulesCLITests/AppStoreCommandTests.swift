@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// `storerules appstore` against a local store's `api` over real HTTP: the client's options from
+/// the command line and from the environment, pages followed, Apple's errors shown.
+@Suite struct AppStoreCommandTests {
+    static func options(_ store: StoreAPIProcess, key: Bool = true) -> [String] {
+        ["--bundle-id", StoreAPIProcess.bundleID, "--environment", "Sandbox", "--root", store.rootPath, "--app-store-url", store.baseURL]
+            + (key ? ["--app-store-key", store.key["private_key_path"] ?? "", "--app-store-key-id", store.key["key_id"] ?? "",
+                      "--app-store-issuer-id", store.key["issuer_id"] ?? ""] : [])
+    }
+
+    @Test func historyFollowsEveryPageOverHTTP() throws {
+        let store = try StoreAPIProcess()
+        var ids: [String] = []
+        for _ in 0..<21 { ids.append(try store.buy("pellet.single")) }
+        ids.append(try store.buy("pellet.box"))
+        try store.start()
+        let result = try CommandRunner.run(["appstore", "history", ids[0], "--json"] + Self.options(store))
+        #expect(result.status == 0, "\(result.standardError)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(answer["pages"] as? Int == 2)
+        let transactions = answer["transactions"] as? [[String: Any]] ?? []
+        #expect(transactions.compactMap { ($0["transaction"] as? [String: Any])?["transactionId"] as? String } == ids)
+        let filtered = try CommandRunner.run(["appstore", "history", ids[0], "--product", "pellet.box", "--product", "nectar.cup",
+                                              "--type", "consumable"] + Self.options(store))
+        #expect(filtered.status == 0, "\(filtered.standardError)")
+        #expect(filtered.standardOutput.contains("\(ids[21])  pellet.box"))
+        #expect(filtered.standardOutput.contains("1 transactions in 1 pages"))
+    }
+
+    @Test func theKeyComesFromTheEnvironmentAndIsNeverPrinted() throws {
+        let store = try StoreAPIProcess()
+        let id = try store.buy("pass.premium")
+        try store.start()
+        let environment = ["STORERULES_APP_STORE_KEY": store.key["private_key_path"] ?? "",
+                           "STORERULES_APP_STORE_KEY_ID": store.key["key_id"] ?? "",
+                           "STORERULES_APP_STORE_ISSUER_ID": store.key["issuer_id"] ?? ""]
+        let result = try CommandRunner.run(["appstore", "statuses", id] + Self.options(store, key: false), environment: environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\(id)  active  pass.premium  renews to pass.premium"))
+        let pem = try String(contentsOfFile: store.key["private_key_path"] ?? "", encoding: .utf8)
+        let body = pem.split(separator: "\n").dropFirst().first.map(String.init) ?? "unlikely"
+        #expect(!result.standardOutput.contains(body) && !result.standardError.contains(body))
+        let missing = try CommandRunner.run(["appstore", "statuses", id] + Self.options(store, key: false))
+        #expect(missing.status == 64)
+        #expect(missing.standardError.contains("--app-store-key FILE (or STORERULES_APP_STORE_KEY)"))
+    }
+
+    @Test func applesErrorIsShownWithItsCode() throws {
+        let store = try StoreAPIProcess()
+        try store.buy("pellet.box")
+        try store.start()
+        let result = try CommandRunner.run(["appstore", "transaction", "999"] + Self.options(store))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("404, error 4040010 (transactionIdNotFound): no transaction 999"))
+    }
+
+    @Test func anExtensionAndALookupRunFromTheCommandLine() throws {
+        let store = try StoreAPIProcess()
+        let premium = try store.buy("pass.premium")
+        let ledger = try store.storeJSON(["transactions"])["transactions"] as? [[String: Any]] ?? []
+        let order = try #require(ledger.first?["order_id"] as? String)
+        try store.start()
+        let lookup = try CommandRunner.run(["appstore", "lookup", order] + Self.options(store))
+        #expect(lookup.status == 0, "\(lookup.standardError)")
+        #expect(lookup.standardOutput.contains("\(premium)  pass.premium"))
+        let extended = try CommandRunner.run(["appstore", "extend", premium, "--days", "3", "--reason", "outage", "--request-id", "r1"]
+                                             + Self.options(store))
+        #expect(extended.status == 0, "\(extended.standardError)")
+        #expect(extended.standardOutput.hasPrefix("Extended \(premium): renews "))
+        let mass = try CommandRunner.run(["appstore", "extend", "--product", "pass.premium", "--days", "1", "--reason", "1",
+                                          "--request-id", "m1"] + Self.options(store))
+        #expect(mass.status == 0, "\(mass.standardError)")
+        #expect(mass.standardOutput.contains("Mass extension m1: complete, 1 extended, 0 failed."))
+    }
+}
