@@ -65,7 +65,7 @@ let package = Package(
 
         // The fuzz targets' bodies, shared by the fuzz executables (Fuzz/) and the regression tests.
         .target(name: "StoreFuzzing", dependencies: ["StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StorePolicy",
-                                                   "StoreCore", "LuaBridge"]),
+                                                   "StoreCore", "LuaBridge", "AppStoreServerAPI"]),
 
         // Every measurement storerules bench prints: decisions against the C baseline, signed data
         // against OpenSSL, the ledger, and load on the services from a second process (wrk).

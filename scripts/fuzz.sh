@@ -16,7 +16,7 @@ shift || true
 if [ "$#" -gt 0 ]; then
     targets=("$@")
 else
-    targets=(signed-data payload-json catalog policy-context journey service-request http-request http-connection service-edge lua-result)
+    targets=(signed-data payload-json catalog policy-context journey service-request http-request http-connection service-edge lua-result app-store-api)
 fi
 
 scripts/bootstrap.sh

@@ -51,6 +51,10 @@ public final class FuzzHarness {
             let fuzzer = try LuaResultFuzzer()
             body = fuzzer.decode
             seeds = { LuaResultFuzzer.seeds }
+        case .appStoreAPI:
+            let fuzzer = try AppStoreAPIFuzzer(packageRoot: packageRoot)
+            body = fuzzer.decode
+            seeds = fuzzer.seeds
         }
     }
 

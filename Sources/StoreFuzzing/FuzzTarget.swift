@@ -30,4 +30,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A Lua value built from the bytes, as a hostile policy could return it, read back by
     /// ``LuaBridge/LuaDecoder`` as the shapes hook results take.
     case luaResult = "lua-result"
+    /// An App Store Server API answer, as the body of every endpoint's success and failure,
+    /// decoded and verified by ``AppStoreServerAPI/AppStoreServerAPIClient``; and a bearer token
+    /// as the local store's API checks it.
+    case appStoreAPI = "app-store-api"
 }
