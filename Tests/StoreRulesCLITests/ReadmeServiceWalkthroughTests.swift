@@ -43,6 +43,48 @@ import Testing
         serving.waitUntilExit()
     }
 
+    @Test("the README's Talk to Apple shells call the local store's API with the appstore command")
+    func talkToAppleRuns() throws {
+        let readme = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Talk to Apple"))
+        let blocks = Self.shellBlocks(in: readme[section.upperBound...]).prefix(2)
+        try #require(blocks.count == 2, "the section has a serving shell and a second shell")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-apple-\(UUID().uuidString)").path
+        let port = String(Int.random(in: 20_000...40_000))
+        let binaries = CommandRunner.executable.deletingLastPathComponent().path
+        let adapt = { (block: String) in
+            block.split(separator: "\n", omittingEmptySubsequences: false).filter { $0 != "swift build" }.joined(separator: "\n")
+                .replacingOccurrences(of: "$PWD/.build/debug", with: binaries)
+                .replacingOccurrences(of: "appstore-demo", with: folder)
+                .replacingOccurrences(of: "../Examples", with: CommandRunner.packageRoot.path + "/Examples")
+                .replacingOccurrences(of: "127.0.0.1:8090", with: "127.0.0.1:\(port)")
+        }
+        let (serving, _) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[0])))
+        defer {
+            serving.terminate()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        var listening = false
+        for _ in 0..<200 where !listening {
+            let (probe, answer) = try CommandRunner.bash("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/inApps/v1/transactions/1")
+            listening = String(decoding: answer.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "401"
+            probe.waitUntilExit()
+            if !listening { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        try #require(listening, "the store's api answers")
+        let (second, pipe) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[1])))
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0, "\(output)")
+        #expect(output.contains("2000000000000001  pass.premium"), "\(output)")
+        #expect(output.contains("2000000000000002  pellet.box"), "\(output)")
+        #expect(output.contains("2 transactions in 1 pages"), "\(output)")
+        #expect(output.contains("active  pass.premium  renews to pass.premium"), "\(output)")
+        #expect(output.contains("Extended 2000000000000001: renews "), "\(output)")
+        serving.terminate()
+        serving.waitUntilExit()
+    }
+
     /// The text of each fenced `sh` block, in order.
     static func shellBlocks(in text: Substring) -> [Substring] {
         var blocks: [Substring] = []
