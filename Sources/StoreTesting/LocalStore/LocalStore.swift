@@ -133,6 +133,7 @@ public final class LocalStore: Sendable {
             return (value, first, try Self.lastNotificationSequence(in: connection))
         }
         try deliverPending()
+        try sendDueNotifications()
         let sent = first > last ? [] : try notifications(after: first - 1).filter { $0.sequence <= last }
         return (value, sent)
     }

@@ -24,7 +24,7 @@ enum LocalStoreSchema {
     /// Every table, in an order in which each one's rows can be copied after those they refer to.
     static let tableNames = ledgerHeldTableNames + [
         "local_store_api_key", "local_store_consumption", "local_store_renewal_extension", "local_store_mass_extension",
-        "local_store_test_notification",
+        "local_store_test_notification", "local_store_text_setting", "local_store_send_attempt",
     ]
 
     /// The tables ledger files of earlier versions hold, which a new store state takes over.
@@ -160,9 +160,31 @@ enum LocalStoreSchema {
 
     /// Creates the tables of what the App Store Server API the store serves keeps: the keys it
     /// accepts, the consumption information it received, the renewal extensions it made (one per
-    /// request identifier and subscription) and the test notifications it sent.
+    /// request identifier and subscription), the test notifications it sent; and of the
+    /// notifications it sends to a server: the URL, each notification's next attempt, and every
+    /// attempt with its result.
     static func createServerAPITables(_ connection: DatabaseConnection) throws {
         try connection.execute(script: """
+            ALTER TABLE local_store_notification ADD COLUMN next_send_date INTEGER;
+            ALTER TABLE local_store_notification ADD COLUMN send_attempt_count INTEGER NOT NULL DEFAULT 0;
+            CREATE INDEX local_store_notification_due ON local_store_notification (next_send_date) WHERE next_send_date IS NOT NULL;
+
+            CREATE TABLE local_store_text_setting (
+                name TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            ) STRICT;
+
+            CREATE TABLE local_store_send_attempt (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                notification_sequence INTEGER REFERENCES local_store_notification (sequence),
+                test_token TEXT,
+                attempt_date INTEGER NOT NULL,
+                result TEXT NOT NULL,
+                CHECK ((notification_sequence IS NULL) <> (test_token IS NULL))
+            ) STRICT;
+            CREATE INDEX local_store_send_attempt_by_notification ON local_store_send_attempt (notification_sequence);
+            CREATE INDEX local_store_send_attempt_by_test ON local_store_send_attempt (test_token);
+
             CREATE TABLE local_store_api_key (
                 key_id TEXT PRIMARY KEY NOT NULL CHECK (length(key_id) > 0),
                 issuer_id TEXT NOT NULL CHECK (length(issuer_id) > 0),
@@ -206,7 +228,9 @@ enum LocalStoreSchema {
             CREATE TABLE local_store_test_notification (
                 token TEXT PRIMARY KEY NOT NULL,
                 signed_date INTEGER NOT NULL,
-                signed_payload TEXT NOT NULL
+                signed_payload TEXT NOT NULL,
+                next_send_date INTEGER,
+                send_attempt_count INTEGER NOT NULL DEFAULT 0
             ) STRICT;
             """)
     }

@@ -265,14 +265,15 @@ final class StoreWriter {
                 signedRenewalInfo: renewalInfoJWS, status: status),
             version: "2.0", signedDate: signedDate)
         let jws = try sign(payload)
+        let sendsNow = try LocalStore.notificationURL(in: connection) != nil
         try connection.execute(
             """
             INSERT INTO local_store_notification (notification_uuid, customer_id, notification_type, subtype,
-                transaction_id, original_transaction_id, signed_date, signed_payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                transaction_id, original_transaction_id, signed_date, signed_payload, next_send_date)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [uuid, customerID, type.rawValue, subtype?.rawValue, transaction?.id, transaction?.originalID,
-             signedDate.millisecondsSince1970, jws])
+             signedDate.millisecondsSince1970, jws, sendsNow ? signedDate.millisecondsSince1970 : nil])
         try owe(.notification, jws, to: customerID)
     }
 

@@ -156,9 +156,13 @@ extension LocalStore {
         }
     }
 
-    /// Signs a `TEST` notification and keeps it under a new token.
+    /// Signs a `TEST` notification, keeps it under a new token and sends it to the notification
+    /// URL; without one, Apple's `4040007`.
     func sendTestNotification() throws -> String {
-        try serially {
+        guard try notificationURL() != nil else {
+            throw ServerAPIFailure.notFound(.serverNotificationUrlNotFound, "no notification URL is set: store settings --notification-url URL")
+        }
+        return try serially {
             try perform { writer -> String in
                 let uuid = UUID().uuidString.lowercased()
                 let signedDate = writer.signingDate(for: writer.now)
@@ -169,8 +173,8 @@ extension LocalStore {
                     version: "2.0", signedDate: signedDate)
                 let token = "\(uuid)_\(signedDate.millisecondsSince1970)"
                 try writer.connection.execute(
-                    "INSERT INTO local_store_test_notification (token, signed_date, signed_payload) VALUES (?, ?, ?)",
-                    [token, signedDate.millisecondsSince1970, try writer.sign(payload)])
+                    "INSERT INTO local_store_test_notification (token, signed_date, signed_payload, next_send_date) VALUES (?, ?, ?, ?)",
+                    [token, signedDate.millisecondsSince1970, try writer.sign(payload), signedDate.millisecondsSince1970])
                 return token
             }.0
         }

@@ -84,17 +84,19 @@ extension LocalStore {
     /// The outbox's notifications signed in `[start, end)`, after `sequence`, optionally of one
     /// type and subtype, or about one customer.
     func apiNotifications(start: Int64, end: Int64, after sequence: Int, type: String?, subtype: String?,
-                          customerID: String?) throws -> [APINotification] {
+                          customerID: String?, onlyFailures: Bool) throws -> [APINotification] {
         try state.read { connection in
             try connection.fetchAll(
                 """
-                SELECT sequence, signed_date, signed_payload FROM local_store_notification
+                SELECT sequence, signed_date, signed_payload FROM local_store_notification AS n
                 WHERE signed_date >= ?1 AND signed_date < ?2 AND sequence > ?3
                   AND (?4 IS NULL OR notification_type = ?4) AND (?5 IS NULL OR subtype = ?5)
                   AND (?6 IS NULL OR customer_id = ?6)
+                  AND (NOT ?7 OR (send_attempt_count > 0 AND NOT EXISTS (
+                      SELECT 1 FROM local_store_send_attempt AS a WHERE a.notification_sequence = n.sequence AND a.result = 'SUCCESS')))
                 ORDER BY sequence
                 """,
-                [start, end, sequence, type, subtype, customerID]
+                [start, end, sequence, type, subtype, customerID, onlyFailures]
             ).map { row in
                 APINotification(sequence: try row.decode(column: "sequence"), signedDate: try row.decode(column: "signed_date"),
                                 signedPayload: try row.decode(column: "signed_payload"))

@@ -30,11 +30,18 @@ extension LocalStoreAPI {
             after = sequence
         }
         let notifications = try store.apiNotifications(start: start, end: end, after: after, type: request.notificationType,
-                                                       subtype: request.notificationSubtype, customerID: customerID)
+                                                       subtype: request.notificationSubtype, customerID: customerID,
+                                                       onlyFailures: request.onlyFailures ?? false)
         let page = Array(notifications.prefix(Self.pageSize))
         let hasMore = notifications.count > page.count
+        var items: [NotificationHistoryResponseItem] = []
+        for notification in page {
+            let attempts = try store.sendAttempts(ofNotification: notification.sequence)
+                .map { SendAttemptItem(attemptDate: $0.date, sendAttemptResult: $0.result) }
+            items.append(NotificationHistoryResponseItem(signedPayload: notification.signedPayload, sendAttempts: attempts))
+        }
         return NotificationHistoryResponse(
             paginationToken: hasMore ? page.last.map { PageToken.pagination(after: $0.sequence) } : nil, hasMore: hasMore,
-            notificationHistory: page.map { NotificationHistoryResponseItem(signedPayload: $0.signedPayload, sendAttempts: []) })
+            notificationHistory: items)
     }
 }

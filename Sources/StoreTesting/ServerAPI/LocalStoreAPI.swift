@@ -103,7 +103,8 @@ public final class LocalStoreAPI: Sendable {
             guard let signed = try store.testNotification(token) else {
                 throw ServerAPIFailure.notFound(.testNotificationNotFound, "no test notification \(token)")
             }
-            return Self.json(CheckTestNotificationResponse(signedPayload: signed, sendAttempts: []))
+            let attempts = try store.sendAttempts(testToken: token).map { SendAttemptItem(attemptDate: $0.date, sendAttemptResult: $0.result) }
+            return Self.json(CheckTestNotificationResponse(signedPayload: signed, sendAttempts: attempts))
         case .notificationHistory:
             return Self.json(try notificationHistory(try Self.decode(NotificationHistoryRequest.self, from: body), query: query))
         case .setAppAccountToken(let id):

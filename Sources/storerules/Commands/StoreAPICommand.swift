@@ -14,7 +14,8 @@ enum StoreAPICommand {
     /// `--tls-key PEM`.
     static let tlsKey = ServeOptions.tlsKey
 
-    /// Serves the store's API until SIGTERM or SIGINT.
+    /// Serves the store's API until SIGTERM or SIGINT, sending the notifications that fall due
+    /// meanwhile.
     static func serve(_ store: LocalStore, parsed: ParsedArguments) async throws -> Int32 {
         let address = try parsed.value(of: listen) ?? ListenAddress(host: "127.0.0.1", port: 8090)
         let tls: HTTPServerConfiguration.TLSCredentials?
@@ -23,7 +24,13 @@ enum StoreAPICommand {
         case let (certificate?, key?): tls = .init(certificatePEM: try ServeOptions.read(certificate, "--tls-cert"), keyPEM: try ServeOptions.read(key, "--tls-key"))
         default: throw UsageError("--tls-cert and --tls-key go together")
         }
-        let signals = try ServeSignals(reloadKeys: {}, tick: {})
+        let signals = try ServeSignals(reloadKeys: {}, tick: {
+            do {
+                try store.sendDueNotifications()
+            } catch {
+                Output.error("storerules store api: notifications not sent: \(error)")
+            }
+        })
         let server: HTTPServer
         do {
             server = try HTTPServer(handler: LocalStoreAPIHandler(api: LocalStoreAPI(store: store)),

@@ -201,14 +201,15 @@ struct StoreOutput {
         }
     }
 
-    func settings(_ settings: LocalStoreSettings) {
+    func settings(_ settings: LocalStoreSettings, notificationURL: URL?) {
         let failures = StoreKitErrorSetting.API.allCases.filter(settings.simulatedFailures.contains).map(\.rawValue)
         emit(["ask_to_buy": settings.askToBuyEnabled, "billing_retry": settings.shouldEnterBillingRetryOnRenewal,
               "grace_period": settings.billingGracePeriodIsEnabled, "time_rate": settings.timeRate.rawValue,
-              "simulated_failures": failures]) {
+              "simulated_failures": failures, "notification_url": notificationURL?.absoluteString ?? NSNull()]) {
             ["Ask to Buy \(Self.onOff(settings.askToBuyEnabled)), billing retry \(Self.onOff(settings.shouldEnterBillingRetryOnRenewal)), "
              + "grace period \(Self.onOff(settings.billingGracePeriodIsEnabled)), time rate \(settings.timeRate) (\(settings.timeRate.rawValue))",
-             "Simulated failures: " + (failures.isEmpty ? "none" : failures.joined(separator: ", "))]
+             "Simulated failures: " + (failures.isEmpty ? "none" : failures.joined(separator: ", ")),
+             "Notifications sent to: " + (notificationURL?.absoluteString ?? "nowhere")]
         }
     }
 

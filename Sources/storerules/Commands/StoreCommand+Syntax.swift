@@ -118,9 +118,21 @@ extension StoreCommand {
     static let resetFlag = CommandOption.flag("reset", help: "Go back to the catalog's settings first.")
 
     /// `on|off` options of `settings`, each with the setting it overrides.
+    /// `--notification-url URL|none`: where notifications are sent; `none` stops sending.
+    static let notificationURL = TypedOption<URL?>.value(
+        "notification-url", "URL|none", help: "Send every notification from now on to URL as the App Store does (POST "
+            + "{\"signedPayload\"}), retrying a failure 1, 12, 24, 48 and 72 hours later on the store's clock; none stops."
+    ) { text throws(UsageError) in
+        if text == "none" { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw UsageError("--notification-url must be an http:// or https:// URL, or none, not '\(text)'")
+        }
+        return url
+    }
+
     static let settingsOptions: [CommandOption] = [
         askToBuy.option, billingRetry.option, gracePeriod.option, timeRate.option, failPurchases.option, failOfferCodes.option,
-        failSync.option, resetFlag,
+        failSync.option, resetFlag, notificationURL.option,
     ]
 
     /// The store commands, each with the options it takes besides ``storeOptions``.

@@ -182,7 +182,8 @@ enum StoreCommand: Command {
             try noArguments()
             try session.catchUp()
             try updateSettings(parsed, store: store)
-            output.settings(try store.settings())
+            if let url = try parsed.value(of: Self.notificationURL) { try store.setNotificationURL(url) }
+            output.settings(try store.settings(), notificationURL: try store.notificationURL())
         case "certificate":
             try noArguments()
             Output.line(store.authority.rootCertificate.pemRepresentation.trimmingCharacters(in: .newlines))
