@@ -273,7 +273,7 @@ final class StoreWriter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [uuid, customerID, type.rawValue, subtype?.rawValue, transaction?.id, transaction?.originalID,
-             signedDate.millisecondsSince1970, jws, sendsNow ? signedDate.millisecondsSince1970 : nil])
+             signedDate.millisecondsSince1970, jws, sendsNow ? event.millisecondsSince1970 : nil])
         try owe(.notification, jws, to: customerID)
     }
 

@@ -174,7 +174,7 @@ extension LocalStore {
                 let token = "\(uuid)_\(signedDate.millisecondsSince1970)"
                 try writer.connection.execute(
                     "INSERT INTO local_store_test_notification (token, signed_date, signed_payload, next_send_date) VALUES (?, ?, ?, ?)",
-                    [token, signedDate.millisecondsSince1970, try writer.sign(payload), signedDate.millisecondsSince1970])
+                    [token, signedDate.millisecondsSince1970, try writer.sign(payload), writer.now.millisecondsSince1970])
                 return token
             }.0
         }
