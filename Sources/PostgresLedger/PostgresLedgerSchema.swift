@@ -35,6 +35,9 @@ enum PostgresLedgerSchema {
         migrator.registerMigration("create notification conflict table") { connection in
             try create([LedgerSchemaDescription.notificationConflict], on: connection)
         }
+        migrator.registerMigration("create reconciliation mark table") { connection in
+            try create([LedgerSchemaDescription.reconciliationMark], on: connection)
+        }
         return migrator
     }()
 

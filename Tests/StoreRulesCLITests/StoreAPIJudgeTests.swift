@@ -20,6 +20,8 @@ struct StoreAPIJudgeTests {
         let ledger = try store.storeJSON(["transactions", "--customer", "ana"])["transactions"] as? [[String: Any]] ?? []
         let renewal = try #require(ledger.first { $0["product_id"] as? String == "pass.premium" && $0["transaction_id"] as? String != premium }?["transaction_id"] as? String)
         let orderID = try #require(ledger.first { $0["transaction_id"] as? String == singles[0] }?["order_id"] as? String)
+        // Nothing listens on the discard port: every notification sent from now on fails.
+        try store.store(["settings", "--notification-url", "http://127.0.0.1:9/v1/notifications"])
         try store.start()
 
         let scenario: [String: Any] = [
@@ -82,6 +84,8 @@ struct StoreAPIJudgeTests {
         #expect(notificationPages.flatMap { $0 }.contains("RENEWAL_EXTENDED"))
         #expect(notificationPages.flatMap { $0 }.contains("REFUND"))
         #expect(report["notifications_of_type"] as? Int == 1)
+        #expect(report["notifications_only_failures"] as? Int == 1, "the extension's notification, sent to no one")
+        #expect(report["test_notification_attempts"] as? [String] == ["SOCKET_ISSUE"])
         #expect(report["app_transaction"] as? String == StoreAPIProcess.bundleID)
 
         let consumption = try store.storeJSON(["consumption"])["consumption"] as? [[String: Any]] ?? []

@@ -20,11 +20,15 @@ import Testing
             if withIdentity { try LocalStoreSchema.createIdentityTable(connection) }
             try connection.execute("PRAGMA defer_foreign_keys = ON")
             for table in tables {
+                // The old tables lack the columns later migrations added to the store's own.
+                let legacyColumns = Set(try connection.fetchAll("SELECT name FROM pragma_table_info('\(table)')")
+                    .map { try $0.decode(String.self, at: 0) })
                 for row in try harness.store.state.read({ try $0.fetchAll("SELECT * FROM \(table)") }) {
-                    let placeholders = Array(repeating: "?", count: row.values.count).joined(separator: ", ")
+                    let kept = row.columnNames.indices.filter { legacyColumns.contains(row.columnNames[$0]) }
+                    let placeholders = Array(repeating: "?", count: kept.count).joined(separator: ", ")
                     try connection.execute(
-                        "INSERT INTO \(table) (\(row.columnNames.joined(separator: ", "))) VALUES (\(placeholders))",
-                        row.values.map { $0 })
+                        "INSERT INTO \(table) (\(kept.map { row.columnNames[$0] }.joined(separator: ", "))) VALUES (\(placeholders))",
+                        kept.map { row.values[$0] })
                 }
             }
         }

@@ -139,6 +139,7 @@ def main():
     test = api.request_test_notification()
     test_status = api.get_test_notification_status(test.testNotificationToken)
     report["test_notification"] = verifier.verify_and_decode_notification(test_status.signedPayload).rawNotificationType
+    report["test_notification_attempts"] = [attempt.rawSendAttemptResult for attempt in test_status.sendAttempts]
 
     window = NotificationHistoryRequest(startDate=scenario["now_ms"] - 86_400_000 * 60, endDate=scenario["now_ms"] + 86_400_000 * 30)
     pages, token_ = [], None

@@ -21,12 +21,14 @@ extension Ledger {
         public var events = 0
         /// Notifications kept as conflicts, copied.
         public var notificationConflicts = 0
+        /// Reconciliation checkpoints and revisions copied.
+        public var reconciliationMarks = 0
     }
 
     /// Copies everything this ledger holds into `target`, which must be empty: customers,
     /// transactions with their verbatim JWS and every version, renewal infos, grants and their
     /// reversals, balances, processed notifications, the notifications kept for customers not
-    /// known yet or as conflicts, and merchandising events — the way an app moves from the embedded SQLite ledger to a shared
+    /// known yet or as conflicts, merchandising events, and where reconciling got to — the way an app moves from the embedded SQLite ledger to a shared
     /// PostgreSQL one, or back. The source is read from one snapshot and the target written in
     /// one transaction, so a failed copy leaves the target empty. Grants, reversals and the
     /// transactions' stored and finished dates are dated at the copy, and grant attempts start
@@ -48,7 +50,8 @@ extension Ledger {
             let customers = try ledger.customers()
             let balances = try customers.map { ($0.id, try ledger.balances(customerID: $0.id)) }
             return (customers, transactions, balances, try ledger.renewalInfos(), try ledger.processedNotifications(),
-                    try ledger.pendingNotifications(), try ledger.events(), try ledger.notificationConflicts())
+                    try ledger.pendingNotifications(), try ledger.events(), try ledger.notificationConflicts(),
+                    try ledger.reconciliationMarks())
         }
         let now = Self.nowInMilliseconds()
         return try target.writing { ledger in
@@ -90,6 +93,10 @@ extension Ledger {
             }
             for conflict in source.7 where try ledger.insertNotificationConflict(conflict) {
                 summary.notificationConflicts += 1
+            }
+            for mark in source.8 {
+                try ledger.upsertReconciliationMark(mark)
+                summary.reconciliationMarks += 1
             }
             return summary
         }

@@ -180,6 +180,15 @@ public enum LedgerSchemaDescription {
         LedgerColumn("received_date", .integer),
     ])
 
+    /// Where reconciling with the App Store Server API got to: a checkpoint, or a customer's
+    /// transaction history revision (``ReconciliationMark``).
+    public static let reconciliationMark = LedgerTable("reconciliation_mark", [
+        LedgerColumn("kind", .text, check: "kind IN ('checkpoint', 'revision')"),
+        LedgerColumn("mark_key", .text),
+        LedgerColumn("value", .text),
+        LedgerColumn("updated_date", .integer),
+    ], constraints: ["PRIMARY KEY (kind, mark_key)"])
+
     /// The tables the ledger's first migration creates.
     public static let firstTables = [
         customer, storeTransaction, transactionVersion, transactionGrant, grantReversal, balance, renewalInfo,
@@ -187,5 +196,5 @@ public enum LedgerSchemaDescription {
     ]
 
     /// Every table of the ledger.
-    public static let tables = firstTables + [pendingNotification, merchandisingEvent, notificationConflict]
+    public static let tables = firstTables + [pendingNotification, merchandisingEvent, notificationConflict, reconciliationMark]
 }

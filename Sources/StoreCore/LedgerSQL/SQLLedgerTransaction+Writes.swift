@@ -187,6 +187,15 @@ extension SQLLedgerTransaction {
         try connection.send("DELETE FROM pending_notification WHERE notification_uuid = \(uuid)")
     }
 
+    public func upsertReconciliationMark(_ mark: ReconciliationMark) throws {
+        try connection.send(
+            """
+            INSERT INTO reconciliation_mark (kind, mark_key, value, updated_date)
+            VALUES (\(mark.kind.rawValue), \(mark.key), \(mark.value), \(mark.updatedDate))
+            ON CONFLICT (kind, mark_key) DO UPDATE SET value = excluded.value, updated_date = excluded.updated_date
+            """)
+    }
+
     public func insertNotificationConflict(_ conflict: NotificationConflict) throws -> Bool {
         try connection.returnsRow(
             """

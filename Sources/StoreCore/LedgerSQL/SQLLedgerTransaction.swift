@@ -156,6 +156,23 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
         ).map(LedgerRecords.processedNotification(from:))
     }
 
+    public func reconciliationMark(kind: ReconciliationMark.Kind, key: String) throws -> ReconciliationMark? {
+        try connection.rows(
+            """
+            SELECT kind, mark_key, value, updated_date FROM reconciliation_mark WHERE kind = \(kind.rawValue) AND mark_key = \(key)
+            """
+        ).first.map(LedgerRecords.reconciliationMark(from:))
+    }
+
+    public func reconciliationMarks() throws -> [ReconciliationMark] {
+        try connection.rows(
+            """
+            SELECT kind, mark_key, value, updated_date FROM reconciliation_mark
+            ORDER BY kind\(.binaryCollation), mark_key\(.binaryCollation)
+            """
+        ).map(LedgerRecords.reconciliationMark(from:))
+    }
+
     public func notificationConflicts() throws -> [NotificationConflict] {
         try connection.rows(
             """

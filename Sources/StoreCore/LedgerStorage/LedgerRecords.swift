@@ -49,6 +49,12 @@ public enum LedgerRecords {
     public static let notificationConflictColumns =
         "notification_uuid, notification_type, subtype, transaction_id, field, stored, received, transaction_jws, received_date"
 
+    /// A reconciliation mark, from its row.
+    public static func reconciliationMark(from row: some LedgerRecordRow) throws -> ReconciliationMark {
+        ReconciliationMark(key: try row.text("mark_key"), kind: ReconciliationMark.Kind(rawValue: try row.text("kind")) ?? .checkpoint,
+                           value: try row.text("value"), updatedDate: try row.integer("updated_date"))
+    }
+
     /// A notification kept for a conflict, from its row.
     public static func notificationConflict(from row: some LedgerRecordRow) throws -> NotificationConflict {
         NotificationConflict(

@@ -132,6 +132,10 @@ public protocol LedgerReading {
     func eventNames(customerID: String) throws -> Set<String>
     /// Every event recorded, by customer, then time (for copies).
     func events() throws -> [MerchandisingEvent]
+    /// The reconciliation mark of `kind` under `key`, if one was set.
+    func reconciliationMark(kind: ReconciliationMark.Kind, key: String) throws -> ReconciliationMark?
+    /// Every reconciliation mark, by kind then key (for copies).
+    func reconciliationMarks() throws -> [ReconciliationMark]
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -183,4 +187,6 @@ public protocol LedgerWriting: LedgerReading {
     /// Keeps a notification whose transaction contradicts the stored one, unless its UUID is
     /// kept; returns whether it was new.
     func insertNotificationConflict(_ conflict: NotificationConflict) throws -> Bool
+    /// Sets a reconciliation mark, replacing the one of its kind and key.
+    func upsertReconciliationMark(_ mark: ReconciliationMark) throws
 }

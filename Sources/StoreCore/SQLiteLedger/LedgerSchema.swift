@@ -73,6 +73,9 @@ enum LedgerSchema {
             let indexes = LedgerSchemaDescription.merchandisingEvent.createStatements(in: .sqlite).dropFirst()
             try connection.execute(script: indexes.joined(separator: ";\n"))
         }
+        migrator.registerMigration("create reconciliation mark table") { connection in
+            try create([LedgerSchemaDescription.reconciliationMark], on: connection)
+        }
         return migrator
     }()
 

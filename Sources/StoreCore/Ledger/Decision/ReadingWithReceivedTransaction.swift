@@ -113,6 +113,14 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.notificationConflicts()
     }
 
+    func reconciliationMark(kind: ReconciliationMark.Kind, key: String) throws -> ReconciliationMark? {
+        try base.reconciliationMark(kind: kind, key: key)
+    }
+
+    func reconciliationMarks() throws -> [ReconciliationMark] {
+        try base.reconciliationMarks()
+    }
+
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {
         try base.eventSummaries(customerID: customerID)
     }
