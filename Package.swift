@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "TextMatching"]),
-        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "LuaBridge"]),
+        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "AppStoreServerAPI"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL"]),
 

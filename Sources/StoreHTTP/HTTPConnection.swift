@@ -194,7 +194,8 @@ final class HTTPConnection {
         try send(response, method: method, headOnly: method == "HEAD", keepAlive: false, counted: true, requestID: requestID)
     }
 
-    /// Writes `response`; `counted` answers are the transport's own, counted here with the
+    /// Writes `response`, with a `Date` header of the server's clock unless the handler dated it
+    /// itself; `counted` answers are the transport's own, counted here with the
     /// request's id (`requestID` when it is usable), as the router counts and marks its own.
     private func send(_ response: HTTPResponse, method: String?, headOnly: Bool, keepAlive: Bool, counted: Bool,
                       requestID: String? = nil) throws(StreamFailure) {
@@ -207,7 +208,8 @@ final class HTTPConnection {
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
             text += "\(name): \(value)\r\n"
         }
-        text += "Content-Length: \(response.body.count)\r\nDate: \(HTTPDate.now)\r\n"
+        text += "Content-Length: \(response.body.count)\r\n"
+        if response.headers["Date"] == nil { text += "Date: \(HTTPDate.now)\r\n" }
         text += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
         var bytes = Array(text.utf8)
         if !headOnly { bytes += response.body }

@@ -74,4 +74,10 @@ struct LedgerWorkspace {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         return try #require(object["balances"] as? [String: Int])
     }
+
+    /// `ledger customer ID --ledger URL --json`, as text; "" when the ledger has no such customer.
+    static func customerJSON(_ customer: String, ledger: String) throws -> String {
+        let result = try Self.ledger("customer", customer, "--ledger", ledger, "--json")
+        return result.status == 0 ? result.standardOutput : ""
+    }
 }

@@ -25,6 +25,25 @@ extension AppStoreServerAPIClient {
         }
     }
 
+    /// The server's clock, from the `Date` of its answer to a one-millisecond notification
+    /// history request at this machine's time (whatever the answer's status); this machine's
+    /// time when the answer has no `Date`. A local store's clock may run ahead of the wall clock.
+    public func serverNow() async throws(AppStoreServerAPIError) -> Date {
+        let now = Date()
+        let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(NotificationHistoryRequest(startDate: milliseconds - 1, endDate: milliseconds))
+        } catch {
+            throw .invalidArgument("a notification history request cannot be written: \(error)")
+        }
+        let endpoint = AppStoreServerAPIEndpoint.notificationHistory
+        let request = AppStoreServerAPIRequest(method: endpoint.method, path: endpoint.path, body: body)
+        let headers = ["Authorization": "Bearer \(try tokens.token())", "Accept": "application/json", "User-Agent": Self.userAgent]
+        let answer = try await transport.send(request, to: baseURL, headers: headers)
+        return answer.header("Date").flatMap(HTTPDateHeader.date) ?? now
+    }
+
     /// Request a Test Notification; answers the token to ask its status with.
     public func requestTestNotification() async throws(AppStoreServerAPIError) -> String {
         let answer = try await call(.requestTestNotification, answer: SendTestNotificationResponse.self)

@@ -23,7 +23,16 @@ public final class LocalStoreAPI: Sendable {
 
     /// The answer to `request`, whose path and query are as sent (percent escapes kept),
     /// carrying `authorization` (the `Authorization` header's value).
+    ///
+    /// Every answer's `Date` is the store's clock, which may run ahead of the wall clock, so a
+    /// client windows its requests in the store's time.
     public func respond(to request: AppStoreServerAPIRequest, authorization: String?) -> AppStoreServerAPIResponse {
+        var answer = answer(to: request, authorization: authorization)
+        if let now = try? store.now() { answer.headers["date"] = HTTPDateHeader.text(now) }
+        return answer
+    }
+
+    private func answer(to request: AppStoreServerAPIRequest, authorization: String?) -> AppStoreServerAPIResponse {
         let verifier: AuthenticationTokenVerifier
         do {
             verifier = try store.serverAPITokenVerifier()

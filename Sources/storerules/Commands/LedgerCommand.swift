@@ -17,6 +17,9 @@ enum LedgerCommand: Command {
            storerules ledger check --ledger URL
            storerules ledger copy --from URL --to URL
            storerules ledger migrate --ledger URL
+           storerules ledger reconcile DIR --ledger URL --root PEM... --bundle-id ID --environment E
+                                       --app-store-key FILE --app-store-key-id ID --app-store-issuer-id ID
+                                       [--app-store-url URL] [--since TIME] [--json]
 
     Works on the ledger itself, the one a service, 'storerules store' or an app embedding the
     library keeps. A ledger URL is a SQLite file's path (created when missing) or a PostgreSQL
@@ -73,6 +76,10 @@ enum LedgerCommand: Command {
             from.option, to.option,
         ]),
         Subcommand("migrate", summary: "Bring the ledger's schema up to date and say so.", options: [ledgerOption]),
+        Subcommand("reconcile", arguments: "DIR", summary: "Catch up with the App Store after missed notifications: "
+                   + "notification history since the ledger's checkpoint (failures first), then each touched customer's "
+                   + "transaction history and subscription statuses, all through DIR's policy, granting nothing twice.",
+                   options: reconcileOptions),
     ]
 
     static let syntax = CommandSyntax(name, options: [], subcommands: ledgerSubcommands)
@@ -95,6 +102,7 @@ enum LedgerCommand: Command {
         case "check": return try check(parsed)
         case "copy": return try copy(parsed)
         case "migrate": return try migrate(parsed)
+        case "reconcile": return try await reconcile(parsed)
         default: throw UsageError("unknown ledger command '\(command)'")
         }
     }
