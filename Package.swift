@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger",
                                                          "ServiceCommandLine"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
-        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine", "TestPrerequisites"]),
+        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine", "TestPrerequisites", "StoreService"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger",

@@ -91,4 +91,31 @@ import TestPrerequisites
         #expect(Set((again["transaction_outcomes"] as? [String: Int] ?? [:]).keys).isSubset(of: ["already_finished"]), "\(again)")
         _ = service?.terminate()
     }
+
+    @Test("serve --reconcile-every catches up by itself with a purchase whose notification it missed")
+    func serveReconcilesOnItsOwn() throws {
+        let store = try StoreAPIProcess()
+        try store.store(["certificate"]).write(toFile: store.rootPath, atomically: true, encoding: .utf8)
+        let rootPEM = try String(contentsOfFile: store.rootPath, encoding: .utf8)
+        let ledger = store.directory.appending(path: "service.sqlite").path
+        var service = try ServeProcess(ledger: ledger, rootPEM: rootPEM)
+        let token = UUID().uuidString.lowercased()
+        #expect(try service.request("PUT", "/v1/customers/ana", json: ["app_account_token": token]).status < 300)
+        try store.store(["settings", "--notification-url", "\(service.baseURL.absoluteString)/v1/notifications"])
+        _ = service.terminate()
+        try store.store(["purchase", "pellet.box", "--customer", "ana", "--app-account-token", token])
+        try store.start()
+        service = try ServeProcess(ledger: ledger, extra: [
+            "--reconcile-every", "1s", "--app-store-url", store.baseURL, "--app-store-key", store.key["private_key_path"] ?? "",
+            "--app-store-key-id", store.key["key_id"] ?? "", "--app-store-issuer-id", store.key["issuer_id"] ?? "",
+        ], rootPEM: rootPEM)
+        var balances: [String: Any] = [:]
+        for _ in 0..<100 where balances["pellet"] == nil {
+            Thread.sleep(forTimeInterval: 0.1)
+            balances = try service.request("GET", "/v1/customers/ana").json["balances"] as? [String: Any] ?? [:]
+        }
+        #expect(balances["pellet"] as? Int == 5, "\(service.standardError)")
+        #expect(service.standardError.contains("storerules serve: reconciled: "), "\(service.standardError)")
+        _ = service.terminate()
+    }
 }

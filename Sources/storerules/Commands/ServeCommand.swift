@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import CommandLineOptions
 import Foundation
 import PostgresLedger
@@ -77,6 +78,18 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(error.message)
         }
+        let reconciler: Reconciler?
+        if options.reconcileEvery != nil {
+            do {
+                reconciler = Reconciler(service: service, client: try AppStoreAPIOptionDeclarations.client(parsed, verifier: service.verifier))
+            } catch let error as AppStoreServerAPIKeyError {
+                throw CommandFailure(error.description)
+            } catch let error as AppStoreServerAPIError {
+                throw UsageError(error.description)
+            }
+        } else {
+            reconciler = nil
+        }
         let access: AccessControl
         if let keys = options.apiKeysPath {
             do {
@@ -149,7 +162,14 @@ enum ServeCommand: Command {
         Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "
                     + "(policy \(service.engine.version), ledger \(options.service.ledger.displayName)"
                     + (access.checksKeys ? "" : ", no API keys") + ")")
+        var schedule: ReconciliationSchedule?
+        if let reconciler, let interval = options.reconcileEvery, let location = options.service.ledger as? LedgerLocation {
+            schedule = ReconciliationSchedule(reconciler: reconciler, every: interval, lock: location.reconciliationLock) {
+                Output.error("storerules serve: " + $0)
+            }
+        }
         await signals.wait()
+        schedule?.stop()
         server.stop(grace: .seconds(10))
         following?.stop()
         Output.error("storerules serve: stopped")

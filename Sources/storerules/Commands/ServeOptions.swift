@@ -19,6 +19,8 @@ struct ServeOptions {
     let watch: Bool
     /// Whether the policy comes from the ledger's releases, followed as they are published.
     let policyFromLedger: Bool
+    /// How often to reconcile the ledger with the App Store Server API, if at all.
+    let reconcileEvery: Duration?
 
     // MARK: - Declarations
 
@@ -52,13 +54,23 @@ struct ServeOptions {
         "policy-from-ledger", help: "Serve the newest policy released in the PostgreSQL ledger instead of DIR's policy.lua and "
             + "catalog, and follow new releases.")
     static let insecureNoAuthFlag = CommandOption.flag("insecure-no-auth", help: "Serve without API keys; only on a loopback address.")
+    static let reconcileEveryOption = TypedOption<Duration>.value(
+        "reconcile-every", "DURATION", help: "Reconcile the ledger with the App Store Server API this often (30s, 15m, 1h), one "
+            + "instance of a fleet at a time; needs the --app-store-… options."
+    ) { text throws(UsageError) in
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600]
+        guard let unit = text.last.flatMap({ units[$0] }), let count = Int(text.dropLast()), count > 0 else {
+            throw UsageError("--reconcile-every must be a whole number of seconds, minutes or hours (30s, 15m, 1h), not '\(text)'")
+        }
+        return .seconds(count * unit)
+    }
 
     /// Every option of `storerules serve`, in the order help lists them.
     static let declarations: [CommandOption] = ServiceOptionDeclarations.all + [
         listen.option, threads.option, maxConnections.option, maxConnectionsPerAddress.option, maxEventNames.option,
         headerTimeout.option, apiKeys.option, tlsCertificate.option, tlsKey.option, decisionLog.option,
-        watchFlag, policyFromLedgerFlag, insecureNoAuthFlag,
-    ]
+        watchFlag, policyFromLedgerFlag, insecureNoAuthFlag, reconcileEveryOption.option,
+    ] + AppStoreAPIOptionDeclarations.all
 
     init(_ parsed: ParsedArguments) throws {
         let folder = try parsed.positional(0, "the policy folder DIR")
@@ -103,6 +115,7 @@ struct ServeOptions {
         decisionLogPath = try parsed.value(of: Self.decisionLog)
         watch = parsed.flag(Self.watchFlag)
         policyFromLedger = parsed.flag(Self.policyFromLedgerFlag)
+        reconcileEvery = try parsed.value(of: Self.reconcileEveryOption)
         if policyFromLedger {
             guard case .postgres = ledger else {
                 throw UsageError("--policy-from-ledger needs a PostgreSQL ledger (postgres://…), where releases are published")
