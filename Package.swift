@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "TextMatching"]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "AppStoreServerAPI"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
-        .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL"]),
+        .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL", "AppStoreServerAPI"]),
 
         // The client of Apple's App Store Server API: JWT auth, every endpoint, typed errors,
         // retries and paging, every signed item verified; its wire types, which the local store serves.
@@ -70,7 +70,7 @@ let package = Package(
         // Every measurement storerules bench prints: decisions against the C baseline, signed data
         // against OpenSSL, the ledger, and load on the services from a second process (wrk).
         .target(name: "StoreBench", dependencies: ["StoreTesting", "StorePolicy", "StoreCore", "PostgresLedger", "ServiceCommandLine", "LuaBridge",
-                                                 "CLuaBaseline", "COpenSSL"]),
+                                                 "CLuaBaseline", "COpenSSL", "AppStoreServerAPI", "StoreHTTP"]),
 
         // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "PostgresLedger",

@@ -8,6 +8,7 @@ extension BenchCommand {
         if let decisions = report.decisions { sections.append(engineTable(decisions)) }
         if let policy = report.policy { sections.append(policyTable(policy)) }
         if let signedData = report.signedData { sections.append(signedDataTable(signedData)) }
+        if let appStoreAPI = report.appStoreAPI { sections.append(appStoreAPITable(appStoreAPI)) }
         if let ledger = report.ledger { sections.append(ledgerTable(ledger)) }
         if let service = report.service { sections.append(serviceTable(service)) }
         if let http = report.http { sections.append(httpTable(http)) }
@@ -81,6 +82,20 @@ extension BenchCommand {
           OpenSSL ECDSA P-256 verify       \(rate(figures.openSSLVerifiesPerSecond))
           verifier / OpenSSL               \(String(format: "%8.2f×", figures.verificationToOpenSSLRatio)) \
         (goal ≥ \(String(format: "%.2f", SignedDataBenchFigures.verificationToOpenSSLGoal))×)
+        """
+    }
+
+    /// The App Store Server API lines of the table.
+    static func appStoreAPITable(_ figures: AppStoreAPIBenchFigures) -> String {
+        func rate(_ value: Double) -> String { String(format: "%10.0f /s", value) }
+        return """
+        App Store Server API client (best of \(BenchRounds.count) rounds)
+          bearer tokens signed (ES256 JWT) \(rate(figures.jwtSignsPerSecond)) (\(AppStoreAPIBench.tokenCount) tokens)
+          OpenSSL ECDSA P-256 sign         \(rate(figures.openSSLSignsPerSecond))
+          tokens / OpenSSL                 \(String(format: "%8.2f×", figures.jwtToOpenSSLSignRatio))
+          history pages over HTTP          \(rate(figures.historyPagesPerSecondOverHTTP)) (\(AppStoreAPIBench.transactionCount) transactions, pages of 20, verified)
+          history pages in process         \(rate(figures.historyPagesPerSecondInProcess))
+          over HTTP / in process           \(String(format: "%8.2f×", figures.historyHTTPToInProcessRatio))
         """
     }
 

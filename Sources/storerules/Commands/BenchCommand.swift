@@ -107,6 +107,7 @@ enum BenchCommand: Command {
         if sections.contains(.decisions) { report.decisions = try DecisionBench.measure(iterations: iterations) }
         if sections.contains(.policy) { report.policy = try PolicyBench.measure(folder: serviceFolder) }
         if sections.contains(.signedData) { report.signedData = try SignedDataBench.measure() }
+        if sections.contains(.appStoreAPI) { report.appStoreAPI = try await AppStoreAPIBench.measure(folder: serviceFolder) }
         if sections.contains(.ledger) { report.ledger = try LedgerBench.measure(postgresURL: postgresURL) }
         if sections.contains(.service) {
             report.service = try ServiceLoadTestSection.measure(folder: serviceFolder, requests: serviceRequests)

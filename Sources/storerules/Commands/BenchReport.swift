@@ -12,6 +12,8 @@ struct BenchReport: Encodable {
     var policy: PolicyBenchFigures?
     /// The signed-data figures.
     var signedData: SignedDataBenchFigures?
+    /// The App Store Server API client's figures.
+    var appStoreAPI: AppStoreAPIBenchFigures?
     /// The service load test's figures, or why it was skipped.
     var service: ServiceLoadTestSection?
     /// The ledger's figures.
@@ -25,6 +27,7 @@ struct BenchReport: Encodable {
         try policy?.encode(to: encoder)
         try service?.encode(to: encoder)
         try signedData?.encode(to: encoder)
+        try appStoreAPI?.encode(to: encoder)
         try ledger?.encode(to: encoder)
         try http?.encode(to: encoder)
         let ratios = CrossSectionRatios(ledger: ledger, http: http)
@@ -37,6 +40,7 @@ enum BenchSection: String, CaseIterable {
     case decisions
     case policy
     case signedData = "signed-data"
+    case appStoreAPI = "app-store-api"
     case ledger
     case service
     case http

@@ -33,7 +33,7 @@ enum StoreAPICommand {
         })
         let server: HTTPServer
         do {
-            server = try HTTPServer(handler: LocalStoreAPIHandler(api: LocalStoreAPI(store: store)),
+            server = try HTTPServer(handler: AppStoreServerAPIHandler(answer: LocalStoreAPI(store: store).respond),
                                     configuration: HTTPServerConfiguration(host: address.host, port: address.port, tls: tls))
         } catch {
             throw CommandFailure(error.description)
