@@ -105,9 +105,11 @@ import Testing
                 }
                 let version: Int64 = try connection.fetchValue(Int64.self, "PRAGMA user_version") ?? 0
                 try connection.execute("DROP TABLE notification_conflict")
-                // The token migration is the third from the end: the conflict table's and the
-                // events' numbering follow it, and run again (the numbering finds nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 3)")
+                try connection.execute("DROP TABLE reconciliation_mark")
+                // The token migration is the fourth from the end: the conflict table's, the
+                // events' numbering and the reconciliation marks' follow it, and run again (the
+                // numbering finds nothing to do).
+                try connection.execute("PRAGMA user_version = \(version - 4)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -116,7 +118,11 @@ import Testing
                                        [.text(id), .text(token)])
             }
             try connection.execute("DROP TABLE notification_conflict")
-            try connection.execute("DELETE FROM storerules_migrations WHERE name IN ('canonicalise app account tokens', 'create notification conflict table')")
+            try connection.execute("DROP TABLE reconciliation_mark")
+            try connection.execute("""
+                DELETE FROM storerules_migrations
+                WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table')
+                """)
         }
     }
 }

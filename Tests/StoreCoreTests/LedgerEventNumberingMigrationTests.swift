@@ -31,6 +31,7 @@ import Testing
                     DROP TABLE merchandising_event;
                     ALTER TABLE unnumbered_event RENAME TO merchandising_event;
                     CREATE INDEX merchandising_event_by_customer ON merchandising_event (customer_id, name, occurred_date);
+                    DROP TABLE reconciliation_mark;
                     PRAGMA user_version = 7;
                     """)
             }

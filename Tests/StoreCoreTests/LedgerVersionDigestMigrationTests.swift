@@ -35,6 +35,7 @@ import Testing
                     ALTER TABLE schema_three_version RENAME TO transaction_version;
                     DROP TABLE merchandising_event;
                     DROP TABLE notification_conflict;
+                    DROP TABLE reconciliation_mark;
                     PRAGMA user_version = 3;
                     """)
             }

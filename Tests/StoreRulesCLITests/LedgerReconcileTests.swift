@@ -115,6 +115,9 @@ import TestPrerequisites
             balances = try service.request("GET", "/v1/customers/ana").json["balances"] as? [String: Any] ?? [:]
         }
         #expect(balances["pellet"] as? Int == 5, "\(service.standardError)")
+        for _ in 0..<50 where !service.standardError.contains("storerules serve: reconciled: ") {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         #expect(service.standardError.contains("storerules serve: reconciled: "), "\(service.standardError)")
         _ = service.terminate()
     }
