@@ -82,13 +82,15 @@ import Testing
         #expect(!unknown.isValid && unknown.transactions.isEmpty)
     }
 
-    @Test func anExtensionMovesTheRenewalOnceForItsRequestIdentifier() async throws {
+    @Test func anExtensionMovesTheRenewalOnceForItsRequestIdentifierInAnyLetterCase() async throws {
         let harness = try APIStoreHarness()
         let premium = try harness.buy("pass.premium")
         let before = try #require(try harness.store.subscriptions(customerID: "ana").first?.expirationDate)
-        let request = ExtendRenewalDateRequest(extendByDays: 3, extendReasonCode: 3, requestIdentifier: "outage-1")
+        let identifier = UUID().uuidString
+        let request = ExtendRenewalDateRequest(extendByDays: 3, extendReasonCode: 3, requestIdentifier: identifier.lowercased())
         let first = try await harness.client.extendRenewalDate(originalTransactionID: premium, request)
-        let again = try await harness.client.extendRenewalDate(originalTransactionID: premium, request)
+        let again = try await harness.client.extendRenewalDate(
+            originalTransactionID: premium, ExtendRenewalDateRequest(extendByDays: 3, extendReasonCode: 3, requestIdentifier: identifier.uppercased()))
         #expect(first == again)
         #expect(first.success == true)
         let after = try #require(try harness.store.subscriptions(customerID: "ana").first?.expirationDate)
@@ -112,6 +114,9 @@ import Testing
                                                    storefrontCountryCodes: nil, productId: "pass.premium")
         #expect(try await harness.client.extendRenewalDateForAllActiveSubscribers(request) == "outage-2")
         let status = try await harness.client.massExtensionStatus(productID: "pass.premium", requestIdentifier: "outage-2")
+        let summary = try #require(try harness.store.notifications().last)
+        #expect(summary.notificationType == .renewalExtension && summary.subtype == .summary)
+        #expect(summary.payload.summary?.succeededCount == 2 && summary.payload.summary?.requestIdentifier == "outage-2")
         #expect(status.complete == true)
         #expect(status.succeededCount == 2)
         #expect(status.failedCount == 0)

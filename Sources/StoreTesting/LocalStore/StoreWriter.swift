@@ -255,15 +255,26 @@ final class StoreWriter {
     func notify(_ type: NotificationTypeV2, _ subtype: NotificationSubtype?, customerID: String, at event: Date,
                 transaction: TransactionRecord?, renewalInfoJWS: String?,
                 status: AutoRenewableSubscriptionStatus?) throws {
+        let data = NotificationData(
+            environment: configuration.environment, appAppleId: configuration.appAppleID,
+            bundleId: configuration.bundleID, signedTransactionInfo: transaction?.jws,
+            signedRenewalInfo: renewalInfoJWS, status: status)
+        try putInOutbox(type, subtype, customerID: customerID, at: event, data: data, summary: nil, transaction: transaction)
+    }
+
+    /// Signs a notification that sums up work done for many customers (a mass renewal
+    /// extension's `RENEWAL_EXTENSION` / `SUMMARY`) and puts it in the outbox, about no customer.
+    func notifySummary(_ type: NotificationTypeV2, _ subtype: NotificationSubtype?, summary: NotificationSummary, at event: Date) throws {
+        try putInOutbox(type, subtype, customerID: "", at: event, data: nil, summary: summary, transaction: nil)
+    }
+
+    private func putInOutbox(_ type: NotificationTypeV2, _ subtype: NotificationSubtype?, customerID: String, at event: Date,
+                             data: NotificationData?, summary: NotificationSummary?, transaction: TransactionRecord?) throws {
         let uuid = UUID().uuidString.lowercased()
         let signedDate = signingDate(for: event)
         let payload = ResponseBodyV2DecodedPayload(
-            notificationType: type, subtype: subtype, notificationUUID: uuid,
-            data: NotificationData(
-                environment: configuration.environment, appAppleId: configuration.appAppleID,
-                bundleId: configuration.bundleID, signedTransactionInfo: transaction?.jws,
-                signedRenewalInfo: renewalInfoJWS, status: status),
-            version: "2.0", signedDate: signedDate)
+            notificationType: type, subtype: subtype, notificationUUID: uuid, data: data, version: "2.0", signedDate: signedDate,
+            summary: summary)
         let jws = try sign(payload)
         let sendsNow = try LocalStore.notificationURL(in: connection) != nil
         try connection.execute(
@@ -274,7 +285,7 @@ final class StoreWriter {
             """,
             [uuid, customerID, type.rawValue, subtype?.rawValue, transaction?.id, transaction?.originalID,
              signedDate.millisecondsSince1970, jws, sendsNow ? event.millisecondsSince1970 : nil])
-        try owe(.notification, jws, to: customerID)
+        if !customerID.isEmpty { try owe(.notification, jws, to: customerID) }
     }
 
     /// Saves the subscription and sends a notification about it carrying its latest

@@ -37,7 +37,9 @@ extension LocalStore {
 
     /// Extends one subscriber's renewal date, once per request identifier: the latest
     /// transaction is signed again with the later expiry and `RENEWAL_EXTENDED` is sent.
-    func extendRenewalDate(originalTransactionID: String, _ request: ExtendRenewalDateRequest) throws -> ExtendRenewalDateResponse {
+    func extendRenewalDate(originalTransactionID: String, _ given: ExtendRenewalDateRequest) throws -> ExtendRenewalDateResponse {
+        var request = given
+        request.requestIdentifier = Self.canonical(request.requestIdentifier)
         try Self.checkExtension(days: request.extendByDays, reason: request.extendReasonCode, requestIdentifier: request.requestIdentifier)
         guard originalTransactionID.allSatisfy(\.isASCIIDigit), !originalTransactionID.isEmpty else {
             throw ServerAPIFailure.badRequest(.invalidOriginalTransactionId, "\(originalTransactionID) is not an original transaction id")
@@ -61,8 +63,11 @@ extension LocalStore {
     }
 
     /// Extends every active subscriber of a product in the given storefronts (all when nil),
-    /// once per request identifier, and records how many were extended and how many could not be.
-    func extendRenewalDateForAllActiveSubscribers(_ request: MassExtendRenewalDateRequest) throws {
+    /// once per request identifier, records how many were extended and how many could not be,
+    /// and sends `RENEWAL_EXTENSION` / `SUMMARY` saying so, as Apple does.
+    func extendRenewalDateForAllActiveSubscribers(_ given: MassExtendRenewalDateRequest) throws {
+        var request = given
+        request.requestIdentifier = Self.canonical(request.requestIdentifier)
         try Self.checkExtension(days: request.extendByDays, reason: request.extendReasonCode, requestIdentifier: request.requestIdentifier)
         guard catalog.product(id: request.productId)?.type == .autoRenewable else {
             throw ServerAPIFailure.badRequest(.invalidProductId, "\(request.productId) is not an auto-renewable subscription")
@@ -101,6 +106,11 @@ extension LocalStore {
                     """,
                     [request.requestIdentifier, request.productId, request.extendByDays, request.extendReasonCode,
                      request.storefrontCountryCodes?.joined(separator: ","), succeeded, failed, writer.now.millisecondsSince1970])
+                try writer.notifySummary(.renewalExtension, .summary, summary: NotificationSummary(
+                    environment: configuration.environment, appAppleId: configuration.appAppleID, bundleId: configuration.bundleID,
+                    productId: request.productId, requestIdentifier: request.requestIdentifier,
+                    storefrontCountryCodes: request.storefrontCountryCodes, succeededCount: Int64(succeeded), failedCount: Int64(failed)),
+                    at: writer.now)
             }
         }
     }
@@ -113,7 +123,7 @@ extension LocalStore {
                 SELECT succeeded_count, failed_count, complete_date FROM local_store_mass_extension
                 WHERE request_identifier = ? AND product_id = ?
                 """,
-                [requestIdentifier, productID]
+                [Self.canonical(requestIdentifier), productID]
             ).map { row in
                 MassExtendRenewalDateStatusResponse(
                     requestIdentifier: requestIdentifier, complete: true, completeDate: try row.decode(column: "complete_date"),
@@ -180,9 +190,17 @@ extension LocalStore {
         }
     }
 
-    /// The signed payload of the test notification `token`, or nil.
+    /// The signed payload of the test notification `token` (its UUID in any letter case), or nil.
     func testNotification(_ token: String) throws -> String? {
-        try state.read { try $0.fetchValue(String.self, "SELECT signed_payload FROM local_store_test_notification WHERE token = ?", [token]) }
+        try state.read {
+            try $0.fetchValue(String.self, "SELECT signed_payload FROM local_store_test_notification WHERE token = ?", [token.lowercased()])
+        }
+    }
+
+    /// A request identifier as kept: a UUID in lower case, whatever case it came in; anything
+    /// else as given.
+    static func canonical(_ identifier: String) -> String {
+        UUID(uuidString: identifier) != nil ? identifier.lowercased() : identifier
     }
 
     /// The customer's app transaction, signed now: the app bought (downloaded) when they first

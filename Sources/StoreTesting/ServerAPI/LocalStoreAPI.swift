@@ -112,7 +112,7 @@ public final class LocalStoreAPI: Sendable {
             guard let signed = try store.testNotification(token) else {
                 throw ServerAPIFailure.notFound(.testNotificationNotFound, "no test notification \(token)")
             }
-            let attempts = try store.sendAttempts(testToken: token).map { SendAttemptItem(attemptDate: $0.date, sendAttemptResult: $0.result) }
+            let attempts = try store.sendAttempts(testToken: token.lowercased()).map { SendAttemptItem(attemptDate: $0.date, sendAttemptResult: $0.result) }
             return Self.json(CheckTestNotificationResponse(signedPayload: signed, sendAttempts: attempts))
         case .notificationHistory:
             return Self.json(try notificationHistory(try Self.decode(NotificationHistoryRequest.self, from: body), query: query))
