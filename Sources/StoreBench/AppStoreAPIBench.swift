@@ -83,7 +83,7 @@ public enum AppStoreAPIBench {
             overHTTP = try AppStoreServerAPIClient(key: key, verifier: verifier, baseURL: URL(string: "http://127.0.0.1:\(server.port)"),
                                                    retry: .never)
             inProcess = try AppStoreServerAPIClient(key: key, verifier: verifier, baseURL: URL(string: "http://in.process"),
-                                                    transport: InProcessTransport(api: api), retry: .never)
+                                                    transport: LocalStoreAPITransport(api: api), retry: .never)
         } catch {
             throw BenchFailure("serving the local store's API: \(error)")
         }
@@ -112,17 +112,5 @@ public enum AppStoreAPIBench {
         }
         guard read == pages else { throw BenchFailure("the history had \(read) pages, not \(pages)") }
         return Double(read) / (clock.now - started).seconds
-    }
-
-    /// The local store's API called in process, the query written as on the wire.
-    private struct InProcessTransport: AppStoreServerAPITransport {
-        let api: LocalStoreAPI
-
-        func send(_ request: AppStoreServerAPIRequest, to baseURL: URL, headers: [String: String]) async throws(AppStoreServerAPIError)
-            -> AppStoreServerAPIResponse {
-            var sent = request
-            sent.queryItems = request.queryItems.map { .init(AppStoreServerAPIRequest.encode($0.name), AppStoreServerAPIRequest.encode($0.value)) }
-            return api.respond(to: sent, authorization: headers["Authorization"])
-        }
     }
 }

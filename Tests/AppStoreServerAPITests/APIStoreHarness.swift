@@ -5,7 +5,7 @@ import StoreTesting
 
 /// A local store over the Backyard Birds catalog in the Sandbox environment, serving its App
 /// Store Server API, and a client holding a key it made: the client's real code from the JWT
-/// to the verification, with the transport in process (``LocalStoreTransport``).
+/// to the verification, with the transport in process (`LocalStoreAPITransport`).
 struct APIStoreHarness {
     static let bundleID = "com.example.backyardbirds"
     static let authority: SigningAuthority = {
@@ -41,7 +41,7 @@ struct APIStoreHarness {
     static func client(key: AppStoreServerAPIKey, api: LocalStoreAPI, retry: RetryPolicy = .never) throws -> AppStoreServerAPIClient {
         let verifier = try SignedDataVerifier(rootCertificates: [authority.rootCertificate], bundleId: bundleID, environment: .sandbox)
         return try AppStoreServerAPIClient(key: key, verifier: verifier, baseURL: URL(string: "http://local.store")!,
-                                           transport: LocalStoreTransport(api: api), retry: retry)
+                                           transport: LocalStoreAPITransport(api: api), retry: retry)
     }
 
     /// Buys `productID` for `customer` and returns the transaction id.
@@ -60,17 +60,4 @@ struct APIStoreHarness {
 struct HarnessFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// The local store's API answering in process: each request's query written as on the wire,
-/// then handed to ``StoreTesting/LocalStoreAPI`` with the client's `Authorization`.
-struct LocalStoreTransport: AppStoreServerAPITransport {
-    let api: LocalStoreAPI
-
-    func send(_ request: AppStoreServerAPIRequest, to baseURL: URL, headers: [String: String]) async throws(AppStoreServerAPIError)
-        -> AppStoreServerAPIResponse {
-        var sent = request
-        sent.queryItems = request.queryItems.map { .init(AppStoreServerAPIRequest.encode($0.name), AppStoreServerAPIRequest.encode($0.value)) }
-        return api.respond(to: sent, authorization: headers["Authorization"])
-    }
 }
