@@ -74,4 +74,23 @@ import Testing
         #expect(mass.status == 0, "\(mass.standardError)")
         #expect(mass.standardOutput.contains("Mass extension m1: complete, 1 extended, 0 failed."))
     }
+
+    @Test func aRefundRequestIsAnsweredWithConsumptionInformationThenDeclined() throws {
+        let store = try StoreAPIProcess()
+        let box = try store.buy("pellet.box")
+        let asked = try store.storeJSON(["refund-request", box, "--reason", "unintended-purchase"])
+        let notifications = asked["notifications"] as? [[String: Any]] ?? []
+        #expect(notifications.map { $0["notification_type"] as? String } == ["CONSUMPTION_REQUEST"], "\(asked)")
+        try store.start()
+        let answered = try CommandRunner.run(["appstore", "consumption", box, "--delivery-status", "delivered", "--consumed", "100000",
+                                              "--preference", "decline"] + Self.options(store))
+        #expect(answered.status == 0, "\(answered.standardError)")
+        #expect(answered.standardOutput.contains("Consumption information for \(box) sent."))
+        let received = try store.storeJSON(["consumption", box])["consumption"] as? [[String: Any]] ?? []
+        let body = try #require(received.first?["body"] as? [String: Any])
+        #expect(body["deliveryStatus"] as? String == "DELIVERED" && body["consumptionPercentage"] as? Int == 100_000)
+        #expect(body["refundPreference"] as? String == "DECLINE" && body["customerConsented"] as? Bool == true)
+        let declined = try store.storeJSON(["refund-decline", box])["notifications"] as? [[String: Any]] ?? []
+        #expect(declined.map { $0["notification_type"] as? String } == ["REFUND_DECLINED"])
+    }
 }

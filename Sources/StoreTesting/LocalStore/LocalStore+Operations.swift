@@ -159,6 +159,21 @@ extension LocalStore {
         try operation { try $0.refund(transactionID: transactionID, reason: reason) }
     }
 
+    /// The customer asks the App Store for a refund of a purchase: `CONSUMPTION_REQUEST`, with
+    /// their reason, asks the developer's server for consumption information (which the store's
+    /// API records, ``consumptionRecords(transactionID:)``); ``refund(transactionID:reason:)``
+    /// approves the request, ``declineRefund(transactionID:)`` declines it.
+    @discardableResult
+    public func requestRefund(transactionID: String, reason: ConsumptionRequestReason = .unsatisfiedWithPurchase) throws -> [StoreNotification] {
+        try operation { try $0.requestRefund(transactionID: transactionID, reason: reason) }
+    }
+
+    /// The App Store declines the customer's refund request (`REFUND_DECLINED`).
+    @discardableResult
+    public func declineRefund(transactionID: String) throws -> [StoreNotification] {
+        try operation { try $0.declineRefund(transactionID: transactionID) }
+    }
+
     /// Ends Family Sharing of a purchase (`REVOKE`): given a member's shared transaction,
     /// that member's access; given the purchaser's transaction, every member's.
     @discardableResult

@@ -39,6 +39,10 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case noBillingIssue(customerID: String, groupID: String)
     /// No transaction with this id was issued by the store.
     case unknownTransaction(String)
+    /// The customer already asked for a refund of this transaction, and it is not decided yet.
+    case refundAlreadyRequested(transactionID: String)
+    /// Nobody asked for a refund of this transaction, or the request was decided.
+    case noRefundRequest(transactionID: String)
     /// The transaction is already refunded or revoked.
     case alreadyRevoked(transactionID: String)
     /// The transaction is a family member's shared copy, which only its purchaser's refund ends.
@@ -103,6 +107,10 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
             "the subscription of \(customerID) in group \(groupID) has no billing issue to resolve"
         case .unknownTransaction(let id):
             "the store issued no transaction \(id)"
+        case .refundAlreadyRequested(let id):
+            "a refund of transaction \(id) is already requested; approve it with refund or decline it with refund-decline"
+        case .noRefundRequest(let id):
+            "no refund of transaction \(id) is waiting for a decision; ask for one with refund-request"
         case .alreadyRevoked(let id):
             "transaction \(id) is already refunded or revoked"
         case .familySharedTransaction(let id):

@@ -24,7 +24,7 @@ enum LocalStoreSchema {
     /// Every table, in an order in which each one's rows can be copied after those they refer to.
     static let tableNames = ledgerHeldTableNames + [
         "local_store_api_key", "local_store_consumption", "local_store_renewal_extension", "local_store_mass_extension",
-        "local_store_test_notification", "local_store_text_setting", "local_store_send_attempt",
+        "local_store_test_notification", "local_store_text_setting", "local_store_send_attempt", "local_store_refund_request",
     ]
 
     /// The tables ledger files of earlier versions hold, which a new store state takes over.
@@ -160,7 +160,8 @@ enum LocalStoreSchema {
 
     /// Creates the tables of what the App Store Server API the store serves keeps: the keys it
     /// accepts, the consumption information it received, the renewal extensions it made (one per
-    /// request identifier and subscription), the test notifications it sent; and of the
+    /// request identifier and subscription), the test notifications it sent, customers' refund
+    /// requests; and of the
     /// notifications it sends to a server: the URL, each notification's next attempt, and every
     /// attempt with its result.
     static func createServerAPITables(_ connection: DatabaseConnection) throws {
@@ -223,6 +224,15 @@ enum LocalStoreSchema {
                 succeeded_count INTEGER NOT NULL,
                 failed_count INTEGER NOT NULL,
                 complete_date INTEGER NOT NULL
+            ) STRICT;
+
+            CREATE TABLE local_store_refund_request (
+                transaction_id TEXT PRIMARY KEY NOT NULL,
+                reason TEXT NOT NULL,
+                requested_date INTEGER NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'declined')),
+                decided_date INTEGER,
+                CHECK ((state = 'pending') = (decided_date IS NULL))
             ) STRICT;
 
             CREATE TABLE local_store_test_notification (

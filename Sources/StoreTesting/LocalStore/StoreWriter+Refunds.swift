@@ -10,6 +10,7 @@ extension StoreWriter {
         let record = try requireTransaction(id: transactionID)
         guard record.sharedFrom == nil else { throw LocalStoreError.familySharedTransaction(transactionID: transactionID) }
         guard record.revocationDate == nil else { throw LocalStoreError.alreadyRevoked(transactionID: transactionID) }
+        try decideRefundRequest(transactionID: transactionID, as: "approved")
         let refunded = try reissue(record, at: now) { payload in
             payload.revocationDate = self.now
             payload.revocationReason = reason
@@ -37,5 +38,48 @@ extension StoreWriter {
                 try revoke(&copy)
             }
         }
+    }
+
+    /// A customer asks the App Store for a refund: the request waits for a decision, and
+    /// `CONSUMPTION_REQUEST` (with the customer's reason) asks the developer's server for
+    /// consumption information.
+    func requestRefund(transactionID: String, reason: ConsumptionRequestReason) throws {
+        let record = try requireTransaction(id: transactionID)
+        guard record.sharedFrom == nil else { throw LocalStoreError.familySharedTransaction(transactionID: transactionID) }
+        guard record.revocationDate == nil else { throw LocalStoreError.alreadyRevoked(transactionID: transactionID) }
+        guard try pendingRefundRequest(transactionID: transactionID) == nil else {
+            throw LocalStoreError.refundAlreadyRequested(transactionID: transactionID)
+        }
+        try connection.execute(
+            """
+            INSERT INTO local_store_refund_request (transaction_id, reason, requested_date, state) VALUES (?, ?, ?, 'pending')
+            ON CONFLICT (transaction_id) DO UPDATE SET reason = excluded.reason, requested_date = excluded.requested_date,
+                state = 'pending', decided_date = NULL
+            """,
+            [transactionID, reason.rawValue, now.millisecondsSince1970])
+        try notify(.consumptionRequest, nil, customerID: record.customerID, at: now, transaction: record,
+                   renewalInfoJWS: nil, status: nil, consumptionRequestReason: reason)
+    }
+
+    /// The App Store declines a customer's refund request: `REFUND_DECLINED`.
+    func declineRefund(transactionID: String) throws {
+        let record = try requireTransaction(id: transactionID)
+        guard try pendingRefundRequest(transactionID: transactionID) != nil else {
+            throw LocalStoreError.noRefundRequest(transactionID: transactionID)
+        }
+        try decideRefundRequest(transactionID: transactionID, as: "declined")
+        try notify(.refundDeclined, nil, customerID: record.customerID, at: now, transaction: record, renewalInfoJWS: nil, status: nil)
+    }
+
+    /// The reason of the customer's undecided refund request of a transaction, if there is one.
+    func pendingRefundRequest(transactionID: String) throws -> String? {
+        try connection.fetchValue(
+            String.self, "SELECT reason FROM local_store_refund_request WHERE transaction_id = ? AND state = 'pending'", [transactionID])
+    }
+
+    private func decideRefundRequest(transactionID: String, as state: String) throws {
+        try connection.execute(
+            "UPDATE local_store_refund_request SET state = ?, decided_date = ? WHERE transaction_id = ? AND state = 'pending'",
+            [state, now.millisecondsSince1970, transactionID])
     }
 }

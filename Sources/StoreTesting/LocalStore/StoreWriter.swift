@@ -254,11 +254,11 @@ final class StoreWriter {
     /// Signs an App Store Server Notification V2 and puts it in the outbox.
     func notify(_ type: NotificationTypeV2, _ subtype: NotificationSubtype?, customerID: String, at event: Date,
                 transaction: TransactionRecord?, renewalInfoJWS: String?,
-                status: AutoRenewableSubscriptionStatus?) throws {
+                status: AutoRenewableSubscriptionStatus?, consumptionRequestReason: ConsumptionRequestReason? = nil) throws {
         let data = NotificationData(
             environment: configuration.environment, appAppleId: configuration.appAppleID,
             bundleId: configuration.bundleID, signedTransactionInfo: transaction?.jws,
-            signedRenewalInfo: renewalInfoJWS, status: status)
+            signedRenewalInfo: renewalInfoJWS, status: status, consumptionRequestReason: consumptionRequestReason)
         try putInOutbox(type, subtype, customerID: customerID, at: event, data: data, summary: nil, transaction: transaction)
     }
 

@@ -84,6 +84,19 @@ extension StoreCommand {
     static let cancelFlag = CommandOption.flag("cancel", help: "Simulate the customer cancelling.")
 
     /// `refund --reason`.
+    static let refundRequestReason = TypedOption<ConsumptionRequestReason>.value(
+        "reason", "R", help: "The customer's reason: unintended-purchase, fulfillment-issue, unsatisfied, legal or other "
+            + "(default: unsatisfied)."
+    ) { text throws(UsageError) in
+        switch text {
+        case "unintended-purchase": return .unintendedPurchase
+        case "fulfillment-issue": return .fulfillmentIssue
+        case "unsatisfied": return .unsatisfiedWithPurchase
+        case "legal": return .legal
+        case "other": return .other
+        default: throw UsageError("--reason takes unintended-purchase, fulfillment-issue, unsatisfied, legal or other, not '\(text)'")
+        }
+    }
     static let reason = TypedOption<RevocationReason>.value("reason", "other|developer-issue", help: "Why (default: other).") {
         text throws(UsageError) in
         switch text {
@@ -157,6 +170,11 @@ extension StoreCommand {
                    + "it reversed.", options: [
             reason.option, jsonFlag,
         ]),
+        Subcommand("refund-request", arguments: "TRANSACTION_ID", summary: "The customer asks for a refund: "
+                   + "CONSUMPTION_REQUEST asks the server for consumption information; refund approves, refund-decline declines.",
+                   options: [refundRequestReason.option, jsonFlag]),
+        Subcommand("refund-decline", arguments: "TRANSACTION_ID", summary: "Decline the customer's refund request: REFUND_DECLINED.",
+                   options: [jsonFlag]),
         Subcommand("revoke", arguments: "TRANSACTION_ID", summary: "End Family Sharing of a purchase.", options: [jsonFlag]),
         Subcommand("family", arguments: "join FAMILY | family leave", summary: "Put the customer in a family, or "
                    + "take them out.", options: [customerOption, jsonFlag]),

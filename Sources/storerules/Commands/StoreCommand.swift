@@ -135,6 +135,13 @@ enum StoreCommand: Command {
             try store.refund(transactionID: id, reason: reason)
             output.refunded(id, reversed: try store.ledger.reversedGrants(ofTransaction: id), now: try session.now(),
                             notifications: try store.notifications(after: before))
+        case "refund-request":
+            let id = try argument("the TRANSACTION_ID whose refund the customer asks for")
+            let reason = try parsed.value(of: Self.refundRequestReason) ?? .unsatisfiedWithPurchase
+            try session.change(output) { try store.requestRefund(transactionID: id, reason: reason) }
+        case "refund-decline":
+            let id = try argument("the TRANSACTION_ID whose refund request to decline")
+            try session.change(output) { try store.declineRefund(transactionID: id) }
         case "revoke":
             let id = try argument("the TRANSACTION_ID whose sharing to revoke")
             try session.change(output) { try store.revokeFamilySharing(transactionID: id) }
