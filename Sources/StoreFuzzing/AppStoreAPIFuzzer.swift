@@ -5,13 +5,15 @@ import StoreTesting
 
 /// The App Store Server API client's reading of answers: the input is the body of a success
 /// (and of a failure) of every endpoint, decoded and its signed items verified as the client
-/// does; and the input is a bearer token the local store's API checks. Seeds are the answers a
-/// local store's API gives.
+/// does; the input is a bearer token the local store's API checks; and the input is a request
+/// the local store's API answers (its first line the target, the rest the body, under each
+/// method). Seeds are the answers a local store's API gives, and requests to it.
 final class AppStoreAPIFuzzer: @unchecked Sendable {
     private let client: AppStoreServerAPIClient
     private let transport: AnsweringTransport
     private let tokens: AuthenticationTokenVerifier
     private let store: LocalStore
+    private let api: LocalStoreAPI
     private let directory: URL
 
     init(packageRoot: URL) throws {
@@ -26,6 +28,7 @@ final class AppStoreAPIFuzzer: @unchecked Sendable {
             decide: { _ in [] })
         let key = try store.makeServerAPIKey().key
         tokens = try store.serverAPITokenVerifier()
+        api = LocalStoreAPI(store: store)
         transport = AnsweringTransport()
         let verifier = try SignedDataVerifier(rootCertificates: [authority.rootCertificate], bundleId: SignedDataFuzzer.bundleId,
                                               environment: .sandbox)
@@ -37,9 +40,11 @@ final class AppStoreAPIFuzzer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The input as every endpoint's answer, with statuses 200 and 400, and as a bearer token.
+    /// The input as every endpoint's answer, with statuses 200 and 400, as a bearer token, and
+    /// as a request to the local store's API.
     func decode(_ input: Data) {
         _ = tokens.verify(authorization: "Bearer " + String(decoding: input, as: UTF8.self))
+        answerAsRequest(input)
         for status in [200, 400] {
             transport.answer = AppStoreServerAPIResponse(status: status, headers: ["Content-Type": "application/json"], body: input)
             let done = DispatchSemaphore(value: 0)
@@ -48,6 +53,26 @@ final class AppStoreAPIFuzzer: @unchecked Sendable {
                 await Self.callEveryEndpoint(client)
             }
             done.wait()
+        }
+    }
+
+    /// The input's first line as a request target (`/inApps/…?…`), the rest as its body, sent to
+    /// the local store's API with a valid token under each method.
+    private func answerAsRequest(_ input: Data) {
+        let newline = input.firstIndex(of: 0x0A) ?? input.endIndex
+        let target = String(decoding: input[input.startIndex..<newline], as: UTF8.self)
+        let body = newline < input.endIndex ? input[input.index(after: newline)...] : Data()
+        let question = target.firstIndex(of: "?")
+        let path = String(target[..<(question ?? target.endIndex)])
+        let query = question.map { target[target.index(after: $0)...] } ?? ""
+        let items = query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return AppStoreServerAPIRequest.QueryItem(String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+        guard let token = try? client.tokens.token() else { return }
+        for method in ["GET", "POST", "PUT"] {
+            _ = api.respond(to: AppStoreServerAPIRequest(method: method, path: path, queryItems: items, body: Data(body)),
+                            authorization: "Bearer \(token)")
         }
     }
 
@@ -84,7 +109,14 @@ final class AppStoreAPIFuzzer: @unchecked Sendable {
             AppStoreServerAPIRequest(method: "GET", path: "/inApps/v1/transactions/appTransactions/2000000000000001"),
             AppStoreServerAPIRequest(method: "GET", path: "/inApps/v1/transactions/999"),
         ]
-        return requests.map { api.respond(to: $0, authorization: "Bearer \(token)").body } + [Data(token.utf8)]
+        let targets = [
+            "/inApps/v2/history/2000000000000001?productType=CONSUMABLE&productType=AUTO_RENEWABLE&sort=DESCENDING&revoked=True",
+            "/inApps/v1/subscriptions/2000000000000001?status=1&status=5",
+            "/inApps/v1/subscriptions/extend/2000000000000001\n{\"extendByDays\":3,\"extendReasonCode\":3,\"requestIdentifier\":\"r\"}",
+            "/inApps/v2/transactions/consumption/2000000000000002\n{\"customerConsented\":true,\"sampleContentProvided\":false,\"deliveryStatus\":\"DELIVERED\"}",
+            "/inApps/v1/notifications/history?paginationToken=bjox\n" + String(decoding: history, as: UTF8.self),
+        ].map { Data($0.utf8) }
+        return requests.map { api.respond(to: $0, authorization: "Bearer \(token)").body } + [Data(token.utf8)] + targets
     }
 
     /// Answers every request with the one answer set last.

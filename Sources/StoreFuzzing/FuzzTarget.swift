@@ -31,7 +31,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// ``LuaBridge/LuaDecoder`` as the shapes hook results take.
     case luaResult = "lua-result"
     /// An App Store Server API answer, as the body of every endpoint's success and failure,
-    /// decoded and verified by ``AppStoreServerAPI/AppStoreServerAPIClient``; and a bearer token
-    /// as the local store's API checks it.
+    /// decoded and verified by ``AppStoreServerAPI/AppStoreServerAPIClient``; a bearer token as
+    /// the local store's API checks it; and a request (target, then body) the local store's API
+    /// answers.
     case appStoreAPI = "app-store-api"
 }
