@@ -15,6 +15,15 @@ public enum HelpText {
         entries(subcommands.map { ($0.usage, $0.summary) }, indent: indent, column: 32)
     }
 
+    /// Each subcommand's entry with, below it, the options only it takes: those not named in
+    /// `explainedOnce`, which the help explains once for every subcommand.
+    public static func subcommands(_ subcommands: [Subcommand], ownOptionsBesides explainedOnce: Set<String>) -> String {
+        subcommands.map { subcommand in
+            let own = subcommand.options.filter { !explainedOnce.contains($0.name) }
+            return Self.subcommands([subcommand]) + (own.isEmpty ? "" : "\n" + options(own, indent: 6))
+        }.joined(separator: "\n")
+    }
+
     /// Labels and their texts: each text wrapped at ``width`` from `column` on.
     static func entries(_ entries: [(label: String, text: String)], indent: Int, column: Int? = nil) -> String {
         let longest = entries.map(\.label.count).max() ?? 0

@@ -58,7 +58,9 @@ public enum AppStoreAPIBench {
                 state: try Database(path: directory.appending(path: "store.sqlite").path),
                 configuration: LocalStore.Configuration(bundleID: bundleID, environment: .sandbox, clock: .manual(startingAt: Date())),
                 decide: { _ in [] })
-            let product = try store.catalog.products.first { $0.type == .consumable }?.id ?? { throw BenchFailure("no consumable to buy") }()
+            guard let product = store.catalog.products.first(where: { $0.type == .consumable })?.id else {
+                throw BenchFailure("\(catalogFile.lastPathComponent) has no consumable to buy")
+            }
             var ids: [String] = []
             for _ in 0..<transactionCount {
                 guard case .success(let transaction) = try store.purchase(product, customer: "bench") else { throw BenchFailure("a purchase failed") }

@@ -30,7 +30,7 @@ extension AppStoreServerAPIClient {
     /// time when the answer has no `Date`. A local store's clock may run ahead of the wall clock.
     public func serverNow() async throws(AppStoreServerAPIError) -> Date {
         let now = Date()
-        let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = now.millisecondsSince1970
         let body: Data
         do {
             body = try JSONEncoder().encode(NotificationHistoryRequest(startDate: milliseconds - 1, endDate: milliseconds))
@@ -39,8 +39,7 @@ extension AppStoreServerAPIClient {
         }
         let endpoint = AppStoreServerAPIEndpoint.notificationHistory
         let request = AppStoreServerAPIRequest(method: endpoint.method, path: endpoint.path, body: body)
-        let headers = ["Authorization": "Bearer \(try tokens.token())", "Accept": "application/json", "User-Agent": Self.userAgent]
-        let answer = try await transport.send(request, to: baseURL, headers: headers)
+        let answer = try await transport.send(request, to: baseURL, headers: try requestHeaders())
         return answer.header("Date").flatMap(HTTPDateHeader.date) ?? now
     }
 

@@ -68,8 +68,7 @@ public final class AppStoreServerAPIClient: Sendable {
             let failure: AppStoreServerAPIError
             var retryAfter: String?
             do {
-                let headers = ["Authorization": "Bearer \(try tokens.token())", "Accept": "application/json", "User-Agent": Self.userAgent]
-                let response = try await transport.send(request, to: baseURL, headers: headers)
+                let response = try await transport.send(request, to: baseURL, headers: try requestHeaders())
                 if (200..<300).contains(response.status) { return response.body }
                 failure = Self.failure(of: response)
                 retryAfter = response.header("Retry-After")
@@ -84,6 +83,11 @@ public final class AppStoreServerAPIClient: Sendable {
             }
             attempt += 1
         }
+    }
+
+    /// The headers every request carries: a valid bearer token, `Accept` and ``userAgent``.
+    func requestHeaders() throws(AppStoreServerAPIError) -> [String: String] {
+        ["Authorization": "Bearer \(try tokens.token())", "Accept": "application/json", "User-Agent": Self.userAgent]
     }
 
     /// The error a failed answer carries: Apple's code and message when its body is their JSON.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 
 /// The filters of Get Transaction History, each one Apple takes; the lists become repeated
 /// query items.
@@ -48,8 +49,8 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
     public func queryItems(revision: String?) -> [AppStoreServerAPIRequest.QueryItem] {
         var items: [AppStoreServerAPIRequest.QueryItem] = []
         if let revision { items.append(.init("revision", revision)) }
-        if let startDate { items.append(.init("startDate", String(Self.milliseconds(startDate)))) }
-        if let endDate { items.append(.init("endDate", String(Self.milliseconds(endDate)))) }
+        if let startDate { items.append(.init("startDate", String(startDate.millisecondsSince1970))) }
+        if let endDate { items.append(.init("endDate", String(endDate.millisecondsSince1970))) }
         items += productIDs.map { .init("productId", $0) }
         items += productTypes.map { .init("productType", $0) }
         if let sort { items.append(.init("sort", sort.rawValue)) }
@@ -57,9 +58,5 @@ public struct TransactionHistoryQuery: Sendable, Equatable {
         if let inAppOwnershipType { items.append(.init("inAppOwnershipType", inAppOwnershipType)) }
         if let revoked { items.append(.init("revoked", revoked ? "true" : "false")) }
         return items
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

@@ -39,10 +39,10 @@ public final class Reconciler: Sendable {
         let ledger = service.ledger
         let now: Date
         if let given { now = given } else { now = try await client.serverNow() }
-        let end = Self.milliseconds(now)
-        let earliest = Self.milliseconds(now.addingTimeInterval(-Self.historyReach + 60))
+        let end = now.millisecondsSince1970
+        let earliest = now.addingTimeInterval(-Self.historyReach + 60).millisecondsSince1970
         let checkpoint = try ledger.reconciliationMark(.checkpoint, key: Self.checkpointKey).flatMap { Int64($0.value) }
-        let start = max(since.map(Self.milliseconds) ?? checkpoint ?? earliest, earliest)
+        let start = max(since?.millisecondsSince1970 ?? checkpoint ?? earliest, earliest)
         var summary = ReconciliationSummary(windowStart: start, windowEnd: end)
         var touched: [String: String] = [:]
         for onlyFailures in [true, false] {
@@ -72,7 +72,8 @@ public final class Reconciler: Sendable {
         return summary
     }
 
-    /// Ingests one notification as the service's route does, and notes its customer.
+    /// Ingests one notification as the service's route does, and notes its customer: the
+    /// service verified the transaction it carries, so here it is only read.
     private func ingest(_ notification: VerifiedSignedData<ResponseBodyV2DecodedPayload>, into summary: inout ReconciliationSummary,
                         touching touched: inout [String: String]) {
         do throws(ServiceError) {
@@ -85,7 +86,7 @@ public final class Reconciler: Sendable {
             return
         }
         guard let signed = notification.payload.data?.signedTransactionInfo,
-              let transactionID = try? service.verifier.verifyAndDecodeTransaction(signed).transactionId,
+              let transactionID = try? CompactJWS(parsing: signed).decodePayload(as: JWSTransactionDecodedPayload.self).transactionId,
               let customerID = try? service.ledger.transaction(id: transactionID)?.customerID
         else { return }
         touched[customerID] = transactionID
@@ -125,10 +126,6 @@ public final class Reconciler: Sendable {
         } catch {
             throw ReconciliationFailure(description: "transaction \(transaction.payload.transactionId ?? "?"): \(error.message)")
         }
-    }
-
-    private static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }
 

@@ -21,11 +21,11 @@ public struct ReconciliationSummary: Encodable, Sendable, Equatable {
     /// Whether the checkpoint moved to ``windowEnd``.
     public var checkpointMoved = false
 
-    /// Everything the reconcile changed: notifications processed, transactions granted or
-    /// stored anew.
+    /// Everything the reconcile changed: notifications processed, and transactions whose
+    /// ingest was anything but `already_finished`.
     public var changes: Int {
         notificationOutcomes["processed", default: 0]
-            + transactionOutcomes.filter { $0.key != "already_finished" && $0.key != "already_stored" }.values.reduce(0, +)
+            + transactionOutcomes.filter { $0.key != "already_finished" }.values.reduce(0, +)
     }
 
     private enum CodingKeys: String, CodingKey {

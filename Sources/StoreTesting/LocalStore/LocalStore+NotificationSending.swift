@@ -47,7 +47,7 @@ extension LocalStore {
     public func sendDueNotifications() throws -> Int {
         guard let url = try notificationURL() else { return 0 }
         var attempts = 0
-        while let due = try claimDueNotification(now: try now()) {
+        while let due = try claimDueNotification(now: try currentTime()) {
             let result = NotificationSender.send(due.signedPayload, to: url)
             try record(result, of: due)
             attempts += 1

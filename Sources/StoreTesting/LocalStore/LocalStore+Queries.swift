@@ -11,6 +11,12 @@ extension LocalStore {
         }
     }
 
+    /// The store's time now, read without a write: what ``now()`` answers, for the reads that
+    /// only need to know it (an answer's date, whether a notification is due).
+    func currentTime() throws -> Date {
+        try state.read { try StoreWriter(connection: $0, context: context).now }
+    }
+
     /// The settings the store runs with: the catalog's, with the overrides of
     /// ``updateSettings(_:)``.
     public func settings() throws -> LocalStoreSettings {

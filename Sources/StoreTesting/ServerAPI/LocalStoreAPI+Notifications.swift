@@ -11,7 +11,7 @@ extension LocalStoreAPI {
         guard let start = request.startDate, start >= 0 else { throw ServerAPIFailure.badRequest(.invalidStartDate, "startDate is required") }
         guard let end = request.endDate, end >= 0 else { throw ServerAPIFailure.badRequest(.invalidEndDate, "endDate is required") }
         guard start <= end else { throw ServerAPIFailure.badRequest(.startDateAfterEndDate, "startDate is after endDate") }
-        let now = try store.now()
+        let now = try store.currentTime()
         guard start >= now.addingTimeInterval(-Self.notificationHistoryDays * 86_400).millisecondsSince1970 else {
             throw ServerAPIFailure.badRequest(.startDateTooFarInPast, "startDate is more than 180 days ago")
         }

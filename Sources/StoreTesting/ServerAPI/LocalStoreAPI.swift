@@ -28,7 +28,7 @@ public final class LocalStoreAPI: Sendable {
     /// client windows its requests in the store's time.
     public func respond(to request: AppStoreServerAPIRequest, authorization: String?) -> AppStoreServerAPIResponse {
         var answer = answer(to: request, authorization: authorization)
-        if let now = try? store.now() { answer.headers["date"] = HTTPDateHeader.text(now) }
+        if let now = try? store.currentTime() { answer.headers["date"] = HTTPDateHeader.text(now) }
         return answer
     }
 

@@ -68,12 +68,8 @@ enum AppStoreCommand: Command {
         default: throw UsageError("--revoked must be true or false, not '\(text)'")
         }
     }
-    static let start = TypedOption<Date>.value("start", "TIME", help: "From this time: ISO 8601, or milliseconds since 1970.") {
-        text throws(UsageError) in try time(text, "--start")
-    }
-    static let end = TypedOption<Date>.value("end", "TIME", help: "Before this time: ISO 8601, or milliseconds since 1970.") {
-        text throws(UsageError) in try time(text, "--end")
-    }
+    static let start = TypedOption<Date>.time("start", help: "From this time: ISO 8601, or milliseconds since 1970.")
+    static let end = TypedOption<Date>.time("end", help: "Before this time: ISO 8601, or milliseconds since 1970.")
     static let revision = TypedOption<String>.text("revision", "R", help: "Continue after this revision (from an earlier answer).")
     static let version = TypedOption<Int>.count("version", in: 1...2, help: "The history endpoint's version (default 2).")
     static let status = TypedOption<Int>.repeatable("status", "N", help: "Only this status: 1 active … 5 revoked (repeat).") {
@@ -139,12 +135,9 @@ enum AppStoreCommand: Command {
 
     static let syntax = CommandSyntax(name, options: [], subcommands: appStoreSubcommands)
 
+    /// Each command's line and its own options; the common ones are explained once below.
     static var subcommandHelp: String {
-        let explainedOnce = Set(commonOptions.map(\.name))
-        return appStoreSubcommands.map { subcommand in
-            let own = subcommand.options.filter { !explainedOnce.contains($0.name) }
-            return HelpText.subcommands([subcommand]) + (own.isEmpty ? "" : "\n" + HelpText.options(own, indent: 6))
-        }.joined(separator: "\n")
+        HelpText.subcommands(appStoreSubcommands, ownOptionsBesides: Set(commonOptions.map(\.name)))
     }
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
@@ -217,8 +210,8 @@ enum AppStoreCommand: Command {
             try parsed.expectPositionals(atMost: 1)
             let startDate = try parsed.value(of: start) ?? Date().addingTimeInterval(-30 * 86_400)
             let request = NotificationHistoryRequest(
-                startDate: milliseconds(startDate),
-                endDate: milliseconds(try parsed.value(of: end) ?? Date().addingTimeInterval(86_400)),
+                startDate: startDate.millisecondsSince1970,
+                endDate: (try parsed.value(of: end) ?? Date().addingTimeInterval(86_400)).millisecondsSince1970,
                 notificationType: try parsed.value(of: notificationType), notificationSubtype: try parsed.value(of: subtype),
                 transactionId: try parsed.value(of: transaction), onlyFailures: parsed.flag(onlyFailures) ? true : nil)
             output.notifications(try await client.notificationHistory(request).collect(\.items))
@@ -260,18 +253,5 @@ enum AppStoreCommand: Command {
             try parsed.expectPositionals(atMost: 2)
             output.appTransaction(try await client.appTransactionInfo(try argument(1, "the transaction ID")))
         }
-    }
-
-    private static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-    }
-
-    /// A time given as ISO 8601 or as milliseconds since 1970.
-    private static func time(_ text: String, _ option: String) throws(UsageError) -> Date {
-        if let milliseconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000) }
-        guard let date = try? Date(text, strategy: .iso8601) else {
-            throw UsageError("\(option) must be an ISO 8601 time or milliseconds since 1970, not '\(text)'")
-        }
-        return date
     }
 }

@@ -69,7 +69,7 @@ struct AppStoreOutput {
     func `extension`(_ answer: ExtendRenewalDateResponse) {
         emit(["original_transaction_id": answer.originalTransactionId ?? NSNull(), "success": answer.success ?? NSNull(),
               "effective_date": answer.effectiveDate ?? NSNull(), "web_order_line_item_id": answer.webOrderLineItemId ?? NSNull()]) {
-            let date = answer.effectiveDate.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000).ISO8601Format() } ?? "?"
+            let date = answer.effectiveDate.map { Date(millisecondsSince1970: $0).ISO8601Format() } ?? "?"
             return [answer.success == true ? "Extended \(answer.originalTransactionId ?? "?"): renews \(date)."
                         : "Not extended: \(answer.originalTransactionId ?? "?")."]
         }

@@ -7,16 +7,8 @@ import StoreService
 
 extension LedgerCommand {
     /// `--since TIME` of `reconcile`.
-    static let since = TypedOption<Date>.value(
-        "since", "TIME", help: "Read notification history from this time (ISO 8601 or milliseconds since 1970) instead of the "
-            + "ledger's checkpoint."
-    ) { text throws(UsageError) in
-        if let milliseconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000) }
-        guard let date = try? Date(text, strategy: .iso8601) else {
-            throw UsageError("--since must be an ISO 8601 time or milliseconds since 1970, not '\(text)'")
-        }
-        return date
-    }
+    static let since = TypedOption<Date>.time(
+        "since", help: "Read notification history from this time (ISO 8601 or milliseconds since 1970) instead of the ledger's checkpoint.")
 
     /// The options of `reconcile`.
     static let reconcileOptions: [CommandOption] = [
@@ -77,6 +69,6 @@ extension LedgerCommand {
     }
 
     private static func text(_ milliseconds: Int64) -> String {
-        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000).ISO8601Format()
+        Date(millisecondsSince1970: milliseconds).ISO8601Format()
     }
 }

@@ -86,11 +86,7 @@ enum LedgerCommand: Command {
 
     /// Each command's line and its options, `--ledger` and `--json` explained once below.
     static var subcommandHelp: String {
-        let explainedOnce: Set<String> = ["ledger", "json"]
-        return ledgerSubcommands.map { subcommand in
-            let own = subcommand.options.filter { !explainedOnce.contains($0.name) }
-            return HelpText.subcommands([subcommand]) + (own.isEmpty ? "" : "\n" + HelpText.options(own, indent: 6))
-        }.joined(separator: "\n")
+        HelpText.subcommands(ledgerSubcommands, ownOptionsBesides: ["ledger", "json"])
     }
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {

@@ -89,12 +89,7 @@ struct ServeOptions {
         self.service = service
 
         let address = try parsed.value(of: Self.listen) ?? ListenAddress(host: "127.0.0.1", port: 8080)
-        let tls: HTTPServerConfiguration.TLSCredentials?
-        switch (try parsed.value(of: Self.tlsCertificate), try parsed.value(of: Self.tlsKey)) {
-        case (nil, nil): tls = nil
-        case let (certificate?, key?): tls = .init(certificatePEM: try Self.read(certificate, "--tls-cert"), keyPEM: try Self.read(key, "--tls-key"))
-        default: throw UsageError("--tls-cert and --tls-key go together")
-        }
+        let tls = try Self.tlsCredentials(parsed)
         http = HTTPServerConfiguration(
             host: address.host, port: address.port, threads: try parsed.value(of: Self.threads) ?? 4,
             connectionLimit: try parsed.value(of: Self.maxConnections) ?? 256,
@@ -124,7 +119,16 @@ struct ServeOptions {
         }
     }
 
-    static func read(_ path: String, _ option: String) throws -> String {
+    /// The certificate and key `--tls-cert` and `--tls-key` name, read; nil without either.
+    static func tlsCredentials(_ parsed: ParsedArguments) throws -> HTTPServerConfiguration.TLSCredentials? {
+        switch (try parsed.value(of: tlsCertificate), try parsed.value(of: tlsKey)) {
+        case (nil, nil): return nil
+        case let (certificate?, key?): return .init(certificatePEM: try read(certificate, "--tls-cert"), keyPEM: try read(key, "--tls-key"))
+        default: throw UsageError("--tls-cert and --tls-key go together")
+        }
+    }
+
+    private static func read(_ path: String, _ option: String) throws -> String {
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch {

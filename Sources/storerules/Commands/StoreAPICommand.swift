@@ -18,12 +18,7 @@ enum StoreAPICommand {
     /// meanwhile.
     static func serve(_ store: LocalStore, parsed: ParsedArguments) async throws -> Int32 {
         let address = try parsed.value(of: listen) ?? ListenAddress(host: "127.0.0.1", port: 8090)
-        let tls: HTTPServerConfiguration.TLSCredentials?
-        switch (try parsed.value(of: tlsCertificate), try parsed.value(of: tlsKey)) {
-        case (nil, nil): tls = nil
-        case let (certificate?, key?): tls = .init(certificatePEM: try ServeOptions.read(certificate, "--tls-cert"), keyPEM: try ServeOptions.read(key, "--tls-key"))
-        default: throw UsageError("--tls-cert and --tls-key go together")
-        }
+        let tls = try ServeOptions.tlsCredentials(parsed)
         let signals = try ServeSignals(reloadKeys: {}, tick: {
             do {
                 try store.sendDueNotifications()

@@ -210,10 +210,6 @@ extension StoreCommand {
     /// Each command's own options, below its line in the command list: those besides
     /// `--customer`, `--group` and `--json`, which the options section explains once.
     static var subcommandHelp: String {
-        let explainedOnce: Set<String> = ["customer", "group", "json"]
-        return storeSubcommands.map { subcommand in
-            let own = subcommand.options.filter { !explainedOnce.contains($0.name) }
-            return HelpText.subcommands([subcommand]) + (own.isEmpty ? "" : "\n" + HelpText.options(own, indent: 6))
-        }.joined(separator: "\n")
+        HelpText.subcommands(storeSubcommands, ownOptionsBesides: ["customer", "group", "json"])
     }
 }
