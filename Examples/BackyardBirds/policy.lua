@@ -36,6 +36,10 @@ local OWNED_FEATURES = {
     ["feeder.golden"] = "golden_feeder",
 }
 
+-- Refund requests: once more than this share of a food purchase has been fed to the birds,
+-- we ask Apple to decline the refund; below it, to grant it in full.
+local MOSTLY_FED = 0.5
+
 -- The subscription states in which a bird watcher keeps the pass.
 -- Besides "subscribed", we keep access while the App Store is sorting out a failed
 -- renewal: during the grace period (as the App Store does) and also during billing retry,
@@ -141,6 +145,41 @@ function policy.features(ctx)
         if OWNED_FEATURES[owned] then features[#features + 1] = OWNED_FEATURES[owned] end
     end
     return features
+end
+
+-- How much of an item the bird watcher still has: what purchases granted (the balance) less
+-- what the app recorded as fed to the birds, one "fed_<item>" event per unit.
+local function left_of(ctx, item)
+    local fed = ctx.customer.events["fed_" .. item]
+    return math.max(0, (ctx.customer.balances[item] or 0) - (fed and fed.count or 0))
+end
+
+-- What we tell Apple when a bird watcher asks for a refund. For food we say how much of the
+-- purchase was fed (the latest purchase is the last fed), and prefer to decline once most of
+-- it is gone. The pass starts with a free month, a sample; one bought by mistake is refunded.
+function policy.consumption(ctx, tx, request)
+    local product = ctx.catalog.products[tx.product_id]
+    if product == nil then return nil end           -- not a product we sell: send nothing
+    local answer = {
+        customer_consented = true,
+        delivery_status = "DELIVERED",
+        sample_content_provided = product.type == "auto_renewable",
+    }
+    local contents = FOOD[product.id]
+    if contents ~= nil then
+        local granted, left = 0, 0
+        for _, entry in ipairs(contents) do
+            local amount = entry.amount * (tx.quantity or 1)
+            granted = granted + amount
+            left = left + math.min(amount, left_of(ctx, entry.item))
+        end
+        local fed = granted - left
+        answer.consumption_percentage = fed * 100000 // granted
+        answer.refund_preference = fed > granted * MOSTLY_FED and "DECLINE" or "GRANT_FULL"
+    elseif request.reason == "UNINTENDED_PURCHASE" then
+        answer.refund_preference = "GRANT_FULL"
+    end
+    return answer
 end
 
 return policy

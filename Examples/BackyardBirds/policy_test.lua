@@ -187,3 +187,45 @@ function test_the_host_grants_what_the_policy_says_for_two_boxes()
     expect_eq(policy.grant(context{}, transaction{ product_id = "pellet.box", quantity = 2 }, product("pellet.box")), grants)
     expect_eq("policy", how.source)
 end
+
+-- consumption: refund requests
+
+local function pellet_box(quantity)
+    return transaction{ product_id = "pellet.box", type = "Consumable", quantity = quantity or 1 }
+end
+
+local function feeder(balances, fed)
+    local events = {}
+    if fed then events.fed_pellet = { count = fed } end
+    return context{ customer = { id = "watcher-1", status_known = true, balances = balances, events = events } }
+end
+
+function test_a_refund_of_food_barely_fed_is_granted()
+    local answer = decide("consumption", feeder({ pellet = 5 }, 1), pellet_box(), { reason = "UNSATISFIED_WITH_PURCHASE" })
+    expect_eq(20000, answer.consumption_percentage)
+    expect_eq("GRANT_FULL", answer.refund_preference)
+    expect_eq("DELIVERED", answer.delivery_status)
+end
+
+function test_a_refund_of_food_mostly_fed_is_declined()
+    local answer = decide("consumption", feeder({ pellet = 5 }, 4), pellet_box(), { reason = "UNSATISFIED_WITH_PURCHASE" })
+    expect_eq(80000, answer.consumption_percentage)
+    expect_eq("DECLINE", answer.refund_preference)
+end
+
+function test_the_latest_box_is_the_last_fed()
+    -- Two boxes bought, three pellets fed: the refunded box is still whole.
+    local answer = decide("consumption", feeder({ pellet = 10 }, 3), pellet_box(), {})
+    expect_eq(0, answer.consumption_percentage)
+    expect_eq("GRANT_FULL", answer.refund_preference)
+end
+
+function test_a_pass_bought_by_mistake_is_refunded_and_its_free_month_is_a_sample()
+    local tx = transaction{ product_id = "pass.premium", type = "Auto-Renewable Subscription" }
+    local answer = decide("consumption", watcher("pass.premium"), tx, { reason = "UNINTENDED_PURCHASE" })
+    expect_eq("GRANT_FULL", answer.refund_preference)
+    expect_true(answer.sample_content_provided)
+    expect_eq(nil, answer.consumption_percentage)
+    local other = decide("consumption", watcher("pass.premium"), tx, { reason = "OTHER" })
+    expect_eq(nil, other.refund_preference)
+end

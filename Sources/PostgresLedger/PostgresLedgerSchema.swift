@@ -38,6 +38,9 @@ enum PostgresLedgerSchema {
         migrator.registerMigration("create reconciliation mark table") { connection in
             try create([LedgerSchemaDescription.reconciliationMark], on: connection)
         }
+        migrator.registerMigration("create consumption request table") { connection in
+            try create([LedgerSchemaDescription.consumptionRequest], on: connection)
+        }
         return migrator
     }()
 

@@ -36,6 +36,13 @@ public enum AppStoreAPIOptionDeclarations {
     /// The declarations, in the order help lists them.
     public static let all: [CommandOption] = [key.option, keyID.option, issuerID.option, url.option]
 
+    /// Whether the options or the environment name a key: then the command talks to the App
+    /// Store Server API, and a missing id is a usage error rather than a feature left off.
+    public static func isGiven(_ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Bool {
+        if try parsed.value(of: key) != nil { return true }
+        return !(environment["STORERULES_APP_STORE_KEY"] ?? "").isEmpty
+    }
+
     /// A client for the app `verifier` checks, with the key and URL the options (or the
     /// environment) give.
     ///

@@ -24,6 +24,8 @@ public final class Service: Sendable {
     public let followsLedgerReleases: Bool
     /// How many distinct merchandising event names one customer keeps.
     public let maximumEventNames: Int
+    /// Called when a refund request Apple asked about is new to the ledger.
+    private let consumptionRequestObserver = Mutex<(@Sendable () -> Void)?>(nil)
     /// The host's attributes of a customer, in every decision made from the ledger.
     let customerAttributes: @Sendable (_ customerID: String) -> [String: LuaValue]
     /// The policy engine every request decides with.
@@ -40,6 +42,16 @@ public final class Service: Sendable {
     /// The policy's `grant` hook as the ledger's decision closure, over the catalog serving now.
     var grantDecision: @Sendable (StoredTransaction) throws -> [Grant] {
         engine.grantDecision(for: ledger, catalog: catalog, attributes: customerAttributes)
+    }
+
+    /// Calls `observer` each time a `CONSUMPTION_REQUEST` notification brings a refund request
+    /// new to the ledger, such as to wake a ``ConsumptionResponder``.
+    public func onConsumptionRequest(_ observer: @escaping @Sendable () -> Void) {
+        consumptionRequestObserver.withLock { $0 = observer }
+    }
+
+    private func consumptionRequestRecorded() {
+        consumptionRequestObserver.withLock { $0 }?()
     }
 
     /// Loads the folder's catalog and policy, opens the ledger and configures the verifier.
@@ -193,6 +205,12 @@ public final class Service: Sendable {
             notificationUUID: notification.notificationUUID, notificationType: notification.notificationType?.rawValue,
             subtype: notification.subtype?.rawValue, status: "already_processed")
         do {
+            // Kept before the notification is processed, and again whenever Apple sends it again,
+            // so a request is never lost between the two writes.
+            if let request = ConsumptionRequestRecord(notification: notification, transaction: transaction),
+               try ledger.recordConsumptionRequest(request) {
+                consumptionRequestRecorded()
+            }
             let result = try ledger.ingest(notification: notification, transaction: transaction, renewalInfo: renewalInfo,
                                            customerID: customerID, decide: grantDecision)
             // Every ledger outcome is answered here, so a new one is a compile error in this switch.

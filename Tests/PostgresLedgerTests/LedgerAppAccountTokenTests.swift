@@ -106,10 +106,11 @@ import Testing
                 let version: Int64 = try connection.fetchValue(Int64.self, "PRAGMA user_version") ?? 0
                 try connection.execute("DROP TABLE notification_conflict")
                 try connection.execute("DROP TABLE reconciliation_mark")
-                // The token migration is the fourth from the end: the conflict table's, the
-                // events' numbering and the reconciliation marks' follow it, and run again (the
-                // numbering finds nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 4)")
+                try connection.execute("DROP TABLE consumption_request")
+                // The token migration is the fifth from the end: the conflict table's, the
+                // events' numbering, the reconciliation marks' and the refund requests' follow
+                // it, and run again (the numbering finds nothing to do).
+                try connection.execute("PRAGMA user_version = \(version - 5)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -119,9 +120,11 @@ import Testing
             }
             try connection.execute("DROP TABLE notification_conflict")
             try connection.execute("DROP TABLE reconciliation_mark")
+            try connection.execute("DROP TABLE consumption_request")
             try connection.execute("""
                 DELETE FROM storerules_migrations
-                WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table')
+                WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table',
+                               'create consumption request table')
                 """)
         }
     }

@@ -32,6 +32,7 @@ import Testing
                     ALTER TABLE unnumbered_event RENAME TO merchandising_event;
                     CREATE INDEX merchandising_event_by_customer ON merchandising_event (customer_id, name, occurred_date);
                     DROP TABLE reconciliation_mark;
+                    DROP TABLE consumption_request;
                     PRAGMA user_version = 7;
                     """)
             }

@@ -36,6 +36,7 @@ import Testing
                     DROP TABLE merchandising_event;
                     DROP TABLE notification_conflict;
                     DROP TABLE reconciliation_mark;
+                    DROP TABLE consumption_request;
                     PRAGMA user_version = 3;
                     """)
             }

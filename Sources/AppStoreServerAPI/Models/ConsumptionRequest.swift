@@ -1,3 +1,5 @@
+import StoreCore
+
 /// The body of Send Consumption Information (v2): the developer's answer to a refund request.
 public struct ConsumptionRequest: Codable, Sendable, Equatable {
     /// Whether the customer consented to sharing the data.
@@ -99,5 +101,14 @@ public struct UpdateAppAccountTokenRequest: Codable, Sendable, Equatable {
     /// A body.
     public init(appAccountToken: String) {
         self.appAccountToken = appAccountToken
+    }
+}
+
+extension ConsumptionRequest {
+    /// The body that sends `answer`, a policy's validated decision.
+    public init(_ answer: ConsumptionAnswer) {
+        self.init(customerConsented: answer.customerConsented, sampleContentProvided: answer.sampleContentProvided,
+                  deliveryStatus: answer.deliveryStatus.rawValue, consumptionPercentage: answer.consumptionPercentage,
+                  refundPreference: answer.refundPreference?.rawValue)
     }
 }

@@ -189,6 +189,28 @@ public enum LedgerSchemaDescription {
         LedgerColumn("updated_date", .integer),
     ], constraints: ["PRIMARY KEY (kind, mark_key)"])
 
+    /// The refund requests Apple asked about, and how answering each got on
+    /// (``ConsumptionRequestRecord``).
+    public static let consumptionRequest = LedgerTable(
+        "consumption_request",
+        [
+            LedgerColumn("notification_uuid", .text, primaryKey: true),
+            LedgerColumn("transaction_id", .text),
+            LedgerColumn("original_transaction_id", .text),
+            LedgerColumn("transaction_jws", .text),
+            LedgerColumn("reason", .text, nullable: true),
+            LedgerColumn("received_date", .integer),
+            LedgerColumn("deadline_date", .integer),
+            LedgerColumn("state", .text, check: "state IN ('pending', 'answered', 'unanswered', 'refused', 'expired')"),
+            LedgerColumn("answer", .text, nullable: true),
+            LedgerColumn("policy_version", .text, nullable: true),
+            LedgerColumn("attempts", .integer),
+            LedgerColumn("last_error", .text, nullable: true),
+            LedgerColumn("next_attempt_date", .integer),
+            LedgerColumn("answered_date", .integer, nullable: true),
+        ],
+        indexes: [LedgerIndex("consumption_request_due", on: "state, next_attempt_date")])
+
     /// The tables the ledger's first migration creates.
     public static let firstTables = [
         customer, storeTransaction, transactionVersion, transactionGrant, grantReversal, balance, renewalInfo,
@@ -196,5 +218,6 @@ public enum LedgerSchemaDescription {
     ]
 
     /// Every table of the ledger.
-    public static let tables = firstTables + [pendingNotification, merchandisingEvent, notificationConflict, reconciliationMark]
+    public static let tables = firstTables + [pendingNotification, merchandisingEvent, notificationConflict, reconciliationMark,
+                                         consumptionRequest]
 }

@@ -205,4 +205,36 @@ extension SQLLedgerTransaction {
             ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1 AS inserted
             """)
     }
+
+    public func insertConsumptionRequest(_ request: ConsumptionRequestRecord) throws -> Bool {
+        try connection.returnsRow(
+            """
+            INSERT INTO consumption_request (\(sql: LedgerRecords.consumptionRequestColumns))
+            VALUES (\(request.notificationUUID), \(request.transactionID), \(request.originalTransactionID), \(request.transactionJWS),
+                    \(request.reason), \(request.receivedDate), \(request.deadlineDate), \(request.state.rawValue),
+                    \(LedgerRecords.text(of: request.answer)), \(request.policyVersion), \(request.attempts), \(request.lastError),
+                    \(request.nextAttemptDate), \(request.answeredDate))
+            ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1 AS inserted
+            """)
+    }
+
+    public func claimConsumptionRequest(notificationUUID: String, at now: Int64, heldUntil: Int64) throws -> ConsumptionRequestRecord? {
+        try connection.rows(
+            """
+            UPDATE consumption_request SET next_attempt_date = \(heldUntil)
+            WHERE notification_uuid = \(notificationUUID) AND state = 'pending' AND next_attempt_date <= \(now)
+            RETURNING \(sql: LedgerRecords.consumptionRequestColumns)
+            """
+        ).first.map(LedgerRecords.consumptionRequest(from:))
+    }
+
+    public func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws {
+        try connection.send(
+            """
+            UPDATE consumption_request SET state = \(request.state.rawValue), answer = \(LedgerRecords.text(of: request.answer)),
+                policy_version = \(request.policyVersion), attempts = \(request.attempts), last_error = \(request.lastError),
+                next_attempt_date = \(request.nextAttemptDate), answered_date = \(request.answeredDate)
+            WHERE notification_uuid = \(request.notificationUUID)
+            """)
+    }
 }

@@ -173,6 +173,25 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
         ).map(LedgerRecords.reconciliationMark(from:))
     }
 
+    public func consumptionRequests() throws -> [ConsumptionRequestRecord] {
+        try connection.rows(
+            """
+            SELECT \(sql: LedgerRecords.consumptionRequestColumns) FROM consumption_request
+            ORDER BY received_date, notification_uuid\(.binaryCollation)
+            """
+        ).map(LedgerRecords.consumptionRequest(from:))
+    }
+
+    public func dueConsumptionRequests(at now: Int64) throws -> [ConsumptionRequestRecord] {
+        try connection.rows(
+            """
+            SELECT \(sql: LedgerRecords.consumptionRequestColumns) FROM consumption_request
+            WHERE state = 'pending' AND next_attempt_date <= \(now)
+            ORDER BY received_date, notification_uuid\(.binaryCollation)
+            """
+        ).map(LedgerRecords.consumptionRequest(from:))
+    }
+
     public func notificationConflicts() throws -> [NotificationConflict] {
         try connection.rows(
             """

@@ -49,6 +49,34 @@ public enum LedgerRecords {
     public static let notificationConflictColumns =
         "notification_uuid, notification_type, subtype, transaction_id, field, stored, received, transaction_jws, received_date"
 
+    /// The columns of a refund request.
+    public static let consumptionRequestColumns = """
+        notification_uuid, transaction_id, original_transaction_id, transaction_jws, reason, received_date, deadline_date, \
+        state, answer, policy_version, attempts, last_error, next_attempt_date, answered_date
+        """
+
+    /// A refund request, from its row.
+    public static func consumptionRequest(from row: some LedgerRecordRow) throws -> ConsumptionRequestRecord {
+        let answer = try row.optionalText("answer").flatMap { try? JSONDecoder().decode(ConsumptionAnswer.self, from: Data($0.utf8)) }
+        return ConsumptionRequestRecord(
+            notificationUUID: try row.text("notification_uuid"), transactionID: try row.text("transaction_id"),
+            originalTransactionID: try row.text("original_transaction_id"), transactionJWS: try row.text("transaction_jws"),
+            reason: try row.optionalText("reason"), receivedDate: try row.integer("received_date"),
+            deadlineDate: try row.integer("deadline_date"),
+            state: ConsumptionRequestRecord.State(rawValue: try row.text("state")) ?? .pending, answer: answer,
+            policyVersion: try row.optionalText("policy_version"), attempts: Int(try row.integer("attempts")),
+            lastError: try row.optionalText("last_error"), nextAttemptDate: try row.integer("next_attempt_date"),
+            answeredDate: try row.optionalInteger("answered_date"))
+    }
+
+    /// A consumption answer as the ledger keeps it: Apple's JSON body, keys sorted.
+    public static func text(of answer: ConsumptionAnswer?) -> String? {
+        guard let answer else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(answer)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// A reconciliation mark, from its row.
     public static func reconciliationMark(from row: some LedgerRecordRow) throws -> ReconciliationMark {
         ReconciliationMark(key: try row.text("mark_key"), kind: ReconciliationMark.Kind(rawValue: try row.text("kind")) ?? .checkpoint,

@@ -136,6 +136,10 @@ public protocol LedgerReading {
     func reconciliationMark(kind: ReconciliationMark.Kind, key: String) throws -> ReconciliationMark?
     /// Every reconciliation mark, by kind then key (for copies).
     func reconciliationMarks() throws -> [ReconciliationMark]
+    /// Every refund request kept, oldest first.
+    func consumptionRequests() throws -> [ConsumptionRequestRecord]
+    /// The pending refund requests whose next attempt is due at `now`, oldest first.
+    func dueConsumptionRequests(at now: Int64) throws -> [ConsumptionRequestRecord]
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -189,4 +193,11 @@ public protocol LedgerWriting: LedgerReading {
     func insertNotificationConflict(_ conflict: NotificationConflict) throws -> Bool
     /// Sets a reconciliation mark, replacing the one of its kind and key.
     func upsertReconciliationMark(_ mark: ReconciliationMark) throws
+    /// Keeps a refund request unless its notification's UUID is kept; returns whether it was new.
+    func insertConsumptionRequest(_ request: ConsumptionRequestRecord) throws -> Bool
+    /// Holds a pending request due at `now` until `heldUntil`, in one statement; returns the
+    /// request, or nil when it is not pending and due.
+    func claimConsumptionRequest(notificationUUID: String, at now: Int64, heldUntil: Int64) throws -> ConsumptionRequestRecord?
+    /// Writes a request's state, answer, policy version, attempts, failure, next attempt and answer date.
+    func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws
 }

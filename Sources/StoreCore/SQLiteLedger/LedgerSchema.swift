@@ -76,6 +76,9 @@ enum LedgerSchema {
         migrator.registerMigration("create reconciliation mark table") { connection in
             try create([LedgerSchemaDescription.reconciliationMark], on: connection)
         }
+        migrator.registerMigration("create consumption request table") { connection in
+            try create([LedgerSchemaDescription.consumptionRequest], on: connection)
+        }
         return migrator
     }()
 

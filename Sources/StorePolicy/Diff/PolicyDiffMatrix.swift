@@ -111,16 +111,36 @@ struct PolicyDiffMatrix {
             return products.filter { $0.type == "consumable" }.flatMap { product in
                 [1, 5].map { [Self.transaction(product.id, quantity: $0, at: now)] }
             }
+        case .consumption:
+            return products.flatMap { product in
+                Self.refundReasons.map { reason in
+                    [Self.transaction(product.id, type: product.type, quantity: 1, at: now.addingTimeInterval(-3 * 86_400)),
+                     .table(LuaTable(hash: [.string("reason"): .string(reason), .string("requested_at"): .integer(Int64(now.timeIntervalSince1970))]))]
+                }
+            }
         }
     }
 
-    /// A purchase as `eval --arg` takes it for `grant`: Apple's field names.
-    static func transaction(_ productID: String, quantity: Int, at date: Date) -> LuaValue {
+    /// The reasons a customer gives Apple for a refund request, as `consumptionRequestReason` spells them.
+    static let refundReasons = ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"]
+
+    /// Apple's `type` of a transaction for a product of the policy type `type`.
+    static func transactionType(_ type: String) -> String {
+        switch type {
+        case "non_consumable": "Non-Consumable"
+        case "auto_renewable": "Auto-Renewable Subscription"
+        case "non_renewing": "Non-Renewing Subscription"
+        default: "Consumable"
+        }
+    }
+
+    /// A purchase as `eval --arg` takes it for `grant` and `consumption`: Apple's field names.
+    static func transaction(_ productID: String, type: String = "consumable", quantity: Int, at date: Date) -> LuaValue {
         let milliseconds = Int64(date.timeIntervalSince1970 * 1000)
         return .table(LuaTable(hash: [
             .string("transactionId"): .string("2000000000000001"), .string("originalTransactionId"): .string("2000000000000001"),
             .string("productId"): .string(productID), .string("quantity"): .integer(Int64(quantity)),
-            .string("type"): .string("Consumable"), .string("purchaseDate"): .integer(milliseconds),
+            .string("type"): .string(transactionType(type)), .string("purchaseDate"): .integer(milliseconds),
             .string("environment"): .string("Xcode"), .string("storefront"): .string("USA"),
             .string("inAppOwnershipType"): .string("PURCHASED"),
         ]))

@@ -131,6 +131,11 @@ public struct HookRequest: Sendable, Decodable {
             let productID = try string(1, "product id", default: transaction.productId ?? "")
             let decision = try engine.grant(context, transaction: transaction, product: productID, traced: true)
             outcome = (.grants(decision.value), decision.trace, Self.origin(of: decision.source))
+        case .consumption:
+            let transaction = try transactionArgument()
+            let request = try refundRequestArgument(at: 1)
+            let decision = engine.consumption(context, transaction: transaction, request: request, traced: true)
+            outcome = (decision.value.map { .value($0.luaValue) } ?? .null, decision.trace, Self.origin(of: decision.source))
         case nil:
             let decision = try engine.call(hook, context: context, arguments: arguments.map(PolicyArgument.value), traced: true)
             outcome = (.value(decision.value), decision.trace, Self.origin(of: decision.source))
@@ -147,6 +152,24 @@ public struct HookRequest: Sendable, Decodable {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) must be the \(what) as a string")
         }
         return text
+    }
+
+    /// The refund request at `index`: a table of ``RefundRequest``'s fields, or nothing for a
+    /// request with no reason, made now.
+    private func refundRequestArgument(at index: Int) throws(PolicyError) -> RefundRequest {
+        guard index < arguments.count else {
+            return RefundRequest(reason: nil, notificationUUID: "", requestedAt: context.now, deadline: context.now.addingTimeInterval(12 * 3600))
+        }
+        guard case .table = arguments[index] else {
+            throw PolicyError(kind: .badRequest, hook: hook,
+                              reason: "argument \(index + 1) must be the refund request: { reason, notification_uuid, requested_at, deadline }")
+        }
+        do throws(PolicyInputError) {
+            let json = (try? JSONEncoder().encode(arguments[index])) ?? Data()
+            return try PolicyInputError.decode(RefundRequest.self, from: json)
+        } catch {
+            throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) is not a refund request: \(error.description)")
+        }
     }
 
     private func transactionArgument() throws(PolicyError) -> JWSTransactionDecodedPayload {

@@ -15,6 +15,9 @@ public enum PolicyHook: String, Sendable, CaseIterable, Codable {
     case storeButtons = "store_buttons"
     /// `features(ctx) -> { string, ... }`: the features unlocked for the customer.
     case features
+    /// `consumption(ctx, tx, request) -> { customer_consented, delivery_status, ... } | nil`:
+    /// what to tell Apple about a customer's refund request.
+    case consumption
 
     /// The hook's name in Lua.
     public var name: String { rawValue }

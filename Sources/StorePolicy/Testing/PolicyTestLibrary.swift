@@ -58,6 +58,9 @@ package enum PolicyTestLibrary {
             if hook == PolicyHook.grant.name {
                 return try decideGrant(stack, context: context, engine: engine)
             }
+            if hook == PolicyHook.consumption.name {
+                return try decideConsumption(stack, context: context, engine: engine)
+            }
             var arguments: [LuaValue] = []
             if stack.top >= 3 {
                 for index in 3...stack.top { arguments.append(try stack.value(at: index)) }
@@ -95,6 +98,36 @@ package enum PolicyTestLibrary {
         }
         stack.push(HookResult.grants(grants).luaValue)
         stack.push(LuaValue.table(LuaTable(hash: [.string("source"): .string("policy")])))
+        return 2
+    }
+
+    /// `decide("consumption", ctx, tx [, request])`: `tx` as `transaction{...}` builds it,
+    /// `request` a table of ``RefundRequest``'s fields (a request made at `ctx.now` when left out).
+    private static func decideConsumption(_ stack: LuaStack, context: PolicyContext, engine: PolicyEngine) throws(LuaError) -> Int32 {
+        guard stack.type(at: 3) == .table else {
+            throw LuaError(kind: .runtime, message: "decide: consumption takes a transaction table, such as transaction{...} builds")
+        }
+        let transaction = try LuaDecoder().decode(JWSTransactionDecodedPayload.self, from: stack, at: 3)
+        var request = RefundRequest(reason: nil, notificationUUID: "", requestedAt: context.now, deadline: context.now.addingTimeInterval(12 * 3600))
+        if stack.top >= 4, stack.type(at: 4) != .nil {
+            let described = try stack.value(at: 4)
+            do throws(PolicyInputError) {
+                request = try PolicyInputError.decode(RefundRequest.self, from: (try? JSONEncoder().encode(described)) ?? Data())
+            } catch {
+                throw LuaError(kind: .runtime, message: "decide: the refund request: \(error.description)")
+            }
+        }
+        let decision = engine.consumption(context, transaction: transaction, request: request)
+        stack.push(decision.value.map(\.luaValue) ?? .nil)
+        var how = LuaTable(hash: [.string("source"): .string("policy")])
+        switch decision.source {
+        case .policy: break
+        case .defaultForMissingHook: how.hash[.string("source")] = .string("default")
+        case .fallback(let failure):
+            how.hash[.string("source")] = .string("fallback")
+            how.hash[.string("reason")] = .string(failure.description)
+        }
+        stack.push(LuaValue.table(how))
         return 2
     }
 

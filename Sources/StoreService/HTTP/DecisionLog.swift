@@ -72,6 +72,11 @@ public final class DecisionLog: Sendable {
         handle.withLock { $0 = fresh }
     }
 
+    /// A decision's time as entries write it: ISO 8601 with milliseconds.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+
     /// Appends one entry; a line that cannot be written is dropped, never the decision.
     public func record(_ entry: Entry) {
         guard var line = try? encoder.encode(entry) else { return }

@@ -145,15 +145,11 @@ extension HTTPRouter {
             var customer: String?
             if case .customer(let id) = subject { customer = id }
             decisionLog.record(DecisionLog.Entry(
-                time: Self.timestamp(Date()), requestID: requestID, customer: customer,
+                time: DecisionLog.timestamp(Date()), requestID: requestID, customer: customer,
                 hook: hook, inputs: body.arguments, result: response.result, source: response.source,
                 policyVersion: response.policyVersion,
                 durationMilliseconds: elapsed.seconds * 1000))
         }
         return .json(200, answer)
-    }
-
-    private static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }

@@ -1,4 +1,5 @@
 import CommandLineOptions
+import ServiceCommandLine
 import Foundation
 import StoreCore
 import StoreService
@@ -6,7 +7,7 @@ import StoreService
 extension LedgerCommand {
     /// `ledger ingest DIR --ledger URL --root PEM... [FILE|-]`: each line verified, stored and
     /// granted by the service, as the service's own requests are; exit status 1 when a line failed.
-    static func ingest(_ parsed: ParsedArguments) throws -> Int32 {
+    static func ingest(_ parsed: ParsedArguments) async throws -> Int32 {
         let folder = try parsed.positional(1, "the policy folder DIR")
         let input = parsed.positionals.count > 2 ? parsed.positionals[2] : "-"
         try parsed.expectPositionals(atMost: 3)
@@ -38,6 +39,9 @@ extension LedgerCommand {
             let result = ingestLine(trimmed, number: index + 1, customer: customer, service: service)
             failed = failed || result.error != nil
             Output.line(try Output.json(result))
+        }
+        if try AppStoreAPIOptionDeclarations.isGiven(parsed) {
+            try await answerRefundRequests(service: service, client: try client(parsed, service: service), command: "ledger ingest")
         }
         return failed ? 1 : 0
     }

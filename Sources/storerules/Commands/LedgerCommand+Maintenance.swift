@@ -32,6 +32,7 @@ extension LedgerCommand {
             ("renewal infos", summary.renewalInfos), ("grants", summary.grants),
             ("processed notifications", summary.processedNotifications), ("pending notifications", summary.pendingNotifications),
             ("notification conflicts", summary.notificationConflicts), ("merchandising events", summary.events),
+            ("reconciliation marks", summary.reconciliationMarks), ("refund requests", summary.consumptionRequests),
         ]
         for (kind, count) in kinds {
             Output.line("  \(kind): \(count)")

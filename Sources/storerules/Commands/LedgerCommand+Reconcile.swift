@@ -33,14 +33,7 @@ extension LedgerCommand {
         } catch {
             throw CommandFailure(error.message)
         }
-        let client: AppStoreServerAPIClient
-        do {
-            client = try AppStoreAPIOptionDeclarations.client(parsed, verifier: service.verifier)
-        } catch let error as AppStoreServerAPIKeyError {
-            throw CommandFailure(error.description)
-        } catch let error as AppStoreServerAPIError {
-            throw UsageError(error.description)
-        }
+        let client = try client(parsed, service: service)
         let showsProgress = isatty(STDERR_FILENO) == 1
         let summary: ReconciliationSummary
         do {
@@ -65,6 +58,7 @@ extension LedgerCommand {
                 Changes: \(summary.changes); checkpoint \(summary.checkpointMoved ? "moved to the window's end" : "kept")
                 """ + summary.failures.map { "\nFailed: \($0)" }.joined())
         }
+        try await answerRefundRequests(service: service, client: client, command: "ledger reconcile")
         return summary.failures.isEmpty ? 0 : 1
     }
 

@@ -11,9 +11,12 @@ enum LedgerCommand: Command {
     static let summary = "Ingest signed data into a ledger, read a customer, retry, check, copy or migrate it"
     static var help: String { """
     Usage: storerules ledger ingest DIR --ledger URL --root PEM... [--bundle-id ID] [--environment E]
-                                    [--app-apple-id N] [--customer ID] [FILE|-]
+                                    [--app-apple-id N] [--customer ID] [--app-store-key FILE
+                                    --app-store-key-id ID --app-store-issuer-id ID [--app-store-url URL]]
+                                    [FILE|-]
            storerules ledger customer ID --ledger URL [DIR] [--json]
            storerules ledger retry DIR --ledger URL
+           storerules ledger consumption --ledger URL [--json]
            storerules ledger check --ledger URL
            storerules ledger copy --from URL --to URL
            storerules ledger migrate --ledger URL
@@ -36,7 +39,10 @@ enum LedgerCommand: Command {
     the customer is not known yet: kept, and processed by 'retry' once it is), "grants" and
     "customer"; a
     line that fails prints {"line": N, "error": {"kind", "message"}}, stores nothing, and
-    makes the exit status 1 once every line is done. Blank lines are skipped.
+    makes the exit status 1 once every line is done. Blank lines are skipped. Given the App Store
+    Server API's options, it then answers the refund requests that CONSUMPTION_REQUEST
+    notifications brought, with DIR's consumption hook, and says on standard error what
+    became of each ('ledger consumption' lists them).
 
     Options of several commands:
     \(HelpText.options([ledgerOption, jsonFlag]))
@@ -54,6 +60,9 @@ enum LedgerCommand: Command {
     /// `--json` of `customer`.
     static let jsonFlag = CommandOption.flag("json", help: "Print JSON, the service's entitlements answer.")
 
+    /// `--json` of `consumption`.
+    static let consumptionJSONFlag = CommandOption.flag("json", help: "Print a JSON array of the requests.")
+
     /// The ledger commands, each with its options.
     static let ledgerSubcommands: [Subcommand] = [
         Subcommand("ingest", arguments: "DIR [FILE|-]", summary: "Verify, store and grant one signed payload per "
@@ -61,13 +70,16 @@ enum LedgerCommand: Command {
                    + #"signedPayload, or Apple's request body {"signedPayload": "…"}. DIR's policy grants."#, options: [
             ledgerOption, IngestOptions.root.option, IngestOptions.bundleID.option, IngestOptions.environment.option,
             IngestOptions.appAppleID.option, IngestOptions.customer.option,
-        ]),
+        ] + AppStoreAPIOptionDeclarations.all),
         Subcommand("customer", arguments: "ID [DIR]", summary: "What the customer owns now: entitlements, "
                    + "subscriptions by group, balances and unfinished transactions; with DIR, the features its "
                    + "policy unlocks.", options: [ledgerOption, jsonFlag]),
         Subcommand("retry", arguments: "DIR", summary: "Process the kept notifications whose customer is known now, "
                    + "then ask DIR's policy again for every unfinished transaction; one JSON line per transaction "
                    + "ingested or retried.", options: [ledgerOption]),
+        Subcommand("consumption", summary: "The refund requests Apple asked about (CONSUMPTION_REQUEST), oldest "
+                   + "first: the reason, the answer decided and sent, its state (pending, answered, unanswered, refused, "
+                   + "expired), attempts and the last failure.", options: [ledgerOption, consumptionJSONFlag]),
         Subcommand("check", summary: "Check the ledger's invariants: balances are grants minus reversals, only "
                    + "granted transactions have grants, every stored JWS matches its fields. One line per "
                    + "violation, exit status 1 when there is one.", options: [ledgerOption]),
@@ -92,7 +104,8 @@ enum LedgerCommand: Command {
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let command = try parsed.positional(0, "a ledger command (see --help)")
         switch command {
-        case "ingest": return try ingest(parsed)
+        case "ingest": return try await ingest(parsed)
+        case "consumption": return try consumption(parsed)
         case "customer": return try customer(parsed)
         case "retry": return try retry(parsed)
         case "check": return try check(parsed)

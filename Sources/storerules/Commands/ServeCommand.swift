@@ -78,17 +78,19 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(error.message)
         }
-        let reconciler: Reconciler?
-        if options.reconcileEvery != nil {
+        // The App Store Server API's options make the service answer refund requests, and with
+        // --reconcile-every also reconcile.
+        let client: AppStoreServerAPIClient?
+        if try options.reconcileEvery != nil || AppStoreAPIOptionDeclarations.isGiven(parsed) {
             do {
-                reconciler = Reconciler(service: service, client: try AppStoreAPIOptionDeclarations.client(parsed, verifier: service.verifier))
+                client = try AppStoreAPIOptionDeclarations.client(parsed, verifier: service.verifier)
             } catch let error as AppStoreServerAPIKeyError {
                 throw CommandFailure(error.description)
             } catch let error as AppStoreServerAPIError {
                 throw UsageError(error.description)
             }
         } else {
-            reconciler = nil
+            client = nil
         }
         let access: AccessControl
         if let keys = options.apiKeysPath {
@@ -163,12 +165,19 @@ enum ServeCommand: Command {
                     + "(policy \(service.engine.version), ledger \(options.service.ledger.displayName)"
                     + (access.checksKeys ? "" : ", no API keys") + ")")
         var schedule: ReconciliationSchedule?
-        if let reconciler, let interval = options.reconcileEvery, let location = options.service.ledger as? LedgerLocation {
-            schedule = ReconciliationSchedule(reconciler: reconciler, every: interval, lock: location.reconciliationLock) {
+        if let client, let interval = options.reconcileEvery, let location = options.service.ledger as? LedgerLocation {
+            schedule = ReconciliationSchedule(reconciler: Reconciler(service: service, client: client), every: interval,
+                                              lock: location.reconciliationLock) {
+                Output.error("storerules serve: " + $0)
+            }
+        }
+        let refunds = client.map { client in
+            ConsumptionSchedule(responder: ConsumptionResponder(service: service, client: client, metrics: metrics, decisionLog: decisionLog)) {
                 Output.error("storerules serve: " + $0)
             }
         }
         await signals.wait()
+        refunds?.stop()
         schedule?.stop()
         server.stop(grace: .seconds(10))
         following?.stop()

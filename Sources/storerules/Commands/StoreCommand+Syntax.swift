@@ -85,9 +85,10 @@ extension StoreCommand {
 
     /// `refund --reason`.
     static let refundRequestReason = TypedOption<ConsumptionRequestReason>.value(
-        "reason", "R", help: "The customer's reason: unintended-purchase, fulfillment-issue, unsatisfied, legal or other "
-            + "(default: unsatisfied)."
+        "reason", "R", help: "The customer's reason: unintended-purchase, fulfillment-issue, unsatisfied, legal or other, "
+            + "or Apple's word for it such as UNINTENDED_PURCHASE (default: unsatisfied)."
     ) { text throws(UsageError) in
+        if let known = ConsumptionRequestReason.knownValues.first(where: { $0.rawValue == text }) { return known }
         switch text {
         case "unintended-purchase": return .unintendedPurchase
         case "fulfillment-issue": return .fulfillmentIssue

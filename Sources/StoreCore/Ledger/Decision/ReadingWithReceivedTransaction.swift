@@ -121,6 +121,14 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.reconciliationMarks()
     }
 
+    func consumptionRequests() throws -> [ConsumptionRequestRecord] {
+        try base.consumptionRequests()
+    }
+
+    func dueConsumptionRequests(at now: Int64) throws -> [ConsumptionRequestRecord] {
+        try base.dueConsumptionRequests(at: now)
+    }
+
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {
         try base.eventSummaries(customerID: customerID)
     }

@@ -1,0 +1,63 @@
+import Foundation
+import LuaBridge
+
+/// A customer's refund request that Apple asks the developer about: the `request` argument of
+/// `consumption(ctx, tx, request)`.
+///
+/// In Lua: `{ reason = "UNINTENDED_PURCHASE", notification_uuid = "…", requested_at = seconds,
+/// deadline = seconds }`; `reason` is Apple's `consumptionRequestReason` (`UNINTENDED_PURCHASE`,
+/// `FULFILLMENT_ISSUE`, `UNSATISFIED_WITH_PURCHASE`, `LEGAL`, `OTHER`), nil when Apple gave none.
+public struct RefundRequest: Sendable, Equatable, Codable {
+    /// Why the customer asked, in Apple's words.
+    public var reason: String?
+    /// The `CONSUMPTION_REQUEST` notification's UUID.
+    public var notificationUUID: String
+    /// When Apple signed the request.
+    public var requestedAt: Date
+    /// When Apple's window for an answer closes.
+    public var deadline: Date
+
+    /// A request.
+    public init(reason: String?, notificationUUID: String, requestedAt: Date, deadline: Date) {
+        self.reason = reason
+        self.notificationUUID = notificationUUID
+        self.requestedAt = requestedAt
+        self.deadline = deadline
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case reason, notificationUUID = "notification_uuid", requestedAt = "requested_at", deadline
+    }
+
+    /// Reads a request as `storerules eval` and `decide` take it: every field optional, an
+    /// unknown one refused; times are epoch seconds, the deadline 12 hours after the request
+    /// when left out.
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        notificationUUID = try container.decodeIfPresent(String.self, forKey: .notificationUUID) ?? ""
+        requestedAt = try container.decodeEpochSecondsIfPresent(forKey: .requestedAt) ?? Date(timeIntervalSince1970: 0)
+        deadline = try container.decodeEpochSecondsIfPresent(forKey: .deadline) ?? requestedAt.addingTimeInterval(12 * 3600)
+    }
+
+    /// Writes the request as Lua sees it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encode(notificationUUID, forKey: .notificationUUID)
+        try container.encode(EpochSeconds.whole(requestedAt), forKey: .requestedAt)
+        try container.encode(EpochSeconds.whole(deadline), forKey: .deadline)
+    }
+
+    /// The request as the hook receives it.
+    var luaValue: LuaValue {
+        var fields: [LuaValue: LuaValue] = [
+            .string("notification_uuid"): .string(notificationUUID),
+            .string("requested_at"): .integer(EpochSeconds.whole(requestedAt)),
+            .string("deadline"): .integer(EpochSeconds.whole(deadline)),
+        ]
+        if let reason { fields[.string("reason")] = .string(reason) }
+        return .table(LuaTable(hash: fields))
+    }
+}

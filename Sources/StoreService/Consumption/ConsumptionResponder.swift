@@ -1,0 +1,164 @@
+import AppStoreServerAPI
+import Foundation
+import StoreCore
+import StorePolicy
+
+/// Answers the refund requests Apple asks about: for each request the ledger keeps that is due,
+/// it asks the policy's `consumption` hook on the customer's state as the ledger knows it, keeps
+/// the decision, and sends it with the App Store Server API client until Apple accepts it or its
+/// window closes — recording every answer and failure in the ledger.
+///
+/// Each attempt first takes the request in the ledger for ``attemptHold``, so the processes of
+/// a fleet never attempt one request at once; a decision is kept before it is sent, so a retry
+/// sends the same answer rather than deciding again.
+public final class ConsumptionResponder: Sendable {
+    /// The service whose ledger keeps the requests and whose policy decides.
+    public let service: Service
+    /// The client that sends the answers.
+    public let client: AppStoreServerAPIClient
+    /// Where each decision is counted, if anywhere.
+    public let metrics: ServiceMetrics?
+    /// Where each decision is logged, if anywhere.
+    public let decisionLog: DecisionLog?
+    /// How long one attempt holds a request: 60 seconds.
+    public static let attemptHold: Int64 = 60_000
+    /// The longest wait between two attempts: 30 minutes.
+    public static let longestWait: Int64 = 30 * 60_000
+
+    /// A responder for `service`'s requests, sending through `client`.
+    public init(service: Service, client: AppStoreServerAPIClient, metrics: ServiceMetrics? = nil, decisionLog: DecisionLog? = nil) {
+        self.service = service
+        self.client = client
+        self.metrics = metrics
+        self.decisionLog = decisionLog
+    }
+
+    /// Attempts every request due at `now`, oldest first, and returns what became of each.
+    ///
+    /// - Throws: ``StoreCore/LedgerError`` when the ledger cannot be read or written.
+    public func answerDue(now: Date = Date()) async throws -> [ConsumptionAttempt] {
+        var attempts: [ConsumptionAttempt] = []
+        let start = now.millisecondsSince1970
+        for due in try service.ledger.dueConsumptionRequests(at: start) {
+            guard let request = try service.ledger.claimConsumptionRequest(
+                notificationUUID: due.notificationUUID, at: start, heldUntil: start + Self.attemptHold)
+            else { continue }
+            let attempted = await attempt(request, now: now)
+            try service.ledger.updateConsumptionRequest(attempted)
+            attempts.append(ConsumptionAttempt(request: attempted))
+        }
+        return attempts
+    }
+
+    /// One attempt: decide when nothing is decided yet, then send what is.
+    private func attempt(_ request: ConsumptionRequestRecord, now: Date) async -> ConsumptionRequestRecord {
+        var request = request
+        let milliseconds = now.millisecondsSince1970
+        guard milliseconds < request.deadlineDate else {
+            request.state = .expired
+            request.lastError = "Apple's window for an answer closed at \(Date(millisecondsSince1970: request.deadlineDate).formatted(.iso8601))"
+            return request
+        }
+        request.attempts += 1
+        if request.answer == nil {
+            decide(&request, now: now)
+            guard request.state == .pending, request.answer != nil else { return request }
+        }
+        guard let answer = request.answer else { return request }
+        do {
+            try await client.sendConsumptionInformation(ConsumptionRequest(answer), transactionID: request.transactionID)
+            request.state = .answered
+            request.answeredDate = Date().millisecondsSince1970
+            request.lastError = nil
+        } catch {
+            request.lastError = "sending: \(error)"
+            if error.isRetryable {
+                request.nextAttemptDate = milliseconds + Self.wait(afterAttempt: request.attempts)
+            } else {
+                request.state = .refused
+            }
+        }
+        return request
+    }
+
+    /// Asks the `consumption` hook about `request`, on the customer's state now.
+    private func decide(_ request: inout ConsumptionRequestRecord, now: Date) {
+        let milliseconds = now.millisecondsSince1970
+        let transaction: JWSTransactionDecodedPayload
+        do {
+            // Verified when the notification came; read here as the ledger kept it.
+            transaction = try CompactJWS(parsing: request.transactionJWS).decodePayload(as: JWSTransactionDecodedPayload.self)
+        } catch {
+            request.state = .unanswered
+            request.lastError = "the kept transaction cannot be read: \(error)"
+            return
+        }
+        let context: PolicyContext
+        do throws(ServiceError) {
+            let customerID = try? service.ledger.transaction(id: request.transactionID)?.customerID
+            context = try customerID.map { customerID throws(ServiceError) in try service.context(of: customerID).context }
+                ?? PolicyContext(now: now, storefront: transaction.storefront ?? "USA", customer: CustomerContext(statusKnown: false))
+        } catch {
+            request.lastError = "deciding: \(error.message)"
+            request.nextAttemptDate = milliseconds + Self.wait(afterAttempt: request.attempts)
+            return
+        }
+        let refund = RefundRequest(reason: request.reason, notificationUUID: request.notificationUUID,
+                                   requestedAt: Date(millisecondsSince1970: request.deadlineDate - ConsumptionRequestRecord.answerWindowMilliseconds),
+                                   deadline: Date(millisecondsSince1970: request.deadlineDate))
+        let started = ContinuousClock.now
+        let decision = service.engine.consumption(context, transaction: transaction, request: refund)
+        record(decision, request: request, customerID: context.customer.id, elapsed: ContinuousClock.now - started)
+        switch decision.source {
+        case .defaultForMissingHook:
+            request.state = .unanswered
+            request.lastError = "the policy defines no consumption hook: nothing is sent"
+        case .fallback(let failure):
+            request.lastError = "deciding: \(failure.description)"
+            request.nextAttemptDate = milliseconds + Self.wait(afterAttempt: request.attempts)
+        case .policy:
+            request.policyVersion = service.engine.version
+            if let answer = decision.value {
+                request.answer = answer
+            } else {
+                request.state = .unanswered
+                request.lastError = "the consumption hook answered nil: nothing is sent"
+            }
+        }
+    }
+
+    private func record(_ decision: Decision<ConsumptionAnswer?>, request: ConsumptionRequestRecord, customerID: String, elapsed: Duration) {
+        let source: String
+        switch decision.source {
+        case .policy: source = "policy"
+        case .defaultForMissingHook: source = "default"
+        case .fallback: source = "fallback"
+        }
+        metrics?.recordDecision(hook: PolicyHook.consumption.name, source: source)
+        decisionLog?.record(DecisionLog.Entry(
+            time: DecisionLog.timestamp(Date()), requestID: request.notificationUUID, customer: customerID.isEmpty ? nil : customerID,
+            hook: PolicyHook.consumption.name, inputs: [.string(request.transactionID), .string(request.reason ?? "")],
+            result: decision.value.map { .value($0.luaValue) } ?? .null, source: source,
+            policyVersion: service.engine.version, durationMilliseconds: elapsed.seconds * 1000))
+    }
+
+    /// The wait after `attempt` failed: a minute, doubling, at most ``longestWait``.
+    static func wait(afterAttempt attempt: Int) -> Int64 {
+        min(60_000 << Int64(min(max(attempt - 1, 0), 10)), longestWait)
+    }
+}
+
+/// What one attempt at a refund request did.
+public struct ConsumptionAttempt: Sendable, Encodable {
+    /// The request as the attempt left it.
+    public let request: ConsumptionRequestRecord
+
+    /// The request's notification UUID.
+    public var notificationUUID: String { request.notificationUUID }
+    /// Its state after the attempt.
+    public var state: ConsumptionRequestRecord.State { request.state }
+
+    public func encode(to encoder: any Encoder) throws {
+        try ConsumptionRequestJSON(request).encode(to: encoder)
+    }
+}
