@@ -43,6 +43,9 @@ public struct ConsumptionRequest: Codable, Sendable, Equatable {
         if let refundPreference, !Self.refundPreferences.contains(refundPreference) {
             return (.generalBadRequest, "refundPreference \(refundPreference) is not DECLINE, GRANT_FULL or GRANT_PRORATED")
         }
+        if let consumptionPercentage, consumptionPercentage != 0, deliveryStatus != "DELIVERED" {
+            return (.generalBadRequest, "consumptionPercentage must be 0 when deliveryStatus is \(deliveryStatus)")
+        }
         return nil
     }
 }

@@ -5,7 +5,7 @@ import StoreCore
 extension LocalStore {
     /// Records consumption information sent for a refund request, after Apple's checks.
     func recordConsumption(version: Int, transactionID: String, body: Data) throws {
-        _ = try apiTransaction(transactionID)
+        let transaction = try apiTransaction(transactionID)
         switch version {
         case 2:
             let request: ConsumptionRequest
@@ -16,6 +16,9 @@ extension LocalStore {
                                                   "the body is not consumption information: \(DecodingFailure.summary(of: error))")
             }
             if let violation = request.violation { throw ServerAPIFailure.badRequest(violation.code, violation.message) }
+            if request.consumptionPercentage != nil, transaction.payload.type == .autoRenewableSubscription {
+                throw ServerAPIFailure.badRequest(.generalBadRequest, "consumptionPercentage is not accepted for an auto-renewable subscription")
+            }
         default:
             let request: ConsumptionRequestV1
             do {

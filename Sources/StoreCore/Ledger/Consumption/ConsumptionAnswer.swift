@@ -39,35 +39,49 @@ public struct ConsumptionAnswer: Sendable, Hashable, Codable {
     /// The largest consumption percentage: 100 %, in thousandths of a percent.
     public static let wholePurchase = 100_000
 
-    /// An answer, validated.
+    /// An answer, validated (see ``validate(autoRenewable:)``).
     ///
     /// - Throws: ``ConsumptionAnswerError`` naming the field that breaks Apple's rules.
     public init(customerConsented: Bool, deliveryStatus: DeliveryStatus, consumptionPercentage: Int? = nil,
-                refundPreference: RefundPreference? = nil, sampleContentProvided: Bool) throws(ConsumptionAnswerError) {
+                refundPreference: RefundPreference? = nil, sampleContentProvided: Bool,
+                autoRenewable: Bool = false) throws(ConsumptionAnswerError) {
         self.customerConsented = customerConsented
         self.deliveryStatus = deliveryStatus
         self.consumptionPercentage = consumptionPercentage
         self.refundPreference = refundPreference
         self.sampleContentProvided = sampleContentProvided
-        try validate()
+        try validate(autoRenewable: autoRenewable)
     }
 
-    /// Checks Apple's rules: consent given, a percentage within 0–100000, and a prorated refund
-    /// only with the percentage it is prorated by.
+    /// Checks Apple's rules: consent given; a percentage within 0–100000, 0 for anything not
+    /// delivered, and none for an auto-renewable subscription; a prorated refund only with a
+    /// percentage strictly between 0 and 100000.
     ///
+    /// - Parameter autoRenewable: whether the refund is of an auto-renewable subscription, when known.
     /// - Throws: ``ConsumptionAnswerError`` naming the field.
-    public func validate() throws(ConsumptionAnswerError) {
+    public func validate(autoRenewable: Bool = false) throws(ConsumptionAnswerError) {
         guard customerConsented else {
             throw ConsumptionAnswerError(field: "customer_consented",
                                          reason: "Apple accepts consumption data only with the customer's consent (true); answer nil to send nothing")
         }
-        if let consumptionPercentage, !(0...Self.wholePurchase).contains(consumptionPercentage) {
-            throw ConsumptionAnswerError(field: "consumption_percentage",
-                                         reason: "\(consumptionPercentage) is outside 0–100000 (thousandths of a percent)")
+        if let consumptionPercentage {
+            guard !autoRenewable else {
+                throw ConsumptionAnswerError(field: "consumption_percentage", reason: "Apple refuses it for an auto-renewable subscription; leave it out")
+            }
+            guard (0...Self.wholePurchase).contains(consumptionPercentage) else {
+                throw ConsumptionAnswerError(field: "consumption_percentage",
+                                             reason: "\(consumptionPercentage) is outside 0–100000 (thousandths of a percent)")
+            }
+            guard deliveryStatus == .delivered || consumptionPercentage == 0 else {
+                throw ConsumptionAnswerError(field: "consumption_percentage",
+                                             reason: "must be 0 when delivery_status is \(deliveryStatus.rawValue), not DELIVERED")
+            }
         }
-        if refundPreference == .grantProrated, consumptionPercentage == nil {
-            throw ConsumptionAnswerError(field: "consumption_percentage",
-                                         reason: "a GRANT_PRORATED refund preference needs the consumption percentage it is prorated by")
+        if refundPreference == .grantProrated, !autoRenewable {
+            guard let consumptionPercentage, consumptionPercentage > 0, consumptionPercentage < Self.wholePurchase else {
+                throw ConsumptionAnswerError(field: "consumption_percentage",
+                                             reason: "a GRANT_PRORATED refund needs a percentage above 0 and below 100000 to prorate by")
+            }
         }
     }
 

@@ -8,7 +8,8 @@ extension PolicyEngine {
     ]
 
     /// `consumption(ctx, tx, request)`: what to tell Apple about a refund request for
-    /// `transaction`, or nil to send nothing.
+    /// `transaction`, or nil to send nothing. The answer is held to Apple's rules (see
+    /// ``StoreCore/ConsumptionAnswer/validate(autoRenewable:)``), a broken one named by its field.
     ///
     /// Default (no hook): nothing is sent. A hook that fails, or answers something Apple would
     /// refuse, is a `fallback` decision whose value is nil: the caller does not guess an answer
@@ -29,12 +30,13 @@ extension PolicyEngine {
                },
                read: { _, stack, first, count throws(LuaError) -> ConsumptionAnswer? in
                    if count == 0 || stack.type(at: first) == .nil { return nil }
-                   return try Self.consumptionAnswer(from: try stack.value(at: first))
+                   return try Self.consumptionAnswer(from: try stack.value(at: first),
+                                                     autoRenewable: transaction.type == .autoRenewableSubscription)
                })
     }
 
     /// A `consumption` hook's table as Apple's answer, by Apple's rules.
-    static func consumptionAnswer(from value: LuaValue) throws(LuaError) -> ConsumptionAnswer {
+    static func consumptionAnswer(from value: LuaValue, autoRenewable: Bool) throws(LuaError) -> ConsumptionAnswer {
         let table = try ResultTable(value, known: consumptionFields,
                                     expected: "a table { customer_consented, delivery_status, sample_content_provided, … } or nil")
         let consented = try table.boolean("customer_consented", required: true) ?? false
@@ -44,7 +46,7 @@ extension PolicyEngine {
         let sample = try table.boolean("sample_content_provided", required: true) ?? false
         do {
             return try ConsumptionAnswer(customerConsented: consented, deliveryStatus: delivery, consumptionPercentage: percentage,
-                                         refundPreference: preference, sampleContentProvided: sample)
+                                         refundPreference: preference, sampleContentProvided: sample, autoRenewable: autoRenewable)
         } catch {
             throw LuaError(kind: .badResult, message: error.description)
         }
