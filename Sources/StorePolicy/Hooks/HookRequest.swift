@@ -165,8 +165,7 @@ public struct HookRequest: Sendable, Decodable {
                               reason: "argument \(index + 1) must be the refund request: { reason, notification_uuid, requested_at, deadline }")
         }
         do throws(PolicyInputError) {
-            let json = (try? JSONEncoder().encode(arguments[index])) ?? Data()
-            return try PolicyInputError.decode(RefundRequest.self, from: json)
+            return try RefundRequest.decode(arguments[index], madeAt: context.now)
         } catch {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) is not a refund request: \(error.description)")
         }

@@ -112,7 +112,7 @@ package enum PolicyTestLibrary {
         if stack.top >= 4, stack.type(at: 4) != .nil {
             let described = try stack.value(at: 4)
             do throws(PolicyInputError) {
-                request = try PolicyInputError.decode(RefundRequest.self, from: (try? JSONEncoder().encode(described)) ?? Data())
+                request = try RefundRequest.decode(described, madeAt: context.now)
             } catch {
                 throw LuaError(kind: .runtime, message: "decide: the refund request: \(error.description)")
             }

@@ -50,6 +50,19 @@ public struct RefundRequest: Sendable, Equatable, Codable {
         try container.encode(EpochSeconds.whole(deadline), forKey: .deadline)
     }
 
+    /// Reads a request as `eval --arg` and `decide` give it (see ``init(from:)``), made at `now`
+    /// when it names no `requested_at`.
+    ///
+    /// - Throws: ``PolicyInputError`` naming the field that is wrong.
+    public static func decode(_ value: LuaValue, madeAt now: Date) throws(PolicyInputError) -> RefundRequest {
+        var value = value
+        if case .table(var table) = value, table.hash[.string("requested_at")] == nil {
+            table.hash[.string("requested_at")] = .integer(EpochSeconds.whole(now))
+            value = .table(table)
+        }
+        return try PolicyInputError.decode(RefundRequest.self, from: (try? JSONEncoder().encode(value)) ?? Data())
+    }
+
     /// The request as the hook receives it.
     var luaValue: LuaValue {
         var fields: [LuaValue: LuaValue] = [
