@@ -23,6 +23,10 @@ local KEEPS_ACCESS = {
     in_grace_period = true,
 }
 
+-- Refund requests: a recipe opened at least this many times has been used; we then ask Apple
+-- to decline its refund. The app records a "viewed_<recipe id>" event each time it opens one.
+local RECIPE_USED_AFTER_VIEWS = 1
+
 local function is_recipe(product)
     return product.type == "non_consumable" and product.id:sub(1, #RECIPE_PREFIX) == RECIPE_PREFIX
 end
@@ -113,6 +117,28 @@ function policy.features(ctx)
     for feature in pairs(unlocked) do features[#features + 1] = feature end
     table.sort(features)
     return features
+end
+
+-- What we tell Apple when a coffee lover asks for a refund. A tip is enjoyed the moment it
+-- is given: fully consumed, and we let Apple decide. A recipe never opened is refunded; one
+-- opened is used, and we prefer to decline. Pro's free week is a sample; Pro bought by
+-- mistake is refunded.
+function policy.consumption(ctx, tx, request)
+    local product = ctx.catalog.products[tx.product_id]
+    if product == nil then return nil end
+    local answer = { customer_consented = true, delivery_status = "DELIVERED", sample_content_provided = false }
+    if TIP_CUPS[product.id] then
+        answer.consumption_percentage = 100000
+    elseif is_recipe(product) then
+        local views = ctx.customer.events["viewed_" .. product.id]
+        local used = views ~= nil and views.count >= RECIPE_USED_AFTER_VIEWS
+        answer.consumption_percentage = used and 100000 or 0
+        answer.refund_preference = used and "DECLINE" or "GRANT_FULL"
+    elseif product.type == "auto_renewable" then
+        answer.sample_content_provided = product.subscription.introductory_offer ~= nil
+        if request.reason == "UNINTENDED_PURCHASE" then answer.refund_preference = "GRANT_FULL" end
+    end
+    return answer
 end
 
 return policy

@@ -123,3 +123,37 @@ function test_pro_ends_with_billing_retry_but_owned_recipes_stay()
     expect_eq({ "recipe.latte" }, policy.features(coffee_lover({ "recipe.latte" }, "in_billing_retry")))
     expect_eq({}, policy.features(coffee_lover({}, "expired")))
 end
+
+-- consumption: refund requests
+
+local function bought(id, type)
+    return transaction{ product_id = id, type = type or "Non-Consumable" }
+end
+
+function test_a_recipe_never_opened_is_refunded()
+    local answer = decide("consumption", coffee_lover({ "recipe.latte" }), bought("recipe.latte"), { reason = "UNSATISFIED_WITH_PURCHASE" })
+    expect_eq(0, answer.consumption_percentage)
+    expect_eq("GRANT_FULL", answer.refund_preference)
+end
+
+function test_a_recipe_opened_is_used_and_its_refund_declined()
+    local ctx = context{ customer = { id = "lover-1", status_known = true, entitlements = { "recipe.latte" },
+                                      events = { ["viewed_recipe.latte"] = { count = 3 } } } }
+    local answer = decide("consumption", ctx, bought("recipe.latte"), { reason = "UNSATISFIED_WITH_PURCHASE" })
+    expect_eq(100000, answer.consumption_percentage)
+    expect_eq("DECLINE", answer.refund_preference)
+end
+
+function test_a_tip_is_fully_consumed_and_left_to_apple()
+    local answer = decide("consumption", coffee_lover(), bought("tip.large", "Consumable"), { reason = "OTHER" })
+    expect_eq(100000, answer.consumption_percentage)
+    expect_eq(nil, answer.refund_preference)
+end
+
+function test_pro_bought_by_mistake_is_refunded_and_its_free_week_is_a_sample()
+    local answer, how = decide("consumption", coffee_lover({}, "subscribed"), bought("pro.annual", "Auto-Renewable Subscription"),
+        { reason = "UNINTENDED_PURCHASE" })
+    expect_eq("policy", how.source)
+    expect_eq("GRANT_FULL", answer.refund_preference)
+    expect_true(answer.sample_content_provided)
+end
