@@ -40,6 +40,14 @@ local OWNED_FEATURES = {
 -- we ask Apple to decline the refund; below it, to grant it in full.
 local MOSTLY_FED = 0.5
 
+-- The retention messages uploaded to App Store Connect, by their identifiers (UUIDs), for
+-- the cancel screen.
+local RETENTION_MESSAGES = {
+    birds_miss_you = "6c1f0f3e-8f0a-4d8e-9a55-2f7b0c3d9e11",  -- "Your backyard birds will miss you"
+    cheaper_plan   = "b7e2a4d1-3c5f-4e6a-8b9c-0d1e2f3a4b5c",  -- "Keep the pass for less"
+    premium_offer  = "4a9d6c2b-1e8f-4b7a-9c3d-5e6f7a8b9c0d",  -- "Three months of Premium for less"
+}
+
 -- The subscription states in which a bird watcher keeps the pass.
 -- Besides "subscribed", we keep access while the App Store is sorting out a failed
 -- renewal: during the grace period (as the App Store does) and also during billing retry,
@@ -145,6 +153,26 @@ function policy.features(ctx)
         if OWNED_FEATURES[owned] then features[#features + 1] = OWNED_FEATURES[owned] end
     end
     return features
+end
+
+-- The cancel screen. A bird watcher who saw the price rise notice is offered the next plan
+-- down; a Premium subscriber its promotional offer; everyone else a word from the birds.
+function policy.retention_message(ctx, request)
+    local plan = ctx.catalog.products[request.product_id]
+    if plan == nil or plan.subscription == nil then return nil end  -- Apple's default message
+    if ctx.customer.events.price_rise_seen ~= nil then
+        local group = ctx.catalog.groups[plan.subscription.group_id]
+        for _, id in ipairs(group.products) do
+            if ctx.catalog.products[id].subscription.group_level == plan.subscription.group_level + 1 then
+                return { message = RETENTION_MESSAGES.cheaper_plan, alternate_product = id }
+            end
+        end
+    end
+    local offer = plan.subscription.promotional_offers[1]
+    if offer ~= nil then
+        return { message = RETENTION_MESSAGES.premium_offer, promotional_offer = offer.id }
+    end
+    return { message = RETENTION_MESSAGES.birds_miss_you }
 end
 
 -- How much of an item the bird watcher still has: what purchases granted (the balance) less

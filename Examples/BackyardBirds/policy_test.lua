@@ -229,3 +229,32 @@ function test_a_pass_bought_by_mistake_is_refunded_and_its_free_month_is_a_sampl
     local other = decide("consumption", watcher("pass.premium"), tx, { reason = "OTHER" })
     expect_eq(nil, other.refund_preference)
 end
+
+-- retention_message: the cancel screen
+
+local function cancelling(plan, events)
+    local ctx = context{ customer = { id = "watcher-1", status_known = true, entitlements = { plan },
+                                      subscriptions = { [PASS] = { product_id = plan, state = "subscribed" } },
+                                      events = events or {} } }
+    return ctx, { product_id = plan, original_transaction_id = "2000000000000001" }
+end
+
+function test_a_premium_subscriber_about_to_cancel_is_offered_three_months_for_less()
+    local message, how = decide("retention_message", cancelling("pass.premium"))
+    expect_eq("policy", how.source)
+    expect_eq("premium.three.months", message.promotional_offer)
+end
+
+function test_after_a_price_rise_the_next_plan_down_is_offered()
+    local message = decide("retention_message", cancelling("pass.premium", { price_rise_seen = { count = 1 } }))
+    expect_eq("pass.family", message.alternate_product)
+    local family = decide("retention_message", cancelling("pass.family", { price_rise_seen = { count = 1 } }))
+    expect_eq("pass.individual", family.alternate_product)
+end
+
+function test_the_cheapest_plan_gets_a_word_from_the_birds()
+    local message = decide("retention_message", cancelling("pass.individual", { price_rise_seen = { count = 1 } }))
+    expect_eq(nil, message.alternate_product)
+    expect_eq(nil, message.promotional_offer)
+    expect_eq("6c1f0f3e-8f0a-4d8e-9a55-2f7b0c3d9e11", message.message)
+end

@@ -66,6 +66,25 @@ public enum AppleLibrary {
         return results
     }
 
+    /// Runs one of the package's scripts (a path from the package root) with the library's
+    /// interpreter; returns what it printed, or throws with what it complained when it failed.
+    public static func runScript(_ path: String, arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [packageRoot.appending(path: path).path] + arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(message: "\(path) exited with \(process.terminationStatus): " + String(decoding: complaints, as: UTF8.self))
+        }
+        return String(decoding: printed, as: UTF8.self)
+    }
+
     /// The script did not answer every request.
     public struct Failure: Error, CustomStringConvertible {
         let message: String

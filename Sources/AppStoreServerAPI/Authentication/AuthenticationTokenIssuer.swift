@@ -43,6 +43,12 @@ public final class AuthenticationTokenIssuer: Sendable {
 
     /// `claims` signed with `key` as a compact JWT.
     public static func sign(_ claims: AuthenticationClaims, key: AppStoreServerAPIKey) throws(AppStoreServerAPIError) -> String {
+        try signJWT(claims, key: key)
+    }
+
+    /// Any `claims` signed with `key` as a compact ES256 JWT, keys sorted, with the header
+    /// `alg`, `kid` and `typ` Apple asks for.
+    static func signJWT(_ claims: some Encodable, key: AppStoreServerAPIKey) throws(AppStoreServerAPIError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

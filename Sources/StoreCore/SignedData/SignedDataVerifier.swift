@@ -140,6 +140,19 @@ public final class SignedDataVerifier: Sendable {
         return appTransaction
     }
 
+    /// Verifies a Retention Messaging real-time request's `signedPayload`, as Apple's library
+    /// does: the app Apple ID in production (the payload names no bundle), then the environment.
+    public func verifyAndDecodeRealtimeRequest(_ signedPayload: String) throws(VerificationError) -> DecodedRealtimeRequestBody {
+        let request = try verifyAndDecode(signedPayload, as: DecodedRealtimeRequestBody.self)
+        guard environment != .production || request.appAppleId == appAppleId else {
+            throw .invalidAppAppleId(expected: appAppleId, found: request.appAppleId)
+        }
+        guard request.environment == environment else {
+            throw .invalidEnvironment(expected: environment, found: request.environment)
+        }
+        return request
+    }
+
     /// Verifies an App Store Server Notification V2 `signedPayload`.
     ///
     /// The bundle identifier, app Apple ID and environment come from the first present of

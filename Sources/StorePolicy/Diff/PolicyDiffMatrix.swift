@@ -118,6 +118,12 @@ struct PolicyDiffMatrix {
                      .table(LuaTable(hash: [.string("reason"): .string(reason), .string("requested_at"): .integer(Int64(now.timeIntervalSince1970))]))]
                 }
             }
+        case .retentionMessage:
+            return products.filter { $0.type == "auto_renewable" }.map { product in
+                [.table(LuaTable(hash: [.string("product_id"): .string(product.id),
+                                        .string("original_transaction_id"): .string("2000000000000001"),
+                                        .string("signed_at"): .integer(Int64(now.timeIntervalSince1970))]))]
+            }
         }
     }
 

@@ -136,6 +136,19 @@ public struct HookRequest: Sendable, Decodable {
             let request = try refundRequestArgument(at: 1)
             let decision = engine.consumption(context, transaction: transaction, request: request, traced: true)
             outcome = (decision.value.map { .value($0.luaValue) } ?? .null, decision.trace, Self.origin(of: decision.source))
+        case .retentionMessage:
+            guard let first = arguments.first, case .table = first else {
+                throw PolicyError(kind: .badRequest, hook: hook,
+                                  reason: "argument 1 must be the request: { product_id, original_transaction_id, locale, request_id }")
+            }
+            let request: RetentionRequest
+            do throws(PolicyInputError) {
+                request = try RetentionRequest.decode(first, signedAt: context.now)
+            } catch {
+                throw PolicyError(kind: .badRequest, hook: hook, reason: "argument 1 is not a retention request: \(error.description)")
+            }
+            let decision = engine.retentionMessage(context, request: request, traced: true)
+            outcome = (decision.value.map { .value($0.luaValue) } ?? .null, decision.trace, Self.origin(of: decision.source))
         case nil:
             let decision = try engine.call(hook, context: context, arguments: arguments.map(PolicyArgument.value), traced: true)
             outcome = (.value(decision.value), decision.trace, Self.origin(of: decision.source))

@@ -18,6 +18,9 @@ public enum PolicyHook: String, Sendable, CaseIterable, Codable {
     /// `consumption(ctx, tx, request) -> { customer_consented, delivery_status, ... } | nil`:
     /// what to tell Apple about a customer's refund request.
     case consumption
+    /// `retention_message(ctx, request) -> { message, alternate_product | promotional_offer } | nil`:
+    /// what a subscriber about to cancel is shown.
+    case retentionMessage = "retention_message"
 
     /// The hook's name in Lua.
     public var name: String { rawValue }

@@ -8,6 +8,10 @@ extension HTTPRouter {
         HTTPRoute("POST", "/v1/notifications", role: nil) { router, request, _ throws(ServiceError) in
             try router.notification(request)
         },
+        HTTPRoute("POST", "/v1/apple/retention", role: nil) { router, request, context throws(ServiceError) in
+            let body = try RequestBodies.decode(RequestBodies.Notification.self, from: request.body)
+            return .json(200, try router.retention.answer(signedPayload: body.signedPayload, requestID: context.requestID))
+        },
         HTTPRoute("POST", "/v1/transactions", role: .app) { router, request, _ throws(ServiceError) in
             try router.transaction(request)
         },

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import Foundation
 import StoreCore
 import StorePolicy
@@ -24,17 +25,22 @@ public final class HTTPRouter: Sendable {
     public let decisionLog: DecisionLog?
     /// Where log lines about requests go, each with its request id.
     public let log: @Sendable (String) -> Void
+    /// What answers Apple's Retention Messaging requests.
+    public let retention: RetentionResponder
     private let middleware: [any HTTPMiddleware]
 
     /// A router over `service`, checking callers with `access`; log lines go to `log`
-    /// (standard error by default).
+    /// (standard error by default). Promotional offers in retention messages are signed with
+    /// `offerSigner`; without one, such a message answers Apple's default.
     public init(service: Service, access: AccessControl, metrics: ServiceMetrics = ServiceMetrics(), decisionLog: DecisionLog? = nil,
+                offerSigner: PromotionalOfferSignatureIssuer? = nil,
                 log: @escaping @Sendable (String) -> Void = HTTPRouter.standardErrorLog) {
         self.service = service
         self.access = access
         self.metrics = metrics
         self.decisionLog = decisionLog
         self.log = log
+        retention = RetentionResponder(service: service, offerSigner: offerSigner, metrics: metrics, decisionLog: decisionLog, log: log)
         middleware = [
             RequestIDMiddleware(),
             MetricsMiddleware(metrics: metrics),

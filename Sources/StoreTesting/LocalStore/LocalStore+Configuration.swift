@@ -1,3 +1,4 @@
+import Foundation
 import StoreCore
 
 extension LocalStore {
@@ -10,6 +11,14 @@ extension LocalStore {
         public var environment: AppStoreEnvironment
         /// The app's Apple ID, in notifications; required for `Production`.
         public var appAppleID: Int64?
+        /// The app's Apple ID where Apple always gives one (a Retention Messaging request):
+        /// ``appAppleID``, else a number of nine digits derived from the bundle identifier,
+        /// the same every time.
+        public var requiredAppAppleID: Int64 {
+            if let appAppleID { return appAppleID }
+            let digest = SHA256Digest.bytes(of: Data("app:\(bundleID)".utf8))
+            return 100_000_000 + Int64(digest.prefix(8).reduce(0) { ($0 << 8 | UInt64($1)) % 900_000_000 })
+        }
         /// Where the store reads the time.
         public var clock: StoreClock
         /// How long a non-renewing subscription lasts from its purchase: a `.storekit` file

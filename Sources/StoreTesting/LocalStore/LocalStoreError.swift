@@ -59,6 +59,10 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case unknownAskToBuyRequest(String)
     /// The Ask to Buy request was already answered.
     case askToBuyRequestAlreadyDecided(id: String, state: AskToBuyRequest.State)
+    /// The cancel screen needs a retention URL (``LocalStore/setRetentionURL(_:)``).
+    case noRetentionURL
+    /// The transaction is no active auto-renewable subscription, so there is nothing to cancel.
+    case noActiveSubscription(transactionID: String)
     /// The clock can only move forward, by a duration with no negative component.
     case negativeDuration(StoreDuration)
     /// The settings make this StoreKit API fail (``LocalStoreSettings/simulatedFailures``).
@@ -77,6 +81,10 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
                 + "not \(given.bundleID) in \(given.environment.rawValue)"
         case .emptyCustomerID:
             "a customer id must not be empty"
+        case .noRetentionURL:
+            "no retention URL: set one with settings --retention-url URL"
+        case .noActiveSubscription(let id):
+            "\(id) is no active auto-renewable subscription: there is nothing to cancel"
         case .unknownProduct(let id):
             "the catalog has no product '\(id)'"
         case .unknownSubscriptionGroup(let id):

@@ -21,15 +21,19 @@ enum ServeCommand: Command {
                                 [--max-event-names N]
                                 [--tls-cert PEM --tls-key PEM] [--decision-log FILE|-]
                                 [--watch | --policy-from-ledger] [--insecure-no-auth]
+                                [--reconcile-every DURATION] [--app-store-key FILE --app-store-key-id ID
+                                 --app-store-issuer-id ID [--app-store-url URL]]
 
         Serves DIR's policy and catalog over HTTP/1.1: POST /v1/notifications for Apple's App Store
-        Server Notifications V2, the app's routes under /v1/customers, /v1/transactions and
-        /v1/decisions, administration under /v1/admin, and /healthz, /readyz, /metrics
-        (docs/service.md lists them). Prints the address it listens on, then serves until SIGTERM
-        or SIGINT, when it stops accepting, lets requests in flight finish and exits 0. SIGHUP
-        re-reads the API keys. With --policy-from-ledger it serves the newest policy published to
-        its PostgreSQL ledger (storerules policy publish) and switches to each new one within a
-        second.
+        Server Notifications V2, POST /v1/apple/retention for Apple's Retention Messaging, the
+        app's routes under /v1/customers, /v1/transactions and /v1/decisions, administration
+        under /v1/admin, and /healthz, /readyz, /metrics (docs/service.md lists them). Prints the
+        address it listens on, then serves until SIGTERM or SIGINT, when it stops accepting, lets
+        requests in flight finish and exits 0. SIGHUP re-reads the API keys. With
+        --policy-from-ledger it serves the newest policy published to its PostgreSQL ledger
+        (storerules policy publish) and switches to each new one within a second. With the App
+        Store Server API's options it answers refund requests with the policy's consumption hook
+        and signs the promotional offers of retention messages with the key.
 
         Options:
         \(HelpText.options(syntax.options))
@@ -78,8 +82,8 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(error.message)
         }
-        // The App Store Server API's options make the service answer refund requests, and with
-        // --reconcile-every also reconcile.
+        // The App Store Server API's options make the service answer refund requests and sign
+        // the promotional offers of retention messages, and with --reconcile-every also reconcile.
         let client: AppStoreServerAPIClient?
         if try options.reconcileEvery != nil || AppStoreAPIOptionDeclarations.isGiven(parsed) {
             do {
@@ -114,7 +118,8 @@ enum ServeCommand: Command {
             }
         }
         let metrics = ServiceMetrics()
-        let router = HTTPRouter(service: service, access: access, metrics: metrics, decisionLog: decisionLog)
+        let offerSigner = client.map { PromotionalOfferSignatureIssuer(key: $0.tokens.key, bundleID: service.verifier.bundleId) }
+        let router = HTTPRouter(service: service, access: access, metrics: metrics, decisionLog: decisionLog, offerSigner: offerSigner)
         let watcher = options.watch ? PolicyWatcher(folder: service.folder) { source, catalog in
             try service.servePolicy(source, catalog: catalog)
         } : nil

@@ -201,15 +201,47 @@ struct StoreOutput {
         }
     }
 
-    func settings(_ settings: LocalStoreSettings, notificationURL: URL?) {
+    func settings(_ settings: LocalStoreSettings, notificationURL: URL?, retentionURL: URL?) {
         let failures = StoreKitErrorSetting.API.allCases.filter(settings.simulatedFailures.contains).map(\.rawValue)
         emit(["ask_to_buy": settings.askToBuyEnabled, "billing_retry": settings.shouldEnterBillingRetryOnRenewal,
               "grace_period": settings.billingGracePeriodIsEnabled, "time_rate": settings.timeRate.rawValue,
-              "simulated_failures": failures, "notification_url": notificationURL?.absoluteString ?? NSNull()]) {
+              "simulated_failures": failures, "notification_url": notificationURL?.absoluteString ?? NSNull(),
+              "retention_url": retentionURL?.absoluteString ?? NSNull()]) {
             ["Ask to Buy \(Self.onOff(settings.askToBuyEnabled)), billing retry \(Self.onOff(settings.shouldEnterBillingRetryOnRenewal)), "
              + "grace period \(Self.onOff(settings.billingGracePeriodIsEnabled)), time rate \(settings.timeRate) (\(settings.timeRate.rawValue))",
              "Simulated failures: " + (failures.isEmpty ? "none" : failures.joined(separator: ", ")),
-             "Notifications sent to: " + (notificationURL?.absoluteString ?? "nowhere")]
+             "Notifications sent to: " + (notificationURL?.absoluteString ?? "nowhere"),
+             "Retention messages asked from: " + (retentionURL?.absoluteString ?? "nowhere")]
+        }
+    }
+
+    /// What the subscriber sees on the cancel screen, and the exchange behind it.
+    func cancelScreen(_ screen: CancelScreen) {
+        var object: [String: Any] = ["original_transaction_id": screen.request.originalTransactionId ?? "",
+                                     "product_id": screen.request.productId ?? "",
+                                     "request_identifier": screen.request.requestIdentifier ?? "",
+                                     "status": screen.status ?? NSNull(), "signed_payload": screen.signedPayload]
+        if let answer = screen.answer, let data = try? JSONEncoder().encode(answer) {
+            object["answer"] = (try? JSONSerialization.jsonObject(with: data)) ?? NSNull()
+        }
+        let line: String
+        switch screen.shown {
+        case .defaultMessage(let reason):
+            object["shown"] = ["kind": "default", "reason": reason ?? NSNull()] as [String: Any]
+            line = "Apple's default message" + (reason.map { " (\($0))" } ?? "")
+        case .message(let id):
+            object["shown"] = ["kind": "message", "message": id]
+            line = "Message \(id)"
+        case .alternateProduct(let messageID, let productID):
+            object["shown"] = ["kind": "alternate_product", "message": messageID, "product_id": productID]
+            line = "Message \(messageID), offering to switch to \(productID)"
+        case .promotionalOffer(let messageID, let offerID, let keyID):
+            object["shown"] = ["kind": "promotional_offer", "message": messageID, "offer_id": offerID, "key_id": keyID]
+            line = "Message \(messageID), with the promotional offer \(offerID) (signed by key \(keyID))"
+        }
+        emit(object) {
+            ["Cancel screen of \(screen.request.productId ?? "") (subscription \(screen.request.originalTransactionId ?? "")): "
+             + (screen.status.map { "the server answered \($0)" } ?? "no answer"), "Shown: " + line]
         }
     }
 

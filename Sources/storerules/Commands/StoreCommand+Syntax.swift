@@ -133,20 +133,28 @@ extension StoreCommand {
 
     /// `on|off` options of `settings`, each with the setting it overrides.
     /// `--notification-url URL|none`: where notifications are sent; `none` stops sending.
-    static let notificationURL = TypedOption<URL?>.value(
-        "notification-url", "URL|none", help: "Send every notification from now on to URL as the App Store does (POST "
-            + "{\"signedPayload\"}), retrying a failure 1, 12, 24, 48 and 72 hours later on the store's clock; none stops."
-    ) { text throws(UsageError) in
-        if text == "none" { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            throw UsageError("--notification-url must be an http:// or https:// URL, or none, not '\(text)'")
+    static let notificationURL = urlSetting(
+        "notification-url", help: "Send every notification from now on to URL as the App Store does (POST "
+            + "{\"signedPayload\"}), retrying a failure 1, 12, 24, 48 and 72 hours later on the store's clock; none stops.")
+    /// `--retention-url URL|none`: where the cancel screen asks for retention messages.
+    static let retentionURL = urlSetting(
+        "retention-url", help: "Ask URL for a retention message when a subscriber opens the cancel screen (cancel-screen), "
+            + "as Apple's Retention Messaging does; none forgets it.")
+
+    /// An `http(s)://` URL option that `none` clears.
+    private static func urlSetting(_ name: String, help: String) -> TypedOption<URL?> {
+        TypedOption<URL?>.value(name, "URL|none", help: help) { text throws(UsageError) in
+            if text == "none" { return nil }
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+                throw UsageError("--\(name) must be an http:// or https:// URL, or none, not '\(text)'")
+            }
+            return url
         }
-        return url
     }
 
     static let settingsOptions: [CommandOption] = [
         askToBuy.option, billingRetry.option, gracePeriod.option, timeRate.option, failPurchases.option, failOfferCodes.option,
-        failSync.option, resetFlag, notificationURL.option,
+        failSync.option, resetFlag, notificationURL.option, retentionURL.option,
     ]
 
     /// The store commands, each with the options it takes besides ``storeOptions``.
@@ -176,6 +184,8 @@ extension StoreCommand {
                    options: [refundRequestReason.option, jsonFlag]),
         Subcommand("refund-decline", arguments: "TRANSACTION_ID", summary: "Decline the customer's refund request: REFUND_DECLINED.",
                    options: [jsonFlag]),
+        Subcommand("cancel-screen", arguments: "TRANSACTION_ID", summary: "The subscriber opens the cancel screen: ask the "
+                   + "retention URL as Apple's Retention Messaging does and say what the customer sees.", options: [jsonFlag]),
         Subcommand("revoke", arguments: "TRANSACTION_ID", summary: "End Family Sharing of a purchase.", options: [jsonFlag]),
         Subcommand("family", arguments: "join FAMILY | family leave", summary: "Put the customer in a family, or "
                    + "take them out.", options: [customerOption, jsonFlag]),

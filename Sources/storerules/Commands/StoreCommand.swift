@@ -190,13 +190,18 @@ enum StoreCommand: Command {
             try session.catchUp()
             try updateSettings(parsed, store: store)
             if let url = try parsed.value(of: Self.notificationURL) { try store.setNotificationURL(url) }
-            output.settings(try store.settings(), notificationURL: try store.notificationURL())
+            if let url = try parsed.value(of: Self.retentionURL) { try store.setRetentionURL(url) }
+            output.settings(try store.settings(), notificationURL: try store.notificationURL(), retentionURL: try store.retentionURL())
         case "certificate":
             try noArguments()
             Output.line(store.authority.rootCertificate.pemRepresentation.trimmingCharacters(in: .newlines))
         case "api-key":
             try noArguments()
             try StoreAPICommand.makeKey(store, statePath: session.statePath, output: output)
+        case "cancel-screen":
+            let transactionID = try argument("the TRANSACTION_ID of the subscription to cancel")
+            try session.catchUp()
+            output.cancelScreen(try store.openCancelScreen(transactionID: transactionID))
         case "consumption":
             let transactionID = parsed.positionals.count > 2 ? try argument("the TRANSACTION_ID") : nil
             if transactionID == nil { try noArguments() }

@@ -1,0 +1,121 @@
+import AppStoreServerAPI
+import Foundation
+import LuaBridge
+import StoreCore
+import StorePolicy
+
+/// Answers Apple's Retention Messaging real-time requests — a subscriber has opened the cancel
+/// screen — with the policy's `retention_message` hook, on the customer's state as the ledger
+/// knows it; a promotional offer is signed with the configured in-app purchase key.
+///
+/// Whatever goes wrong once the request is verified (a hook that fails, an unknown customer, an
+/// offer with no key to sign it) answers Apple's default message, never an error: Apple shows
+/// the default on an error anyway, only later.
+public final class RetentionResponder: Sendable {
+    /// The service whose ledger and policy decide.
+    public let service: Service
+    /// What signs promotional offers, when a key is configured.
+    public let offerSigner: PromotionalOfferSignatureIssuer?
+    /// Where each decision is counted.
+    public let metrics: ServiceMetrics
+    /// Where each decision is logged, if anywhere.
+    public let decisionLog: DecisionLog?
+    /// Where a reason for answering the default goes.
+    public let log: @Sendable (String) -> Void
+
+    /// A responder over `service`.
+    public init(service: Service, offerSigner: PromotionalOfferSignatureIssuer?, metrics: ServiceMetrics, decisionLog: DecisionLog?,
+                log: @escaping @Sendable (String) -> Void) {
+        self.service = service
+        self.offerSigner = offerSigner
+        self.metrics = metrics
+        self.decisionLog = decisionLog
+        self.log = log
+    }
+
+    /// The answer to a verified request's `signedPayload`.
+    ///
+    /// - Throws: ``ServiceError/verificationFailed(part:_:)`` when the payload does not verify
+    ///   (Apple then shows its default message); nothing else.
+    public func answer(signedPayload: String, requestID: String) throws(ServiceError) -> RealtimeResponseBody {
+        let request: DecodedRealtimeRequestBody
+        do {
+            request = try service.verifier.verifyAndDecodeRealtimeRequest(signedPayload)
+            metrics.recordVerification(kind: "retention", status: "OK")
+        } catch {
+            metrics.recordVerification(kind: "retention", status: error.status.rawValue)
+            throw .verificationFailed(part: "retention request", error)
+        }
+        let question = RetentionRequest(
+            originalTransactionID: request.originalTransactionId ?? "", productID: request.productId ?? "",
+            locale: request.userLocale ?? "en_US", requestID: request.requestIdentifier ?? requestID,
+            environment: request.environment?.rawValue ?? "", signedAt: request.signedDate ?? Date())
+        let (context, customerID) = context(for: question)
+        let started = ContinuousClock.now
+        let decision = service.engine.retentionMessage(context, request: question)
+        let source: String
+        switch decision.source {
+        case .policy: source = "policy"
+        case .defaultForMissingHook: source = "default"
+        case .fallback(let failure):
+            source = "fallback"
+            log("request \(requestID) (retention): Apple's default message: \(failure.description)")
+        }
+        metrics.recordDecision(hook: PolicyHook.retentionMessage.name, source: source)
+        decisionLog?.record(DecisionLog.Entry(
+            time: DecisionLog.timestamp(Date()), requestID: requestID, customer: customerID, hook: PolicyHook.retentionMessage.name,
+            inputs: [question.luaValueForLog], result: decision.value.map { .value($0.luaValue) } ?? .null, source: source,
+            policyVersion: service.engine.version, durationMilliseconds: (ContinuousClock.now - started).seconds * 1000))
+        guard let message = decision.value else { return .defaultMessage }
+        return body(for: message, request: question, requestID: requestID)
+    }
+
+    /// The context of the request's customer, found by the original transaction; a customer
+    /// not known (yet) decides as one whose status is unknown. The request's locale is the
+    /// context's.
+    private func context(for request: RetentionRequest) -> (PolicyContext, String?) {
+        let customerID = try? service.ledger.transaction(id: request.originalTransactionID)?.customerID
+        var context: PolicyContext
+        if let customerID, let known = try? service.context(of: customerID).context {
+            context = known
+        } else {
+            context = PolicyContext(now: Date(), environment: PolicyContext.Environment(service.verifier.environment),
+                                    customer: CustomerContext(statusKnown: false))
+        }
+        context.locale = request.locale
+        return (context, customerID)
+    }
+
+    private func body(for message: RetentionMessage, request: RetentionRequest, requestID: String) -> RealtimeResponseBody {
+        switch message.offer {
+        case .none:
+            return RealtimeResponseBody(message: .init(messageIdentifier: message.messageID))
+        case .alternateProduct(let productID):
+            return RealtimeResponseBody(alternateProduct: .init(messageIdentifier: message.messageID, productId: productID))
+        case .promotionalOffer(let offerID):
+            guard let offerSigner else {
+                log("request \(requestID) (retention): Apple's default message: the promotional offer \(offerID) needs the "
+                    + "in-app purchase key (--app-store-key …) to be signed")
+                return .defaultMessage
+            }
+            do {
+                let signature = try offerSigner.signature(productID: request.productID, offerID: offerID,
+                                                          transactionID: request.originalTransactionID)
+                return RealtimeResponseBody(promotionalOffer: .init(messageIdentifier: message.messageID, promotionalOfferSignatureV2: signature))
+            } catch {
+                log("request \(requestID) (retention): Apple's default message: \(error)")
+                return .defaultMessage
+            }
+        }
+    }
+}
+
+extension RetentionRequest {
+    /// The request as the decision log shows it.
+    var luaValueForLog: LuaValue {
+        .table(LuaTable(hash: [
+            .string("original_transaction_id"): .string(originalTransactionID), .string("product_id"): .string(productID),
+            .string("locale"): .string(locale), .string("request_id"): .string(requestID),
+        ]))
+    }
+}
