@@ -175,6 +175,13 @@ function policy.retention_message(ctx, request)
     return { message = RETENTION_MESSAGES.birds_miss_you }
 end
 
+-- Compensation for an outage: every pass subscriber touched gets the outage's length in
+-- days, rounded up, as a service issue.
+function policy.renewal_extension(ctx, subscription, incident)
+    local days = math.ceil((incident["end"] - incident.start) / 86400)
+    return { days = math.min(math.max(days, 1), 90), reason = "SERVICE_ISSUE_OR_OUTAGE" }
+end
+
 -- How much of an item the bird watcher still has: what purchases granted (the balance) less
 -- what the app recorded as fed to the birds, one "fed_<item>" event per unit.
 local function left_of(ctx, item)

@@ -258,3 +258,17 @@ function test_the_cheapest_plan_gets_a_word_from_the_birds()
     expect_eq(nil, message.promotional_offer)
     expect_eq("6c1f0f3e-8f0a-4d8e-9a55-2f7b0c3d9e11", message.message)
 end
+
+-- renewal_extension: compensation for an outage
+
+local function outage(hours)
+    return { start = NOW - hours * 3600, ["end"] = NOW, reason = "feeder cams down" }
+end
+
+function test_an_outage_is_compensated_by_its_length_rounded_up_to_days()
+    local subscription = { product_id = "pass.premium", original_transaction_id = "2000000000000001" }
+    local given = decide("renewal_extension", watcher("pass.premium"), subscription, outage(5))
+    expect_eq({ days = 1, reason = "SERVICE_ISSUE_OR_OUTAGE" }, given)
+    expect_eq(2, decide("renewal_extension", watcher("pass.premium"), subscription, outage(30)).days)
+    expect_eq(90, decide("renewal_extension", watcher("pass.premium"), subscription, outage(24 * 200)).days)
+end

@@ -38,8 +38,8 @@ enum PostgresLedgerSchema {
         migrator.registerMigration("create reconciliation mark table") { connection in
             try create([LedgerSchemaDescription.reconciliationMark], on: connection)
         }
-        migrator.registerMigration("create consumption request table") { connection in
-            try create([LedgerSchemaDescription.consumptionRequest], on: connection)
+        migrator.registerMigration("create consumption request and renewal extension tables") { connection in
+            try create([LedgerSchemaDescription.consumptionRequest, LedgerSchemaDescription.renewalExtension], on: connection)
         }
         return migrator
     }()

@@ -27,7 +27,7 @@ public final class Service: Sendable {
     /// Called when a refund request Apple asked about is new to the ledger.
     private let consumptionRequestObserver = Mutex<(@Sendable () -> Void)?>(nil)
     /// The host's attributes of a customer, in every decision made from the ledger.
-    let customerAttributes: @Sendable (_ customerID: String) -> [String: LuaValue]
+    public let customerAttributes: @Sendable (_ customerID: String) -> [String: LuaValue]
     /// The policy engine every request decides with.
     public let engine: PolicyEngine
     /// The ledger every ingest goes to.

@@ -107,6 +107,7 @@ import Testing
                 try connection.execute("DROP TABLE notification_conflict")
                 try connection.execute("DROP TABLE reconciliation_mark")
                 try connection.execute("DROP TABLE consumption_request")
+                try connection.execute("DROP TABLE renewal_extension")
                 // The token migration is the fifth from the end: the conflict table's, the
                 // events' numbering, the reconciliation marks' and the refund requests' follow
                 // it, and run again (the numbering finds nothing to do).
@@ -121,10 +122,11 @@ import Testing
             try connection.execute("DROP TABLE notification_conflict")
             try connection.execute("DROP TABLE reconciliation_mark")
             try connection.execute("DROP TABLE consumption_request")
+            try connection.execute("DROP TABLE renewal_extension")
             try connection.execute("""
                 DELETE FROM storerules_migrations
                 WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table',
-                               'create consumption request table')
+                               'create consumption request and renewal extension tables')
                 """)
         }
     }

@@ -33,6 +33,7 @@ import Testing
                     CREATE INDEX merchandising_event_by_customer ON merchandising_event (customer_id, name, occurred_date);
                     DROP TABLE reconciliation_mark;
                     DROP TABLE consumption_request;
+                    DROP TABLE renewal_extension;
                     PRAGMA user_version = 7;
                     """)
             }

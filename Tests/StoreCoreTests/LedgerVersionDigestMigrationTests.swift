@@ -37,6 +37,7 @@ import Testing
                     DROP TABLE notification_conflict;
                     DROP TABLE reconciliation_mark;
                     DROP TABLE consumption_request;
+                    DROP TABLE renewal_extension;
                     PRAGMA user_version = 3;
                     """)
             }

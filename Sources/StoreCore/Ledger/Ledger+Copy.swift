@@ -25,12 +25,14 @@ extension Ledger {
         public var reconciliationMarks = 0
         /// Refund requests copied, with what was decided and sent for each.
         public var consumptionRequests = 0
+        /// Renewal extension requests copied.
+        public var renewalExtensions = 0
     }
 
     /// Copies everything this ledger holds into `target`, which must be empty: customers,
     /// transactions with their verbatim JWS and every version, renewal infos, grants and their
     /// reversals, balances, processed notifications, the notifications kept for customers not
-    /// known yet or as conflicts, merchandising events, where reconciling got to, and the refund requests Apple asked about — the way an app moves from the embedded SQLite ledger to a shared
+    /// known yet or as conflicts, merchandising events, where reconciling got to, the refund requests Apple asked about and the renewal extensions sent — the way an app moves from the embedded SQLite ledger to a shared
     /// PostgreSQL one, or back. The source is read from one snapshot and the target written in
     /// one transaction, so a failed copy leaves the target empty. Grants, reversals and the
     /// transactions' stored and finished dates are dated at the copy, and grant attempts start
@@ -53,7 +55,7 @@ extension Ledger {
             let balances = try customers.map { ($0.id, try ledger.balances(customerID: $0.id)) }
             return (customers, transactions, balances, try ledger.renewalInfos(), try ledger.processedNotifications(),
                     try ledger.pendingNotifications(), try ledger.events(), try ledger.notificationConflicts(),
-                    try ledger.reconciliationMarks(), try ledger.consumptionRequests())
+                    try ledger.reconciliationMarks(), try ledger.consumptionRequests(), try ledger.renewalExtensions())
         }
         let now = Self.nowInMilliseconds()
         return try target.writing { ledger in
@@ -102,6 +104,10 @@ extension Ledger {
             }
             for request in source.9 where try ledger.insertConsumptionRequest(request) {
                 summary.consumptionRequests += 1
+            }
+            for record in source.10 {
+                try ledger.upsertRenewalExtension(record)
+                summary.renewalExtensions += 1
             }
             return summary
         }

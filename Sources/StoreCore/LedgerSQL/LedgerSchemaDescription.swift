@@ -211,6 +211,24 @@ public enum LedgerSchemaDescription {
         ],
         indexes: [LedgerIndex("consumption_request_due", on: "state, next_attempt_date")])
 
+    /// The renewal extension requests sent for incidents (``RenewalExtensionRecord``).
+    public static let renewalExtension = LedgerTable(
+        "renewal_extension",
+        [
+            LedgerColumn("request_identifier", .text, primaryKey: true),
+            LedgerColumn("incident_digest", .text),
+            LedgerColumn("original_transaction_id", .text, nullable: true),
+            LedgerColumn("customer_id", .text, nullable: true),
+            LedgerColumn("product_id", .text),
+            LedgerColumn("storefronts", .text, nullable: true),
+            LedgerColumn("days", .integer),
+            LedgerColumn("reason_code", .integer),
+            LedgerColumn("state", .text, check: "state IN ('sent', 'failed')"),
+            LedgerColumn("effective_date", .integer, nullable: true),
+            LedgerColumn("detail", .text, nullable: true),
+            LedgerColumn("updated_date", .integer),
+        ])
+
     /// The tables the ledger's first migration creates.
     public static let firstTables = [
         customer, storeTransaction, transactionVersion, transactionGrant, grantReversal, balance, renewalInfo,
@@ -219,5 +237,5 @@ public enum LedgerSchemaDescription {
 
     /// Every table of the ledger.
     public static let tables = firstTables + [pendingNotification, merchandisingEvent, notificationConflict, reconciliationMark,
-                                         consumptionRequest]
+                                         consumptionRequest, renewalExtension]
 }

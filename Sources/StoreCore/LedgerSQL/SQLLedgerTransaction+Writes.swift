@@ -237,4 +237,16 @@ extension SQLLedgerTransaction {
             WHERE notification_uuid = \(request.notificationUUID)
             """)
     }
+
+    public func upsertRenewalExtension(_ record: RenewalExtensionRecord) throws {
+        try connection.send(
+            """
+            INSERT INTO renewal_extension (\(sql: LedgerRecords.renewalExtensionColumns))
+            VALUES (\(record.requestIdentifier), \(record.incidentDigest), \(record.originalTransactionID), \(record.customerID),
+                    \(record.productID), \(record.storefronts?.joined(separator: ",")), \(record.days), \(record.reasonCode),
+                    \(record.state.rawValue), \(record.effectiveDate), \(record.detail), \(record.updatedDate))
+            ON CONFLICT (request_identifier) DO UPDATE SET state = excluded.state, effective_date = excluded.effective_date,
+                detail = excluded.detail, updated_date = excluded.updated_date
+            """)
+    }
 }

@@ -192,6 +192,16 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
         ).map(LedgerRecords.consumptionRequest(from:))
     }
 
+    public func renewalExtensions() throws -> [RenewalExtensionRecord] {
+        try connection.rows(
+            """
+            SELECT \(sql: LedgerRecords.renewalExtensionColumns) FROM renewal_extension
+            ORDER BY incident_digest\(.binaryCollation), product_id\(.binaryCollation), original_transaction_id\(.binaryCollation),
+                     request_identifier\(.binaryCollation)
+            """
+        ).map(LedgerRecords.renewalExtension(from:))
+    }
+
     public func notificationConflicts() throws -> [NotificationConflict] {
         try connection.rows(
             """

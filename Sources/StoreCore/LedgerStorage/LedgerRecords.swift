@@ -69,6 +69,25 @@ public enum LedgerRecords {
             answeredDate: try row.optionalInteger("answered_date"))
     }
 
+    /// The columns of a renewal extension request.
+    public static let renewalExtensionColumns = """
+        request_identifier, incident_digest, original_transaction_id, customer_id, product_id, storefronts, days, reason_code, \
+        state, effective_date, detail, updated_date
+        """
+
+    /// A renewal extension request, from its row.
+    public static func renewalExtension(from row: some LedgerRecordRow) throws -> RenewalExtensionRecord {
+        RenewalExtensionRecord(
+            requestIdentifier: try row.text("request_identifier"), incidentDigest: try row.text("incident_digest"),
+            originalTransactionID: try row.optionalText("original_transaction_id"), customerID: try row.optionalText("customer_id"),
+            productID: try row.text("product_id"),
+            storefronts: try row.optionalText("storefronts").map { $0.split(separator: ",").map(String.init) },
+            days: Int(try row.integer("days")), reasonCode: Int(try row.integer("reason_code")),
+            state: RenewalExtensionRecord.State(rawValue: try row.text("state")) ?? .failed,
+            effectiveDate: try row.optionalInteger("effective_date"), detail: try row.optionalText("detail"),
+            updatedDate: try row.integer("updated_date"))
+    }
+
     /// A consumption answer as the ledger keeps it: Apple's JSON body, keys sorted.
     public static func text(of answer: ConsumptionAnswer?) -> String? {
         guard let answer else { return nil }

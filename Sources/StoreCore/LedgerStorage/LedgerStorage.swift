@@ -140,6 +140,8 @@ public protocol LedgerReading {
     func consumptionRequests() throws -> [ConsumptionRequestRecord]
     /// The pending refund requests whose next attempt is due at `now`, oldest first.
     func dueConsumptionRequests(at now: Int64) throws -> [ConsumptionRequestRecord]
+    /// Every renewal extension request, by incident, product, then subscription.
+    func renewalExtensions() throws -> [RenewalExtensionRecord]
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -200,4 +202,6 @@ public protocol LedgerWriting: LedgerReading {
     func claimConsumptionRequest(notificationUUID: String, at now: Int64, heldUntil: Int64) throws -> ConsumptionRequestRecord?
     /// Writes a request's state, answer, policy version, attempts, failure, next attempt and answer date.
     func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws
+    /// Records a renewal extension request, replacing the one with its request identifier.
+    func upsertRenewalExtension(_ record: RenewalExtensionRecord) throws
 }

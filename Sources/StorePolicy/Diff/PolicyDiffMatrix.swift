@@ -124,8 +124,23 @@ struct PolicyDiffMatrix {
                                         .string("original_transaction_id"): .string("2000000000000001"),
                                         .string("signed_at"): .integer(Int64(now.timeIntervalSince1970))]))]
             }
+        case .renewalExtension:
+            return products.compactMap { product -> (PolicyProduct, PolicyProduct.Subscription)? in
+                product.subscription.map { (product, $0) }
+            }.flatMap { product, subscription in
+                Self.incidentLengths.map { hours in
+                    let end = now.addingTimeInterval(-86_400)
+                    let incident = Incident(start: end.addingTimeInterval(-hours * 3600), end: end, reason: "outage")
+                    return [RenewalSubscription(originalTransactionID: "2000000000000001", productID: product.id, groupID: subscription.groupId,
+                                                expiresDate: now.addingTimeInterval(10 * 86_400)).luaValue,
+                            incident.luaValue]
+                }
+            }
         }
     }
+
+    /// How long the incidents `renewal_extension` is asked about lasted, in hours.
+    static let incidentLengths: [TimeInterval] = [2, 30, 240]
 
     /// The reasons a customer gives Apple for a refund request, as `consumptionRequestReason` spells them.
     static let refundReasons = ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"]

@@ -149,6 +149,11 @@ public struct HookRequest: Sendable, Decodable {
             }
             let decision = engine.retentionMessage(context, request: request, traced: true)
             outcome = (decision.value.map { .value($0.luaValue) } ?? .null, decision.trace, Self.origin(of: decision.source))
+        case .renewalExtension:
+            let subscription = try decoded(RenewalSubscription.self, at: 0, "the subscription: { product_id, original_transaction_id, … }")
+            let incident = try decoded(Incident.self, at: 1, "the incident: { start, end, reason, products, storefronts }")
+            let decision = engine.renewalExtension(context, subscription: subscription, incident: incident, traced: true)
+            outcome = (decision.value.map { .value($0.luaValue) } ?? .null, decision.trace, Self.origin(of: decision.source))
         case nil:
             let decision = try engine.call(hook, context: context, arguments: arguments.map(PolicyArgument.value), traced: true)
             outcome = (.value(decision.value), decision.trace, Self.origin(of: decision.source))
@@ -165,6 +170,18 @@ public struct HookRequest: Sendable, Decodable {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) must be the \(what) as a string")
         }
         return text
+    }
+
+    /// The argument at `index` read as `type` from its JSON, the way ``PolicyInputError`` reads input.
+    private func decoded<Value: Decodable>(_ type: Value.Type, at index: Int, _ what: String) throws(PolicyError) -> Value {
+        guard index < arguments.count, case .table = arguments[index] else {
+            throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) must be \(what)")
+        }
+        do throws(PolicyInputError) {
+            return try PolicyInputError.decode(Value.self, from: (try? JSONEncoder().encode(arguments[index])) ?? Data())
+        } catch {
+            throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) is not \(what): \(error.description)")
+        }
     }
 
     /// The refund request at `index`: a table of ``RefundRequest``'s fields, or nothing for a

@@ -21,6 +21,9 @@ public enum PolicyHook: String, Sendable, CaseIterable, Codable {
     /// `retention_message(ctx, request) -> { message, alternate_product | promotional_offer } | nil`:
     /// what a subscriber about to cancel is shown.
     case retentionMessage = "retention_message"
+    /// `renewal_extension(ctx, subscription, incident) -> { days, reason } | nil`: the days a
+    /// subscriber is given for an incident.
+    case renewalExtension = "renewal_extension"
 
     /// The hook's name in Lua.
     public var name: String { rawValue }

@@ -92,12 +92,14 @@ extension LocalStore {
                 for var subscription in subscribers {
                     let single = ExtendRenewalDateRequest(extendByDays: request.extendByDays, extendReasonCode: request.extendReasonCode,
                                                           requestIdentifier: request.requestIdentifier)
+                    // Each subscriber hears of it as Apple tells them: RENEWAL_EXTENDED, or
+                    // RENEWAL_EXTENSION / FAILURE for one that could not be extended.
                     do {
-                        _ = try extend(&subscription, by: single, writer: writer)
-                        _ = try writer.issueRenewalInfo(for: &subscription, at: writer.now)
-                        try subscription.save(in: writer.connection)
+                        let reissued = try extend(&subscription, by: single, writer: writer)
+                        try writer.notify(.renewalExtended, nil, about: &subscription, at: writer.now, transaction: reissued)
                         succeeded += 1
                     } catch is ServerAPIFailure {
+                        try writer.notify(.renewalExtension, .failure, about: &subscription, at: writer.now)
                         failed += 1
                     }
                 }

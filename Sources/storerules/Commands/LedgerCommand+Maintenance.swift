@@ -33,6 +33,7 @@ extension LedgerCommand {
             ("processed notifications", summary.processedNotifications), ("pending notifications", summary.pendingNotifications),
             ("notification conflicts", summary.notificationConflicts), ("merchandising events", summary.events),
             ("reconciliation marks", summary.reconciliationMarks), ("refund requests", summary.consumptionRequests),
+            ("renewal extensions", summary.renewalExtensions),
         ]
         for (kind, count) in kinds {
             Output.line("  \(kind): \(count)")

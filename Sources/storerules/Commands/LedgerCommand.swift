@@ -23,6 +23,9 @@ enum LedgerCommand: Command {
            storerules ledger reconcile DIR --ledger URL --root PEM... --bundle-id ID --environment E
                                        --app-store-key FILE --app-store-key-id ID --app-store-issuer-id ID
                                        [--app-store-url URL] [--since TIME] [--json]
+           storerules ledger extend DIR --ledger URL --incident FILE --root PEM... --bundle-id ID --environment E
+                                    [--dry-run] --app-store-key FILE --app-store-key-id ID --app-store-issuer-id ID
+                                    [--app-store-url URL] [--json]
 
     Works on the ledger itself, the one a service, 'storerules store' or an app embedding the
     library keeps. A ledger URL is a SQLite file's path (created when missing) or a PostgreSQL
@@ -92,6 +95,10 @@ enum LedgerCommand: Command {
                    + "notification history since the ledger's checkpoint (failures first), then each touched customer's "
                    + "transaction history and subscription statuses, all through DIR's policy, granting nothing twice.",
                    options: reconcileOptions),
+        Subcommand("extend", arguments: "DIR", summary: "Compensate an incident: DIR's renewal_extension hook decides the days "
+                   + "each active subscriber it touched gets; the extensions are sent through the App Store Server API (a mass "
+                   + "extension where every subscriber of a product gets the same), each once, and recorded in the ledger.",
+                   options: extendOptions),
     ]
 
     static let syntax = CommandSyntax(name, options: [], subcommands: ledgerSubcommands)
@@ -112,6 +119,7 @@ enum LedgerCommand: Command {
         case "copy": return try copy(parsed)
         case "migrate": return try migrate(parsed)
         case "reconcile": return try await reconcile(parsed)
+        case "extend": return try await extend(parsed)
         default: throw UsageError("unknown ledger command '\(command)'")
         }
     }

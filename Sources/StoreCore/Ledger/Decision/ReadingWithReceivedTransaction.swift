@@ -129,6 +129,10 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.dueConsumptionRequests(at: now)
     }
 
+    func renewalExtensions() throws -> [RenewalExtensionRecord] {
+        try base.renewalExtensions()
+    }
+
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {
         try base.eventSummaries(customerID: customerID)
     }

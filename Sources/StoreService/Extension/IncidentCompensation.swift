@@ -1,0 +1,160 @@
+import AppStoreServerAPI
+import Foundation
+import StoreCore
+import StorePolicy
+
+/// Compensates subscribers for an incident: asks the policy's `renewal_extension` hook about
+/// each active subscriber the ledger knows whom the incident touched, then extends their
+/// renewal dates through the App Store Server API — one request per subscriber, or Apple's
+/// mass extension for a product whose every subscriber gets the same — under request
+/// identifiers made from the incident, so a second run sends nothing twice. Every request is
+/// recorded in the ledger (``StoreCore/RenewalExtensionRecord``).
+public struct IncidentCompensation: Sendable {
+    /// The service whose ledger and policy decide.
+    public let service: Service
+
+    /// Compensation over `service`.
+    public init(service: Service) {
+        self.service = service
+    }
+
+    /// Who gets what for `incident` (read from a file whose bytes are `incidentText`), on each
+    /// subscriber's state at `now`.
+    ///
+    /// - Throws: ``StoreCore/LedgerError`` when the ledger cannot be read.
+    public func plan(_ incident: Incident, incidentText: Data, now: Date = Date()) throws -> CompensationPlan {
+        var entries: [CompensationPlan.Entry] = []
+        for customer in try service.ledger.customers() {
+            let state = try service.ledger.customerState(customerID: customer.id, catalog: service.catalog, at: now)
+            for statuses in state.subscriptionStatuses.values {
+                for status in statuses where Self.touches(incident, status) {
+                    guard let subscription = Self.subscription(status) else { continue }
+                    if let storefronts = incident.storefronts, !storefronts.contains(subscription.storefront) { continue }
+                    var context = PolicyContext(state: state, catalog: service.catalog, engine: service.engine,
+                                                environment: service.verifier.environment)
+                    context.customer.attributes = service.customerAttributes(customer.id)
+                    let decision = service.engine.renewalExtension(context, subscription: subscription, incident: incident)
+                    switch decision.source {
+                    case .policy, .defaultForMissingHook:
+                        let why = decision.value == nil
+                            ? (decision.source == .defaultForMissingHook ? "the policy defines no renewal_extension hook" : "the hook answered nil")
+                            : nil
+                        entries.append(.init(customerID: customer.id, subscription: subscription, extensionGiven: decision.value, why: why, failed: false))
+                    case .fallback(let failure):
+                        entries.append(.init(customerID: customer.id, subscription: subscription, extensionGiven: nil,
+                                             why: failure.description, failed: true))
+                    }
+                }
+            }
+        }
+        entries.sort { ($0.subscription.productID, $0.subscription.originalTransactionID) < ($1.subscription.productID, $1.subscription.originalTransactionID) }
+        var mass: [String: RenewalExtension] = [:]
+        for (productID, shares) in Dictionary(grouping: entries, by: \.subscription.productID) {
+            let given = Set(shares.map(\.extensionGiven))
+            if given.count == 1, let same = given.first, let same, shares.count > 1 {
+                mass[productID] = same
+            }
+        }
+        return CompensationPlan(incident: incident, incidentDigest: SHA256Digest.hex(of: incidentText), entries: entries,
+                                massProducts: mass, policyVersion: service.engine.version)
+    }
+
+    /// Sends the plan's requests through `client`, telling `progress` of each; a request the
+    /// ledger records as sent is not sent again.
+    public func apply(_ plan: CompensationPlan, client: AppStoreServerAPIClient,
+                      progress: @Sendable (String) -> Void = { _ in }) async throws -> CompensationSummary {
+        var summary = CompensationSummary()
+        let done = Set(try service.ledger.renewalExtensions().filter { $0.state == .sent }.map(\.requestIdentifier))
+        for (productID, given) in plan.massProducts.sorted(by: { $0.key < $1.key }) {
+            let identifier = Self.requestIdentifier(plan.incidentDigest, "product:\(productID)")
+            guard !done.contains(identifier) else {
+                summary.alreadySent += 1
+                continue
+            }
+            var record = RenewalExtensionRecord(
+                requestIdentifier: identifier, incidentDigest: plan.incidentDigest, originalTransactionID: nil, customerID: nil,
+                productID: productID, storefronts: plan.incident.storefronts, days: given.days, reasonCode: given.reason.rawValue,
+                state: .sent, updatedDate: Date().millisecondsSince1970)
+            do {
+                _ = try await client.extendRenewalDateForAllActiveSubscribers(MassExtendRenewalDateRequest(
+                    extendByDays: given.days, extendReasonCode: given.reason.rawValue, requestIdentifier: identifier,
+                    storefrontCountryCodes: plan.incident.storefronts, productId: productID))
+                summary.sent += 1
+                progress("every subscriber of \(productID): +\(given.days) days (mass extension \(identifier))")
+            } catch {
+                record.state = .failed
+                record.detail = "\(error)"
+                summary.failures.append("\(productID) (mass extension): \(error)")
+                progress("every subscriber of \(productID): failed: \(error)")
+            }
+            try service.ledger.recordRenewalExtension(record)
+        }
+        for entry in plan.entries where plan.massProducts[entry.subscription.productID] == nil {
+            let subscription = entry.subscription
+            guard let given = entry.extensionGiven else {
+                if entry.failed { summary.failures.append("\(subscription.originalTransactionID): \(entry.why ?? "")") }
+                else { summary.unextended += 1 }
+                continue
+            }
+            let identifier = Self.requestIdentifier(plan.incidentDigest, "subscription:\(subscription.originalTransactionID)")
+            guard !done.contains(identifier) else {
+                summary.alreadySent += 1
+                continue
+            }
+            var record = RenewalExtensionRecord(
+                requestIdentifier: identifier, incidentDigest: plan.incidentDigest, originalTransactionID: subscription.originalTransactionID,
+                customerID: entry.customerID, productID: subscription.productID, storefronts: nil, days: given.days,
+                reasonCode: given.reason.rawValue, state: .sent, updatedDate: Date().millisecondsSince1970)
+            do {
+                let answer = try await client.extendRenewalDate(
+                    originalTransactionID: subscription.originalTransactionID,
+                    ExtendRenewalDateRequest(extendByDays: given.days, extendReasonCode: given.reason.rawValue, requestIdentifier: identifier))
+                guard answer.success != false else { throw CompensationFailure(description: "Apple answered success false") }
+                record.effectiveDate = answer.effectiveDate
+                summary.sent += 1
+                progress("\(entry.customerID) \(subscription.originalTransactionID): +\(given.days) days")
+            } catch {
+                record.state = .failed
+                record.detail = "\(error)"
+                summary.failures.append("\(subscription.originalTransactionID): \(error)")
+                progress("\(entry.customerID) \(subscription.originalTransactionID): failed: \(error)")
+            }
+            try service.ledger.recordRenewalExtension(record)
+        }
+        return summary
+    }
+
+    /// Whether `incident` touched an active subscription: one of its products, subscribed or
+    /// in its grace period now (Apple extends no other), its period running when the incident began.
+    static func touches(_ incident: Incident, _ status: Product.SubscriptionInfo.Status) -> Bool {
+        guard status.state == .subscribed || status.state == .inGracePeriod else { return false }
+        if let products = incident.products, !products.contains(status.transaction.productID) { return false }
+        let began = status.transaction.originalPurchaseDate ?? status.transaction.purchaseDate
+        return began <= incident.end && (status.transaction.expirationDate ?? .distantFuture) >= incident.start
+    }
+
+    /// The subscription of `status` as the hook receives it.
+    static func subscription(_ status: Product.SubscriptionInfo.Status) -> RenewalSubscription? {
+        let transaction = status.transaction
+        let storefront = (try? CompactJWS(parsing: transaction.jwsRepresentation).decodePayload(as: JWSTransactionDecodedPayload.self))?.storefront
+        return RenewalSubscription(originalTransactionID: transaction.originalID, productID: transaction.productID,
+                                   groupID: status.subscriptionGroupID, state: SubscriptionState(status.state),
+                                   expiresDate: transaction.expirationDate, storefront: storefront ?? "USA",
+                                   willAutoRenew: status.renewalInfo?.willAutoRenew ?? false)
+    }
+
+    /// A UUID made from the incident's digest and what the request extends: the same on every run.
+    static func requestIdentifier(_ incidentDigest: String, _ subject: String) -> String {
+        var bytes = Array(SHA256Digest.bytes(of: "renewal-extension:\(incidentDigest):\(subject)").prefix(16))
+        bytes[6] = bytes[6] & 0x0F | 0x50
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return uuid.uuidString.lowercased()
+    }
+}
+
+/// An extension Apple answered without accepting it.
+struct CompensationFailure: Error, CustomStringConvertible {
+    let description: String
+}

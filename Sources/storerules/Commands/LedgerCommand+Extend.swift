@@ -1,0 +1,129 @@
+import AppStoreServerAPI
+import CommandLineOptions
+import Foundation
+import ServiceCommandLine
+import StoreCore
+import StorePolicy
+import StoreService
+
+extension LedgerCommand {
+    /// `--incident FILE` of `extend`.
+    static let incident = TypedOption<String>.text(
+        "incident", "FILE", help: #"The incident: {"start", "end" (ISO 8601), "reason", "products"?, "storefronts"?}. Required."#)
+    /// `--dry-run` of `extend`.
+    static let dryRunFlag = CommandOption.flag("dry-run", help: "List who gets what and why; send nothing.")
+
+    /// The options of `extend`.
+    static let extendOptions: [CommandOption] = [
+        ledgerOption, incident.option, dryRunFlag, IngestOptions.root.option, ServiceOptionDeclarations.bundleID.option,
+        ServiceOptionDeclarations.environment.option, IngestOptions.appAppleID.option,
+        CommandOption.flag("json", help: "Print the plan and the summary as JSON."),
+    ] + AppStoreAPIOptionDeclarations.all
+
+    /// `ledger extend DIR --ledger URL --incident FILE [--dry-run] …`: the policy's
+    /// `renewal_extension` for each active subscriber the incident touched, then the extensions
+    /// sent through the App Store Server API.
+    static func extend(_ parsed: ParsedArguments) async throws -> Int32 {
+        let folder = try parsed.positional(1, "the policy folder DIR")
+        try parsed.expectPositionals(atMost: 2)
+        let incidentPath = try parsed.required(incident)
+        let incidentText: Data
+        do {
+            incidentText = try InputFile.read(incidentPath)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let described: Incident
+        do {
+            described = try Incident.decode(json: incidentText)
+        } catch {
+            throw CommandFailure("--incident \(incidentPath): \(error.description)")
+        }
+        let rootPaths = try parsed.values(of: IngestOptions.root)
+        guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: the client verifies what Apple answers") }
+        let configuration = ServiceConfiguration(
+            folder: folder, ledger: try location(parsed), rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
+            bundleId: try parsed.required(ServiceOptionDeclarations.bundleID), environment: try parsed.required(ServiceOptionDeclarations.environment),
+            appAppleId: try parsed.value(of: IngestOptions.appAppleID))
+        let service: Service
+        do {
+            service = try Service(configuration: configuration)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        let dryRun = parsed.flag(dryRunFlag)
+        let client = dryRun ? nil : try client(parsed, service: service)
+        let compensation = IncidentCompensation(service: service)
+        let plan = try compensation.plan(described, incidentText: incidentText)
+        let json = parsed.flag("json")
+        if !json { printPlan(plan) }
+        guard let client else {
+            if json { Output.line(try Output.json(PlanJSON(plan: plan, summary: nil))) }
+            return plan.entries.contains(where: \.failed) ? 1 : 0
+        }
+        let showsProgress = isatty(STDERR_FILENO) == 1
+        let summary = try await compensation.apply(plan, client: client) { step in
+            if showsProgress { Output.error("storerules ledger extend: \(step)") }
+        }
+        if json {
+            Output.line(try Output.json(PlanJSON(plan: plan, summary: summary)))
+        } else {
+            Output.line("Sent: \(summary.sent); sent before: \(summary.alreadySent); given nothing: \(summary.unextended); failed: \(summary.failures.count)"
+                        + summary.failures.map { "\nFailed: \($0)" }.joined())
+        }
+        return summary.failures.isEmpty ? 0 : 1
+    }
+
+    private static func printPlan(_ plan: CompensationPlan) {
+        Output.line("Incident: \(plan.incident.reason), \(plan.incident.start.formatted(.iso8601)) to \(plan.incident.end.formatted(.iso8601)); "
+                    + "\(plan.entries.count) subscriber\(plan.entries.count == 1 ? "" : "s") touched (policy \(plan.policyVersion))")
+        for (productID, given) in plan.massProducts.sorted(by: { $0.key < $1.key }) {
+            Output.line("  every subscriber of \(productID): +\(given.days) days, \(given.reason.word) (one mass extension)")
+        }
+        for entry in plan.entries {
+            let subject = "  \(entry.customerID)  \(entry.subscription.originalTransactionID)  \(entry.subscription.productID)"
+            if let given = entry.extensionGiven {
+                Output.line("\(subject)  +\(given.days) days, \(given.reason.word)")
+            } else {
+                Output.line("\(subject)  nothing: \(entry.why ?? "")")
+            }
+        }
+    }
+
+    /// The plan, and what applying it did, as JSON.
+    private struct PlanJSON: Encodable {
+        let plan: CompensationPlan
+        let summary: CompensationSummary?
+
+        private struct EntryJSON: Encodable {
+            let customer: String
+            let originalTransactionID: String
+            let productID: String
+            let days: Int?
+            let reason: String?
+            let why: String?
+            let failed: Bool
+            let mass: Bool
+
+            enum CodingKeys: String, CodingKey {
+                case customer, originalTransactionID = "original_transaction_id", productID = "product_id", days, reason, why, failed, mass
+            }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case incidentDigest = "incident_digest", policyVersion = "policy_version", subscribers, summary
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(plan.incidentDigest, forKey: .incidentDigest)
+            try container.encode(plan.policyVersion, forKey: .policyVersion)
+            try container.encode(plan.entries.map {
+                EntryJSON(customer: $0.customerID, originalTransactionID: $0.subscription.originalTransactionID,
+                          productID: $0.subscription.productID, days: $0.extensionGiven?.days, reason: $0.extensionGiven?.reason.word,
+                          why: $0.why, failed: $0.failed, mass: plan.massProducts[$0.subscription.productID] != nil)
+            }, forKey: .subscribers)
+            try container.encodeIfPresent(summary, forKey: .summary)
+        }
+    }
+}

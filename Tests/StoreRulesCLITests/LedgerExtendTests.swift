@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TestPrerequisites
+
+/// Compensation for an outage on one machine: `ledger extend` asks the policy's
+/// `renewal_extension` hook about each active subscriber the incident touched, lists who gets
+/// what, and extends them through the local store's App Store Server API — a mass extension
+/// where every subscriber of a product gets the same — once, however often it runs; on SQLite
+/// and on PostgreSQL.
+@Suite struct LedgerExtendTests {
+    @Test("on SQLite, an incident extends its subscribers once: a mass extension for a shared product, one request for a lone subscriber")
+    func extendOnSQLite() throws {
+        try extend(backend: .sqlite)
+    }
+
+    @Test("on PostgreSQL, an incident extends its subscribers once: a mass extension for a shared product, one request for a lone subscriber",
+          .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
+    func extendOnPostgreSQL() throws {
+        try extend(backend: .postgres)
+    }
+
+    func extend(backend: LedgerReconcileTests.Backend) throws {
+        let store = try StoreAPIProcess()
+        try store.start()
+        let ledger = try LedgerReconcileTests.ledger(backend, in: store, named: "service")
+        var lines: [String] = []
+        for (customer, product) in [("ana", "pass.premium"), ("ben", "pass.premium"), ("cara", "pass.family")] {
+            let bought = try store.storeJSON(["purchase", product, "--customer", customer])
+            lines.append(try #require(bought["signed_transaction_info"] as? String, "\(bought)"))
+            let ingested = try CommandRunner.run(["ledger", "ingest", "Examples/BackyardBirds", "--ledger", ledger, "--root", store.rootPath,
+                                                  "--bundle-id", StoreAPIProcess.bundleID, "--environment", "Sandbox", "--customer", customer],
+                                                 input: lines.last ?? "")
+            #expect(ingested.status == 0, "\(ingested.standardOutput)")
+        }
+        let now = Date()
+        let incident = store.directory.appending(path: "incident.json")
+        try JSONSerialization.data(withJSONObject: [
+            "start": now.addingTimeInterval(-29 * 3600).formatted(.iso8601), "end": now.addingTimeInterval(300).formatted(.iso8601),
+            "reason": "feeder cams down", "products": ["pass.premium", "pass.family"],
+        ]).write(to: incident)
+        let command = ["ledger", "extend", "Examples/BackyardBirds", "--ledger", ledger, "--incident", incident.path, "--root", store.rootPath,
+                       "--bundle-id", StoreAPIProcess.bundleID, "--environment", "Sandbox"]
+        let dryRun = try CommandRunner.run(command + ["--dry-run"])
+        #expect(dryRun.status == 0, "\(dryRun.standardError)")
+        #expect(dryRun.standardOutput.contains("every subscriber of pass.premium: +2 days, SERVICE_ISSUE_OR_OUTAGE (one mass extension)"),
+                "\(dryRun.standardOutput)")
+        #expect(dryRun.standardOutput.contains("cara"), "\(dryRun.standardOutput)")
+        #expect(try store.storeJSON(["notifications"])["notifications"].map { "\($0)" }?.contains("RENEWAL_EXTENDED") == false,
+                "a dry run sends nothing")
+
+        let applied = try CommandRunner.run(command + ConsumptionLoopTests.clientOptions(store) + ["--json"])
+        #expect(applied.status == 0, "\(applied.standardOutput)\(applied.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(applied.standardOutput.utf8)) as? [String: Any])
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["sent"] as? Int == 2, "one mass extension and one single: \(report)")
+        let subscribers = report["subscribers"] as? [[String: Any]] ?? []
+        #expect(subscribers.count == 3)
+        #expect(subscribers.filter { $0["mass"] as? Bool == true }.count == 2)
+        let notifications = try store.storeJSON(["notifications"])["notifications"] as? [[String: Any]] ?? []
+        let types = notifications.map { "\($0["notification_type"] ?? "")/\($0["subtype"] ?? "")" }
+        #expect(types.filter { $0.hasPrefix("RENEWAL_EXTENDED") }.count == 3, "\(types)")
+        #expect(types.contains { $0.hasPrefix("RENEWAL_EXTENSION") && $0.contains("SUMMARY") }, "\(types)")
+
+        let again = try CommandRunner.run(command + ConsumptionLoopTests.clientOptions(store) + ["--json"])
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])
+        #expect((second["summary"] as? [String: Any])?["sent"] as? Int == 0, "\(second)")
+        #expect((second["summary"] as? [String: Any])?["already_sent"] as? Int == 2, "\(second)")
+        let after = try store.storeJSON(["notifications"])["notifications"] as? [[String: Any]] ?? []
+        #expect(after.count == notifications.count, "a second run extends nobody again")
+    }
+
+    @Test("a malformed incident file is refused with the field named, and nothing is sent")
+    func malformedIncident() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "incident-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "incident.json")
+        for (text, named) in [(#"{"start": "2026-11-30T08:00:00Z", "end": "2026-11-30T07:00:00Z", "reason": "x"}"#, "end"),
+                              (#"{"start": "yesterday", "end": "2026-11-30T07:00:00Z", "reason": "x"}"#, "start"),
+                              (#"{"start": "2026-11-30T06:00:00Z", "end": "2026-11-30T07:00:00Z", "reason": "x", "product": ["a"]}"#, "products")] {
+            try Data(text.utf8).write(to: file)
+            let result = try CommandRunner.run(["ledger", "extend", "Examples/BackyardBirds", "--ledger", directory.appending(path: "l.sqlite").path,
+                                                "--incident", file.path, "--root", file.path, "--bundle-id", "b", "--environment", "Sandbox",
+                                                "--dry-run"])
+            #expect(result.status != 0)
+            #expect(result.standardError.contains(named), "\(result.standardError)")
+        }
+    }
+}
