@@ -5,7 +5,8 @@ import StoreTesting
 
 /// The App Store Server API client's reading of answers: the input is the body of a success
 /// (and of a failure) of every endpoint, decoded and its signed items verified as the client
-/// does; the input is a bearer token the local store's API checks; and the input is a request
+/// does; the input is a bearer token the local store's API checks, a promotional offer's
+/// signature its cancel screen checks, and a retention answer it reads; and the input is a request
 /// the local store's API answers (its first line the target, the rest the body, under each
 /// method). Seeds are the answers a local store's API gives, and requests to it.
 final class AppStoreAPIFuzzer: @unchecked Sendable {
@@ -44,6 +45,8 @@ final class AppStoreAPIFuzzer: @unchecked Sendable {
     /// as a request to the local store's API.
     func decode(_ input: Data) {
         _ = tokens.verify(authorization: "Bearer " + String(decoding: input, as: UTF8.self))
+        _ = tokens.verifyPromotionalOffer(String(decoding: input, as: UTF8.self))
+        _ = try? JSONDecoder().decode(RealtimeResponseBody.self, from: input)
         answerAsRequest(input)
         for status in [200, 400] {
             transport.answer = AppStoreServerAPIResponse(status: status, headers: ["Content-Type": "application/json"], body: input)

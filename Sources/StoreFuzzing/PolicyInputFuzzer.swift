@@ -9,13 +9,19 @@ enum PolicyInputFuzzer {
         _ = try? Catalog(data: input, fileName: "fuzz.storekit")
     }
 
-    /// Reads the input as `eval --input` and `eval --jsonl` do, and through `JSONDecoder`,
-    /// which an embedding program may use on the same types.
+    /// Reads the input as `eval --input` and `eval --jsonl` do, as `ledger extend --incident`
+    /// reads an incident file, and through `JSONDecoder`, which an embedding program may use on
+    /// the same types (the hooks' arguments, and a consumption answer as the ledger reads it back).
     static func decodeContext(_ input: Data) {
         _ = try? PolicyContext.decode(json: input)
         _ = try? HookRequest.decode(json: input)
         _ = try? JSONDecoder().decode(PolicyContext.self, from: input)
         _ = try? JSONDecoder().decode(HookRequest.self, from: input)
+        _ = try? Incident.decode(json: input)
+        _ = try? JSONDecoder().decode(RefundRequest.self, from: input)
+        _ = try? JSONDecoder().decode(RetentionRequest.self, from: input)
+        _ = try? JSONDecoder().decode(RenewalSubscription.self, from: input)
+        _ = try? JSONDecoder().decode(ConsumptionAnswer.self, from: input)
     }
 
     /// Reads the input as `run` reads a journey, and through `JSONDecoder`.

@@ -30,6 +30,7 @@ final class SignedDataFuzzer {
             _ = try? verifier.verifyAndDecodeTransaction(text)
             _ = try? verifier.verifyAndDecodeRenewalInfo(text)
             _ = try? verifier.verifyAndDecodeNotification(text)
+            _ = try? verifier.verifyAndDecodeRealtimeRequest(text)
         }
     }
 
