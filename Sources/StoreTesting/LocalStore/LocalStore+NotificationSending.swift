@@ -15,17 +15,22 @@ extension LocalStore {
     /// Sets (or, with nil, clears) the URL notifications are sent to from now on; those signed
     /// before are not sent.
     public func setNotificationURL(_ url: URL?) throws {
+        try setURLSetting("notificationURL", to: url)
+    }
+
+    /// Sets (or, with nil, clears) the URL setting `name`.
+    func setURLSetting(_ name: String, to url: URL?) throws {
         try serially {
             try state.write { connection in
                 if let url {
                     try connection.execute(
                         """
-                        INSERT INTO local_store_text_setting (name, value) VALUES ('notificationURL', ?)
+                        INSERT INTO local_store_text_setting (name, value) VALUES (?, ?)
                         ON CONFLICT (name) DO UPDATE SET value = excluded.value
                         """,
-                        [url.absoluteString])
+                        [name, url.absoluteString])
                 } else {
-                    try connection.execute("DELETE FROM local_store_text_setting WHERE name = 'notificationURL'")
+                    try connection.execute("DELETE FROM local_store_text_setting WHERE name = ?", [name])
                 }
             }
         }

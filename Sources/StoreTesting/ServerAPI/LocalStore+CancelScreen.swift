@@ -19,20 +19,7 @@ extension LocalStore {
 
     /// Sets (or, with nil, clears) the real-time URL retention messages are asked from.
     public func setRetentionURL(_ url: URL?) throws {
-        try serially {
-            try state.write { connection in
-                if let url {
-                    try connection.execute(
-                        """
-                        INSERT INTO local_store_text_setting (name, value) VALUES ('retentionURL', ?)
-                        ON CONFLICT (name) DO UPDATE SET value = excluded.value
-                        """,
-                        [url.absoluteString])
-                } else {
-                    try connection.execute("DELETE FROM local_store_text_setting WHERE name = 'retentionURL'")
-                }
-            }
-        }
+        try setURLSetting("retentionURL", to: url)
     }
 
     /// The subscriber of `transactionID`'s subscription opens the cancel screen: the store signs

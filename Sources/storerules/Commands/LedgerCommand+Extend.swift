@@ -39,18 +39,7 @@ extension LedgerCommand {
         } catch {
             throw CommandFailure("--incident \(incidentPath): \(error.description)")
         }
-        let rootPaths = try parsed.values(of: IngestOptions.root)
-        guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: the client verifies what Apple answers") }
-        let configuration = ServiceConfiguration(
-            folder: folder, ledger: try location(parsed), rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
-            bundleId: try parsed.required(ServiceOptionDeclarations.bundleID), environment: try parsed.required(ServiceOptionDeclarations.environment),
-            appAppleId: try parsed.value(of: IngestOptions.appAppleID))
-        let service: Service
-        do {
-            service = try Service(configuration: configuration)
-        } catch {
-            throw CommandFailure(error.message)
-        }
+        let service = try appStoreService(parsed, folder: folder)
         let dryRun = parsed.flag(dryRunFlag)
         let client = dryRun ? nil : try client(parsed, service: service)
         let compensation = IncidentCompensation(service: service)

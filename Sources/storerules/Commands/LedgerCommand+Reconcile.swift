@@ -21,18 +21,7 @@ extension LedgerCommand {
     static func reconcile(_ parsed: ParsedArguments) async throws -> Int32 {
         let folder = try parsed.positional(1, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 2)
-        let rootPaths = try parsed.values(of: IngestOptions.root)
-        guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: only verified data is ingested") }
-        let configuration = ServiceConfiguration(
-            folder: folder, ledger: try location(parsed), rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
-            bundleId: try parsed.required(ServiceOptionDeclarations.bundleID), environment: try parsed.required(ServiceOptionDeclarations.environment),
-            appAppleId: try parsed.value(of: IngestOptions.appAppleID))
-        let service: Service
-        do {
-            service = try Service(configuration: configuration)
-        } catch {
-            throw CommandFailure(error.message)
-        }
+        let service = try appStoreService(parsed, folder: folder)
         let client = try client(parsed, service: service)
         let showsProgress = isatty(STDERR_FILENO) == 1
         let summary: ReconciliationSummary
@@ -60,6 +49,22 @@ extension LedgerCommand {
         }
         try await answerRefundRequests(service: service, client: client, command: "ledger reconcile")
         return summary.failures.isEmpty ? 0 : 1
+    }
+
+    /// The service of `folder` over the ledger, roots, bundle, environment and app Apple ID the
+    /// options give: what a command talking to the App Store Server API ingests and decides with.
+    static func appStoreService(_ parsed: ParsedArguments, folder: String) throws -> Service {
+        let rootPaths = try parsed.values(of: IngestOptions.root)
+        guard !rootPaths.isEmpty else { throw UsageError("missing --root PEM: only verified data is ingested") }
+        let configuration = ServiceConfiguration(
+            folder: folder, ledger: try location(parsed), rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
+            bundleId: try parsed.required(ServiceOptionDeclarations.bundleID), environment: try parsed.required(ServiceOptionDeclarations.environment),
+            appAppleId: try parsed.value(of: IngestOptions.appAppleID))
+        do {
+            return try Service(configuration: configuration)
+        } catch {
+            throw CommandFailure(error.message)
+        }
     }
 
     private static func text(_ milliseconds: Int64) -> String {
