@@ -10,14 +10,17 @@ import LuaBridge
 /// `revoked`), auto-renew on and off, intro-eligible or not. Each customer shops at the
 /// catalogs' storefronts and a few others, with seed 0 — or with every seed from 0 to 99 for a
 /// hook whose decisions change with the seed under either policy. Each hook is asked with every
-/// argument it applies to: placements, groups, products, views, and for `grant` each consumable
-/// at quantities 1 and 5.
+/// argument it applies to: placements, groups, products, views, for `grant` each consumable
+/// at quantities 1 and 5; for `consumption` a purchase of each product with each refund reason
+/// the policies name (and `OTHER`); for `retention_message` each subscription product; for
+/// `renewal_extension` each subscription product with incidents of 2, 30 and 240 hours.
 ///
 /// Then each value of ``PolicyDiffVariation`` — a storefront, locale or environment, an
 /// attribute, an event history or a balance drawn from ``PolicyConstants`` — is tried alone on
 /// the base customers (known with nothing, and subscribed to each subscription product) at the
-/// first storefront with seed 0, with every argument: one new dimension at a time, so the
-/// matrix grows by the number of values, never by their product.
+/// first storefront with seed 0, with every argument (for the hooks after a purchase, on the
+/// first base customer only): one new dimension at a time, so the matrix grows by the number of
+/// values, never by their product.
 struct PolicyDiffMatrix {
     static let states: [SubscriptionState] = [.subscribed, .expired, .inBillingRetry, .inGracePeriod, .revoked]
     static let otherStorefronts = ["USA", "GBR", "JPN"]
@@ -30,6 +33,7 @@ struct PolicyDiffMatrix {
     private let customers: [CustomerContext]
     private let baseCustomers: [CustomerContext]
     private let variations: [PolicyDiffVariation]
+    private let reasons: [String]
     private let engines: [PolicyEngine]
     private let now: Date
 
@@ -50,6 +54,7 @@ struct PolicyDiffMatrix {
         customers = Self.customers(products: products, items: items, now: now)
         baseCustomers = Self.baseCustomers(products: products, now: now)
         let constants = PolicyConstants(oldSource: old.source.text, newSource: new.source.text, tests: old.tests + new.tests)
+        reasons = Self.refundReasons(namedIn: constants.strings)
         variations = PolicyDiffVariation.all(from: constants, storefronts: storefronts, items: items, defaultLocale: PolicyContext().locale)
     }
 
@@ -68,8 +73,12 @@ struct PolicyDiffMatrix {
                 }
             }
         }
+        // The hooks after a purchase take their subject as an argument, so each variation is
+        // tried on the first base customer only: their arguments already multiply the matrix.
+        let afterPurchase: Set<PolicyHook> = [.consumption, .retentionMessage, .renewalExtension]
+        let variationCustomers = PolicyHook(rawValue: hook).map(afterPurchase.contains) == true ? Array(baseCustomers.prefix(1)) : baseCustomers
         for variation in variations {
-            for customer in baseCustomers {
+            for customer in variationCustomers {
                 var context = PolicyContext(now: now, storefront: storefronts[0], customer: customer)
                 variation.apply(to: &context)
                 for arguments in argumentLists { scenarios.append((context, arguments)) }
@@ -113,7 +122,7 @@ struct PolicyDiffMatrix {
             }
         case .consumption:
             return products.flatMap { product in
-                Self.refundReasons.map { reason in
+                reasons.map { reason in
                     [Self.transaction(product.id, type: product.type, quantity: 1, at: now.addingTimeInterval(-3 * 86_400)),
                      .table(LuaTable(hash: [.string("reason"): .string(reason), .string("requested_at"): .integer(Int64(now.timeIntervalSince1970))]))]
                 }
@@ -144,6 +153,12 @@ struct PolicyDiffMatrix {
 
     /// The reasons a customer gives Apple for a refund request, as `consumptionRequestReason` spells them.
     static let refundReasons = ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"]
+
+    /// The refund reasons `consumption` is asked with: those the policies or their tests name,
+    /// which they may decide on, and `OTHER`, which stands for every reason they do not name.
+    static func refundReasons(namedIn strings: [String]) -> [String] {
+        refundReasons.filter { $0 == "OTHER" || strings.contains($0) }
+    }
 
     /// Apple's `type` of a transaction for a product of the policy type `type`.
     static func transactionType(_ type: String) -> String {
