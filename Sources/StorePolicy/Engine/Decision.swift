@@ -26,6 +26,15 @@ public struct Decision<Value: Sendable>: Sendable {
         case defaultForMissingHook
         /// The hook failed; the documented default applies and the failure says why.
         case fallback(PolicyError)
+
+        /// The source as services, logs and `decide` name it: `policy`, `default` or `fallback`.
+        public var name: String {
+            switch self {
+            case .policy: "policy"
+            case .defaultForMissingHook: "default"
+            case .fallback: "fallback"
+            }
+        }
     }
 
     /// The failure that made the default apply, if any.

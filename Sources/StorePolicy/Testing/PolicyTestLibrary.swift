@@ -119,14 +119,8 @@ package enum PolicyTestLibrary {
         }
         let decision = engine.consumption(context, transaction: transaction, request: request)
         stack.push(decision.value.map(\.luaValue) ?? .nil)
-        var how = LuaTable(hash: [.string("source"): .string("policy")])
-        switch decision.source {
-        case .policy: break
-        case .defaultForMissingHook: how.hash[.string("source")] = .string("default")
-        case .fallback(let failure):
-            how.hash[.string("source")] = .string("fallback")
-            how.hash[.string("reason")] = .string(failure.description)
-        }
+        var how = LuaTable(hash: [.string("source"): .string(decision.source.name)])
+        if let failure = decision.failure { how.hash[.string("reason")] = .string(failure.description) }
         stack.push(LuaValue.table(how))
         return 2
     }

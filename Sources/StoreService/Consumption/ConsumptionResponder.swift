@@ -128,12 +128,7 @@ public final class ConsumptionResponder: Sendable {
     }
 
     private func record(_ decision: Decision<ConsumptionAnswer?>, request: ConsumptionRequestRecord, customerID: String, elapsed: Duration) {
-        let source: String
-        switch decision.source {
-        case .policy: source = "policy"
-        case .defaultForMissingHook: source = "default"
-        case .fallback: source = "fallback"
-        }
+        let source = decision.source.name
         metrics?.recordDecision(hook: PolicyHook.consumption.name, source: source)
         decisionLog?.record(DecisionLog.Entry(
             time: DecisionLog.timestamp(Date()), requestID: request.notificationUUID, customer: customerID.isEmpty ? nil : customerID,

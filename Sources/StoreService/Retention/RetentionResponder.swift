@@ -1,6 +1,5 @@
 import AppStoreServerAPI
 import Foundation
-import LuaBridge
 import StoreCore
 import StorePolicy
 
@@ -53,18 +52,14 @@ public final class RetentionResponder: Sendable {
         let (context, customerID) = context(for: question)
         let started = ContinuousClock.now
         let decision = service.engine.retentionMessage(context, request: question)
-        let source: String
-        switch decision.source {
-        case .policy: source = "policy"
-        case .defaultForMissingHook: source = "default"
-        case .fallback(let failure):
-            source = "fallback"
+        let source = decision.source.name
+        if let failure = decision.failure {
             log("request \(requestID) (retention): Apple's default message: \(failure.description)")
         }
         metrics.recordDecision(hook: PolicyHook.retentionMessage.name, source: source)
         decisionLog?.record(DecisionLog.Entry(
             time: DecisionLog.timestamp(Date()), requestID: requestID, customer: customerID, hook: PolicyHook.retentionMessage.name,
-            inputs: [question.luaValueForLog], result: decision.value.map { .value($0.luaValue) } ?? .null, source: source,
+            inputs: [question.luaValue], result: decision.value.map { .value($0.luaValue) } ?? .null, source: source,
             policyVersion: service.engine.version, durationMilliseconds: (ContinuousClock.now - started).seconds * 1000))
         guard let message = decision.value else { return .defaultMessage }
         return body(for: message, request: question, requestID: requestID)
@@ -107,15 +102,5 @@ public final class RetentionResponder: Sendable {
                 return .defaultMessage
             }
         }
-    }
-}
-
-extension RetentionRequest {
-    /// The request as the decision log shows it.
-    var luaValueForLog: LuaValue {
-        .table(LuaTable(hash: [
-            .string("original_transaction_id"): .string(originalTransactionID), .string("product_id"): .string(productID),
-            .string("locale"): .string(locale), .string("request_id"): .string(requestID),
-        ]))
     }
 }

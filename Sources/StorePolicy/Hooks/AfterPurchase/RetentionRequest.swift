@@ -73,7 +73,7 @@ public struct RetentionRequest: Sendable, Equatable, Codable {
     }
 
     /// The request as the hook receives it.
-    var luaValue: LuaValue {
+    public var luaValue: LuaValue {
         .table(LuaTable(hash: [
             .string("original_transaction_id"): .string(originalTransactionID), .string("product_id"): .string(productID),
             .string("locale"): .string(locale), .string("request_id"): .string(requestID),
