@@ -175,6 +175,15 @@ function policy.retention_message(ctx, request)
     return { message = RETENTION_MESSAGES.birds_miss_you }
 end
 
+-- A lapsed bird watcher is won back with the cheapest offer Apple lets them redeem.
+function policy.winback_offer(ctx, product, offers)
+    local cheapest
+    for _, offer in ipairs(offers) do
+        if cheapest == nil or tonumber(offer.price) < tonumber(cheapest.price) then cheapest = offer end
+    end
+    return cheapest and cheapest.id
+end
+
 -- Compensation for an outage: every pass subscriber touched gets the outage's length in
 -- days, rounded up, as a service issue.
 function policy.renewal_extension(ctx, subscription, incident)

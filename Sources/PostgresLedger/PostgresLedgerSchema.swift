@@ -41,6 +41,12 @@ enum PostgresLedgerSchema {
         migrator.registerMigration("create consumption request and renewal extension tables") { connection in
             try create([LedgerSchemaDescription.consumptionRequest, LedgerSchemaDescription.renewalExtension], on: connection)
         }
+        // Renewal info keeps the win-back offers its customer may redeem; a database made since
+        // has the column already.
+        migrator.registerMigration("keep eligible win-back offers of renewal info") { connection in
+            try connection.execute(
+                "ALTER TABLE renewal_info ADD COLUMN IF NOT EXISTS \(LedgerSchemaDescription.eligibleWinBackOfferIDs.definition(in: .postgres))")
+        }
         return migrator
     }()
 

@@ -217,7 +217,58 @@ struct CatalogDecoder {
         return SubscriptionOffer(
             id: try object.string("offerID"), type: type, referenceName: try object.string("referenceName"),
             paymentMode: mode, price: price, displayPrice: priceFormatter.displayPrice(price), period: period,
-            periodCount: periodCount, billingPlanType: try object.value("billingPlanType").map(Self.billingPlanType))
+            periodCount: periodCount, billingPlanType: try object.value("billingPlanType").map(Self.billingPlanType),
+            winBackEligibility: type == .winBack ? try Self.winBackEligibility(object) : nil)
+    }
+
+    /// Reads a win-back offer's eligibility: StoreKit Testing's setting (`eligibility`, a word or
+    /// a boolean, or `isEligible`) and App Store Connect's criteria under their own names.
+    private static func winBackEligibility(
+        _ object: ConfigurationObject
+    ) throws(ConfigurationReadFailure) -> Product.WinBackEligibility {
+        typealias Eligibility = Product.WinBackEligibility
+        var isEligible = try object.bool("isEligible") ?? true
+        if let value = object.value("eligibility") {
+            if let flag = try? value.bool() {
+                isEligible = flag
+            } else {
+                let word = try value.string()
+                switch word.lowercased() {
+                case "eligible": isEligible = true
+                case "ineligible", "not eligible", "noteligible": isEligible = false
+                default:
+                    throw value.failure(.unknownValue(word, kind: "win-back eligibility", allowed: ["Eligible", "Ineligible"]))
+                }
+            }
+        }
+        func months(_ value: ConfigurationValue, allowed: (Int) -> Bool,
+                    words: String) throws(ConfigurationReadFailure) -> Int {
+            let count = try value.integer()
+            guard allowed(count) else { throw value.failure(.outOfRange(count, allowed: words)) }
+            return count
+        }
+        let paidMonths = try object.value("customerEligibilityPaidSubscriptionDurationInMonths").map {
+            value throws(ConfigurationReadFailure) in
+            try months(value, allowed: Eligibility.allowedPaidMonths.contains, words: "1 to 24, 36, 48 or 60 months")
+        }
+        let monthsSinceLapse = try object.object("customerEligibilityTimeSinceLastSubscribedInMonths").map {
+            range throws(ConfigurationReadFailure) -> ClosedRange<Int> in
+            let minimum = try months(try range.requiredValue("minimum"), allowed: Eligibility.allowedMonthsSinceLapse.contains,
+                                     words: "1 to 24 months")
+            let maximumValue = try range.requiredValue("maximum")
+            let maximum = try months(maximumValue, allowed: Eligibility.allowedMonthsSinceLapse.contains,
+                                     words: "1 to 24 months")
+            guard minimum <= maximum else {
+                throw maximumValue.failure(.outOfRange(maximum, allowed: "at least the minimum, \(minimum)"))
+            }
+            return minimum...maximum
+        }
+        let monthsBetweenOffers = try object.value("customerEligibilityWaitBetweenOffersInMonths").map {
+            value throws(ConfigurationReadFailure) in
+            try months(value, allowed: Eligibility.allowedMonthsBetweenOffers.contains, words: "2 to 24 months")
+        }
+        return Eligibility(isEligible: isEligible, paidMonths: paidMonths, monthsSinceLapse: monthsSinceLapse,
+                           monthsBetweenOffers: monthsBetweenOffers)
     }
 
     private func codeOffer(_ object: ConfigurationObject) throws(ConfigurationReadFailure) -> SubscriptionInfo.CodeOffer {

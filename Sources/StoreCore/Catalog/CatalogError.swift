@@ -18,6 +18,8 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
         case unknownValue(String, kind: String, allowed: [String])
         /// An integer that must be at least 1 is not.
         case notPositive(Int)
+        /// An integer is not among the values allowed there, described in words ("1 to 24").
+        case outOfRange(Int, allowed: String)
         /// `_timeRate` or `_compatibilityTimeRate` is not a raw value of `SKTestSession.TimeRate`.
         case unknownTimeRate(Int)
         /// A price is not digits with an optional decimal point.
@@ -45,6 +47,7 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
             case .unknownValue(let value, let kind, let allowed):
                 "\(quoted(value)) is not a valid \(kind) (expected \(Self.listed(allowed)))"
             case .notPositive(let value): "expected a positive integer, found \(value)"
+            case .outOfRange(let value, let allowed): "expected \(allowed), found \(value)"
             case .unknownTimeRate(let value): "\(value) is not a known time rate"
             case .invalidPrice(let value): "\(quoted(value)) is not a decimal price"
             case .invalidPeriod(let value): "\(quoted(value)) is not an ISO 8601 period"

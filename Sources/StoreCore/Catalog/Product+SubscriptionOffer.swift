@@ -45,11 +45,13 @@ extension Product {
         public let periodCount: Int
         /// The billing plan the offer applies to (format 5.0), when the file names one.
         public let billingPlanType: SubscriptionInfo.BillingPlanType?
+        /// Who may redeem it, for a win-back offer; `nil` for other offers.
+        public let winBackEligibility: WinBackEligibility?
 
         /// Creates an offer.
         public init(id: String?, type: OfferType, referenceName: String?, paymentMode: PaymentMode,
                     price: Decimal, displayPrice: String, period: SubscriptionPeriod, periodCount: Int,
-                    billingPlanType: SubscriptionInfo.BillingPlanType?) {
+                    billingPlanType: SubscriptionInfo.BillingPlanType?, winBackEligibility: WinBackEligibility? = nil) {
             self.id = id
             self.type = type
             self.referenceName = referenceName
@@ -59,6 +61,7 @@ extension Product {
             self.period = period
             self.periodCount = periodCount
             self.billingPlanType = billingPlanType
+            self.winBackEligibility = winBackEligibility
         }
     }
 }

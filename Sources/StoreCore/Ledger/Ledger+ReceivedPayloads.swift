@@ -54,6 +54,7 @@ extension Ledger {
             recentSubscriptionStartDate: payload.recentSubscriptionStartDate,
             renewalDate: payload.renewalDate,
             appAccountToken: AppAccountToken.canonical(payload.appAccountToken),
+            eligibleWinBackOfferIDs: payload.eligibleWinBackOfferIds ?? [],
             signedDate: try required(payload.signedDate, name, "signedDate"),
             jwsRepresentation: try requiredText(jwsRepresentation, name, "JWS"))
     }

@@ -35,6 +35,9 @@ public struct StoredRenewalInfo: Hashable, Sendable, Codable {
     public var renewalDate: Date?
     /// The token the app attached to the purchase (`appAccountToken`).
     public var appAccountToken: String?
+    /// The win-back offers the customer may redeem, best first (`eligibleWinBackOfferIds`);
+    /// empty when none.
+    public var eligibleWinBackOfferIDs: [String]
     /// When the stored version was signed (`signedDate`).
     public var signedDate: Date
     /// The stored version's signed JWS, exactly as received.
@@ -50,7 +53,8 @@ public struct StoredRenewalInfo: Hashable, Sendable, Codable {
         isInBillingRetry: Bool? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil,
         gracePeriodExpirationDate: Date? = nil, offerType: OfferType? = nil, offerID: String? = nil,
         environment: AppStoreEnvironment? = nil, recentSubscriptionStartDate: Date? = nil,
-        renewalDate: Date? = nil, appAccountToken: String? = nil, signedDate: Date, jwsRepresentation: String
+        renewalDate: Date? = nil, appAccountToken: String? = nil, eligibleWinBackOfferIDs: [String] = [],
+        signedDate: Date, jwsRepresentation: String
     ) {
         self.originalTransactionID = originalTransactionID
         self.currentProductID = currentProductID
@@ -66,6 +70,7 @@ public struct StoredRenewalInfo: Hashable, Sendable, Codable {
         self.recentSubscriptionStartDate = recentSubscriptionStartDate
         self.renewalDate = renewalDate
         self.appAccountToken = appAccountToken
+        self.eligibleWinBackOfferIDs = eligibleWinBackOfferIDs
         self.signedDate = signedDate
         self.jwsRepresentation = jwsRepresentation
     }

@@ -125,7 +125,12 @@ public enum LedgerSchemaDescription {
         LedgerColumn("signed_date", .integer),
         LedgerColumn("jws", .text),
         LedgerColumn("stored_date", .integer),
+        eligibleWinBackOfferIDs,
     ])
+
+    /// The column a migration adds to `renewal_info`: the eligible win-back offer ids, as a
+    /// JSON array of strings; `NULL` for none.
+    public static let eligibleWinBackOfferIDs = LedgerColumn("eligible_win_back_offer_ids", .text, nullable: true)
 
     /// The notifications processed, by UUID.
     public static let processedNotification = LedgerTable("processed_notification", [

@@ -77,7 +77,7 @@ public struct LedgerColumn: Sendable {
     }
 
     /// The column's definition in a `CREATE TABLE`.
-    func definition(in dialect: LedgerSQLDialect) -> String {
+    public func definition(in dialect: LedgerSQLDialect) -> String {
         var parts = [name]
         switch (kind, dialect) {
         case (.identity, .sqlite): return "\(name) INTEGER PRIMARY KEY"

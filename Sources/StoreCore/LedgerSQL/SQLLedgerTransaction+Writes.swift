@@ -138,7 +138,7 @@ extension SQLLedgerTransaction {
                 original_transaction_id, product_id, auto_renew_product_id, auto_renew_status, expiration_intent,
                 is_in_billing_retry_period, price_increase_status, grace_period_expires_date, offer_type, offer_id,
                 environment, recent_subscription_start_date, renewal_date, app_account_token, signed_date, jws,
-                stored_date
+                stored_date, eligible_win_back_offer_ids
             ) VALUES (
                 \(received.originalTransactionID), \(received.currentProductID), \(received.autoRenewPreference),
                 \(received.autoRenewStatus?.rawValue), \(received.expirationReason?.rawValue), \(received.isInBillingRetry),
@@ -146,7 +146,7 @@ extension SQLLedgerTransaction {
                 \(received.offerType?.rawValue), \(received.offerID), \(received.environment?.rawValue),
                 \(received.recentSubscriptionStartDate?.millisecondsSince1970), \(received.renewalDate?.millisecondsSince1970),
                 \(received.appAccountToken), \(received.signedDate.millisecondsSince1970), \(received.jwsRepresentation),
-                \(storedDate)
+                \(storedDate), \(LedgerRecords.offerIDsJSON(received.eligibleWinBackOfferIDs))
             ) ON CONFLICT (original_transaction_id) DO UPDATE SET
                 product_id = excluded.product_id, auto_renew_product_id = excluded.auto_renew_product_id,
                 auto_renew_status = excluded.auto_renew_status, expiration_intent = excluded.expiration_intent,
@@ -156,7 +156,8 @@ extension SQLLedgerTransaction {
                 offer_id = excluded.offer_id, environment = excluded.environment,
                 recent_subscription_start_date = excluded.recent_subscription_start_date,
                 renewal_date = excluded.renewal_date, app_account_token = excluded.app_account_token,
-                signed_date = excluded.signed_date, jws = excluded.jws, stored_date = excluded.stored_date
+                signed_date = excluded.signed_date, jws = excluded.jws, stored_date = excluded.stored_date,
+                eligible_win_back_offer_ids = excluded.eligible_win_back_offer_ids
             WHERE renewal_info.signed_date < excluded.signed_date
             RETURNING 1 AS stored
             """)

@@ -30,7 +30,8 @@ public enum LedgerRecords {
     public static let renewalInfoColumns = """
         original_transaction_id, product_id, auto_renew_product_id, auto_renew_status, expiration_intent,
         is_in_billing_retry_period, price_increase_status, grace_period_expires_date, offer_type, offer_id,
-        environment, recent_subscription_start_date, renewal_date, app_account_token, signed_date, jws
+        environment, recent_subscription_start_date, renewal_date, app_account_token, signed_date, jws,
+        eligible_win_back_offer_ids
         """
 
     /// The columns of a transaction version.
@@ -175,6 +176,7 @@ public enum LedgerRecords {
             recentSubscriptionStartDate: try optionalDate(row, "recent_subscription_start_date"),
             renewalDate: try optionalDate(row, "renewal_date"),
             appAccountToken: try row.optionalText("app_account_token"),
+            eligibleWinBackOfferIDs: try row.optionalText("eligible_win_back_offer_ids").map(offerIDs(fromJSON:)) ?? [],
             signedDate: try date(row, "signed_date"),
             jwsRepresentation: try row.text("jws"))
     }
@@ -195,6 +197,23 @@ public enum LedgerRecords {
             transactionJWS: try row.text("transaction_jws"), transactionID: try row.text("transaction_id"),
             originalTransactionID: try row.text("original_transaction_id"),
             appAccountToken: try row.optionalText("app_account_token"), receivedDate: try row.integer("received_date"))
+    }
+
+    /// Offer ids as the `eligible_win_back_offer_ids` column keeps them: a JSON array of
+    /// strings, or `nil` for none.
+    public static func offerIDsJSON(_ ids: [String]) -> String? {
+        guard !ids.isEmpty, let data = try? JSONEncoder().encode(ids) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The offer ids of an `eligible_win_back_offer_ids` value.
+    private static func offerIDs(fromJSON text: String) throws -> [String] {
+        do {
+            return try JSONDecoder().decode([String].self, from: Data(text.utf8))
+        } catch {
+            throw LedgerStorageFailure(message: "eligible_win_back_offer_ids is not a JSON array of strings: \(text.prefix(80))",
+                                       isTransient: false)
+        }
     }
 
     private static func date(_ row: some LedgerRecordRow, _ column: String) throws -> Date {

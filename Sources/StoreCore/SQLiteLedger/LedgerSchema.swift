@@ -79,6 +79,15 @@ enum LedgerSchema {
         migrator.registerMigration("create consumption request and renewal extension tables") { connection in
             try create([LedgerSchemaDescription.consumptionRequest, LedgerSchemaDescription.renewalExtension], on: connection)
         }
+        // Renewal info keeps the win-back offers its customer may redeem. Files made since have
+        // the column already.
+        migrator.registerMigration("keep eligible win-back offers of renewal info") { connection in
+            let column = LedgerSchemaDescription.eligibleWinBackOfferIDs
+            let columns = try connection.fetchAll("SELECT name FROM pragma_table_info('renewal_info')")
+                .map { row -> String in try row.decode(column: "name") }
+            guard !columns.contains(column.name) else { return }
+            try connection.execute("ALTER TABLE renewal_info ADD COLUMN \(column.definition(in: .sqlite))")
+        }
         return migrator
     }()
 

@@ -39,8 +39,8 @@ public struct Journey: Sendable, Decodable, Equatable {
     public enum Action: Sendable, Equatable {
         /// Shows the storefront plan at a placement.
         case storefront(placement: String)
-        /// Buys a product.
-        case purchase(product: String, quantity: Int, offer: String?, offerCode: String?)
+        /// Buys a product, with a promotional offer, an offer code or a win-back offer.
+        case purchase(product: String, quantity: Int, offer: String?, offerCode: String?, winBackOffer: String? = nil)
         /// Approves the customer's pending Ask to Buy request.
         case approve
         /// Declines the customer's pending Ask to Buy request.
@@ -102,13 +102,14 @@ public struct Journey: Sendable, Decodable, Equatable {
 extension Journey.Step {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case action, note, customer, placement, product, quantity, offer, offerCode = "offer_code", duration
+        case winBackOffer = "win_back_offer"
         case askToBuy = "ask_to_buy", billingRetry = "billing_retry", gracePeriod = "grace_period"
         case enabled, group, policy
     }
 
     /// Each action's name and the fields it takes besides `action`, `note` and `customer`.
     private static let actions: KeyValuePairs<String, [CodingKeys]> = [
-        "storefront": [.placement], "purchase": [.product, .quantity, .offer, .offerCode],
+        "storefront": [.placement], "purchase": [.product, .quantity, .offer, .offerCode, .winBackOffer],
         "approve": [], "decline": [], "advance": [.duration], "settings": [.askToBuy, .billingRetry, .gracePeriod],
         "auto_renew": [.enabled, .group], "resolve_billing": [.group], "expire": [.group], "refund": [.product],
         "reload": [.policy], "features": [],
@@ -136,7 +137,8 @@ extension Journey.Step {
             }
             action = .purchase(product: try container.decode(String.self, forKey: .product), quantity: quantity,
                                offer: try container.decodeIfPresent(String.self, forKey: .offer),
-                               offerCode: try container.decodeIfPresent(String.self, forKey: .offerCode))
+                               offerCode: try container.decodeIfPresent(String.self, forKey: .offerCode),
+                               winBackOffer: try container.decodeIfPresent(String.self, forKey: .winBackOffer))
         case "approve": action = .approve
         case "decline": action = .decline
         case "advance":

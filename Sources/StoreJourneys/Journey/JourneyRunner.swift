@@ -80,10 +80,11 @@ public final class JourneyRunner {
             switch step.action {
             case .storefront(let shown):
                 placement = shown
-            case let .purchase(product, quantity, offer, offerCode):
+            case let .purchase(product, quantity, offer, offerCode, winBackOffer):
                 var options: Set<PurchaseOption> = quantity != 1 ? [.quantity(quantity)] : []
                 if let offer { options.insert(.promotionalOffer(offerID: offer)) }
                 if let offerCode { options.insert(.offerCode(offerCode)) }
+                if let winBackOffer { options.insert(.winBackOffer(offerID: winBackOffer)) }
                 switch try store.purchase(product, customer: customerID, options: options) {
                 case .success(let transaction):
                     events.append("purchased \(product)" + (quantity != 1 ? " × \(quantity)" : "")
@@ -168,9 +169,9 @@ public final class JourneyRunner {
     static func describe(_ action: Journey.Action) -> String {
         switch action {
         case .storefront(let placement): return "storefront \(placement)"
-        case let .purchase(product, quantity, offer, offerCode):
+        case let .purchase(product, quantity, offer, offerCode, winBackOffer):
             return "purchase \(product)" + (quantity != 1 ? " × \(quantity)" : "") + (offer.map { " with offer \($0)" } ?? "")
-                + (offerCode.map { " with code \($0)" } ?? "")
+                + (offerCode.map { " with code \($0)" } ?? "") + (winBackOffer.map { " with win-back offer \($0)" } ?? "")
         case .approve: return "approve"
         case .decline: return "decline"
         case .advance(let duration): return "advance \(duration.iso8601)"

@@ -82,7 +82,7 @@ extension SubscriptionSnapshot {
     /// Pushes one entry of `ctx.customer.subscriptions`; `expiration_date` is absent when unknown.
     func push(onto stack: LuaStack) {
         _ = stack.reserve(4)
-        stack.pushTable(fieldCount: 6)
+        stack.pushTable(fieldCount: 7)
         let table = stack.top
         stack.push(productID)
         stack.setField("product_id", of: table)
@@ -98,5 +98,11 @@ extension SubscriptionSnapshot {
         }
         stack.push(introEligible)
         stack.setField("intro_eligible", of: table)
+        stack.pushTable(arrayCount: winBackOfferIDs.count)
+        for (position, offerID) in winBackOfferIDs.enumerated() {
+            stack.push(offerID)
+            stack.setItem(position + 1, of: -2)
+        }
+        stack.setField("win_back_offers", of: table)
     }
 }

@@ -115,21 +115,25 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
     public var expirationDate: Date?
     /// Whether the customer can still get the group's introductory offer.
     public var introEligible: Bool
+    /// The win-back offers the customer may redeem, best first, as the renewal info names them
+    /// (`win_back_offers`); empty unless the subscription lapsed.
+    public var winBackOfferIDs: [String]
 
     /// Creates a snapshot.
     public init(productID: String, groupLevel: Int, state: SubscriptionState, willAutoRenew: Bool = true,
-                expirationDate: Date? = nil, introEligible: Bool = false) {
+                expirationDate: Date? = nil, introEligible: Bool = false, winBackOfferIDs: [String] = []) {
         self.productID = productID
         self.groupLevel = groupLevel
         self.state = state
         self.willAutoRenew = willAutoRenew
         self.expirationDate = expirationDate
         self.introEligible = introEligible
+        self.winBackOfferIDs = winBackOfferIDs
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case productID = "product_id", groupLevel = "group_level", state, willAutoRenew = "will_auto_renew"
-        case expirationDate = "expiration_date", introEligible = "intro_eligible"
+        case expirationDate = "expiration_date", introEligible = "intro_eligible", winBackOfferIDs = "win_back_offers"
     }
 
     /// Reads a snapshot from JSON; `product_id` is required, an unknown field is refused,
@@ -146,6 +150,7 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
         willAutoRenew = try container.decodeIfPresent(Bool.self, forKey: .willAutoRenew) ?? true
         expirationDate = try container.decodeEpochSecondsIfPresent(forKey: .expirationDate)
         introEligible = try container.decodeIfPresent(Bool.self, forKey: .introEligible) ?? false
+        winBackOfferIDs = try container.decodeIfPresent([String].self, forKey: .winBackOfferIDs) ?? []
     }
 
     /// Writes the snapshot as JSON with the keys Lua sees.
@@ -157,6 +162,7 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
         try container.encode(willAutoRenew, forKey: .willAutoRenew)
         try container.encodeIfPresent(expirationDate.map(EpochSeconds.whole), forKey: .expirationDate)
         try container.encode(introEligible, forKey: .introEligible)
+        try container.encode(winBackOfferIDs, forKey: .winBackOfferIDs)
     }
 }
 

@@ -35,10 +35,37 @@ public struct PolicyProduct: Sendable, Equatable, Codable {
         public var introductoryOffer: Offer?
         /// The promotional offers.
         public var promotionalOffers: [Offer]
+        /// The win-back offers, for customers whose subscription lapsed.
+        public var winBackOffers: [Offer]
 
         private enum CodingKeys: String, CodingKey {
             case groupId = "group_id", groupName = "group_name", groupLevel = "group_level", period
             case introductoryOffer = "introductory_offer", promotionalOffers = "promotional_offers"
+            case winBackOffers = "win_back_offers"
+        }
+
+        /// Reads subscription details; `win_back_offers` is empty when absent.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            groupId = try container.decode(String.self, forKey: .groupId)
+            groupName = try container.decode(String.self, forKey: .groupName)
+            groupLevel = try container.decode(Int.self, forKey: .groupLevel)
+            period = try container.decode(Period.self, forKey: .period)
+            introductoryOffer = try container.decodeIfPresent(Offer.self, forKey: .introductoryOffer)
+            promotionalOffers = try container.decode([Offer].self, forKey: .promotionalOffers)
+            winBackOffers = try container.decodeIfPresent([Offer].self, forKey: .winBackOffers) ?? []
+        }
+
+        /// Creates subscription details.
+        public init(groupId: String, groupName: String, groupLevel: Int, period: Period, introductoryOffer: Offer?,
+                    promotionalOffers: [Offer], winBackOffers: [Offer] = []) {
+            self.groupId = groupId
+            self.groupName = groupName
+            self.groupLevel = groupLevel
+            self.period = period
+            self.introductoryOffer = introductoryOffer
+            self.promotionalOffers = promotionalOffers
+            self.winBackOffers = winBackOffers
         }
     }
 
@@ -93,7 +120,8 @@ extension PolicyProduct {
             Subscription(groupId: info.subscriptionGroupID, groupName: info.groupDisplayName,
                          groupLevel: info.groupLevel, period: Period(info.subscriptionPeriod),
                          introductoryOffer: info.introductoryOffer.map(Offer.init),
-                         promotionalOffers: info.promotionalOffers.map(Offer.init))
+                         promotionalOffers: info.promotionalOffers.map(Offer.init),
+                         winBackOffers: info.winBackOffers.map(Offer.init))
         }
     }
 }

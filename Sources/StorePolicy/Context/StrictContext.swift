@@ -33,9 +33,11 @@ struct StrictContext {
     /// The fields of each strict table, as the host pushes them.
     static let contextFields = ContextField.allCases.map(\.rawValue)
     static let customerFields = CustomerField.allCases.map(\.rawValue)
-    static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible"]
+    static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible",
+                                     "win_back_offers"]
     static let productFields = ["id", "type", "display_name", "description", "price", "display_price", "is_family_shareable", "subscription"]
-    static let productSubscriptionFields = ["group_id", "group_name", "group_level", "period", "introductory_offer", "promotional_offers"]
+    static let productSubscriptionFields = ["group_id", "group_name", "group_level", "period", "introductory_offer", "promotional_offers",
+                                            "win_back_offers"]
     /// A transaction as `grant` receives it: every field of Apple's payload, set or not.
     static let transactionFields = LuaEncoder.luaKeys(ofPropertiesOf: JWSTransactionDecodedPayload())
 

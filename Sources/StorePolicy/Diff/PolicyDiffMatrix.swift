@@ -133,6 +133,12 @@ struct PolicyDiffMatrix {
                                         .string("original_transaction_id"): .string("2000000000000001"),
                                         .string("signed_at"): .integer(Int64(now.timeIntervalSince1970))]))]
             }
+        case .winBackOffer:
+            return products.flatMap { product -> [[LuaValue]] in
+                let ids = product.subscription?.winBackOffers.compactMap(\.id) ?? []
+                let lists = ids.count > 1 ? [ids] + ids.map { [$0] } : (ids.isEmpty ? [] : [ids])
+                return lists.map { [.string(product.id), .table(LuaTable(array: $0.map(LuaValue.string)))] }
+            }
         case .renewalExtension:
             return products.compactMap { product -> (PolicyProduct, PolicyProduct.Subscription)? in
                 product.subscription.map { (product, $0) }

@@ -154,11 +154,41 @@ public struct HookRequest: Sendable, Decodable {
             let incident = try decoded(Incident.self, at: 1, "the incident: { start, end, reason, products, storefronts }")
             let decision = engine.renewalExtension(context, subscription: subscription, incident: incident, traced: true)
             outcome = (decision.value.map { .value($0.luaValue) } ?? .null, decision.trace, Self.origin(of: decision.source))
+        case .winBackOffer:
+            let productID = try string(0, "product id")
+            let offerIDs = try offerIDsArgument(at: 1, productID: productID, catalog: engine.catalog)
+            let decision = engine.winBackOffer(context, productID: productID, offerIDs: offerIDs, traced: true)
+            outcome = (decision.value.map(HookResult.string) ?? .null, decision.trace, Self.origin(of: decision.source))
         case nil:
             let decision = try engine.call(hook, context: context, arguments: arguments.map(PolicyArgument.value), traced: true)
             outcome = (.value(decision.value), decision.trace, Self.origin(of: decision.source))
         }
         return outcome
+    }
+
+    /// The eligible win-back offers at `index`: a list of offer ids, or of offer tables with an
+    /// `id`; absent, every win-back offer of the product.
+    private func offerIDsArgument(at index: Int, productID: String, catalog: PolicyCatalog) throws(PolicyError) -> [String] {
+        guard index < arguments.count else {
+            return catalog.products[productID]?.subscription?.winBackOffers.compactMap(\.id) ?? []
+        }
+        let reason = "argument \(index + 1) must be the eligible offers: a list of offer ids, or of offers with an id"
+        guard case .table(let table) = arguments[index], table.hash.isEmpty else {
+            throw PolicyError(kind: .badRequest, hook: hook, reason: reason)
+        }
+        var ids: [String] = []
+        for item in table.array {
+            switch item {
+            case .string(let id): ids.append(id)
+            case .table(let offer):
+                guard case .string(let id)? = offer.hash[.string("id")] else {
+                    throw PolicyError(kind: .badRequest, hook: hook, reason: reason)
+                }
+                ids.append(id)
+            default: throw PolicyError(kind: .badRequest, hook: hook, reason: reason)
+            }
+        }
+        return ids
     }
 
     private func string(_ index: Int, _ what: String, default fallback: String? = nil) throws(PolicyError) -> String {

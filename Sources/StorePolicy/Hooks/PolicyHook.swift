@@ -24,6 +24,9 @@ public enum PolicyHook: String, Sendable, CaseIterable, Codable {
     /// `renewal_extension(ctx, subscription, incident) -> { days, reason } | nil`: the days a
     /// subscriber is given for an incident.
     case renewalExtension = "renewal_extension"
+    /// `winback_offer(ctx, product, offers) -> string | nil`: which eligible win-back offer a
+    /// lapsed subscriber is shown.
+    case winBackOffer = "winback_offer"
 
     /// The hook's name in Lua.
     public var name: String { rawValue }

@@ -11,7 +11,8 @@ extension PolicyEngine {
     ///   active subscription in the group (subscribed, grace period or billing retry); others
     ///   see every plan, as StoreKit's `SubscriptionStoreView` shows them.
     /// - The introductory offer shows when the customer is eligible (no subscription in the
-    ///   group yet, or `intro_eligible`); a lapsed subscriber sees the first promotional offer.
+    ///   group yet, or `intro_eligible`); a lapsed subscriber sees the first promotional offer,
+    ///   and a card for the win-back offer `winback_offer` picks among those they may redeem.
     /// - A button shows when the policy makes it `visible`, or `automatic` where StoreKit
     ///   shows it by default: cancellation, and policies in a subscription store.
     public func storefrontPlan(_ context: PolicyContext, placement: String) -> StorefrontPlan {
@@ -95,7 +96,30 @@ extension PolicyEngine {
         }
         return .init(groupID: group.id, groupName: group.name, visibleRelationships: relationships.value,
                      currentProductID: current, controlStyle: plans.count > 1 ? "picker" : "buttons", plans: plans,
-                     buttons: buttons(context, view: .subscriptionStore, notes: notes))
+                     buttons: buttons(context, view: .subscriptionStore, notes: notes),
+                     winBack: lapsed ? winBackCard(context, group: group, snapshot: snapshot, notes: notes) : nil)
+    }
+
+    /// The win-back card of a lapsed subscriber: `winback_offer` is asked about each plan with
+    /// offers the customer may redeem, the lapsed plan first, and the first offer chosen makes
+    /// the card.
+    private func winBackCard(_ context: PolicyContext, group: PolicyCatalog.Group, snapshot: SubscriptionSnapshot?,
+                             notes: DecisionNotes) -> StorefrontPlan.WinBackCard? {
+        guard let snapshot, !snapshot.winBackOfferIDs.isEmpty else { return nil }
+        let ordered = group.products.filter { $0 == snapshot.productID } + group.products.filter { $0 != snapshot.productID }
+        for productID in ordered {
+            guard let product = catalog.products[productID], let info = product.subscription else { continue }
+            let offered = Set(info.winBackOffers.compactMap(\.id))
+            let eligible = snapshot.winBackOfferIDs.filter(offered.contains)
+            guard !eligible.isEmpty else { continue }
+            let decision = winBackOffer(context, productID: productID, offerIDs: eligible)
+            notes.record(.winBackOffer, productID, decision, decision.value ?? "none")
+            guard let offerID = decision.value, let offer = info.winBackOffers.first(where: { $0.id == offerID }) else { continue }
+            return .init(productID: productID, displayName: product.displayName, offerID: offerID,
+                         offer: OfferPhrase.describe(offer), displayPrice: product.displayPrice,
+                         period: OfferPhrase.period(info.period))
+        }
+        return nil
     }
 
     private func buttons(_ context: PolicyContext, view: StoreViewKind, notes: DecisionNotes) -> [StorefrontPlan.Button] {

@@ -50,7 +50,13 @@ public enum StorefrontHTML {
     }
 
     private static func subscriptionStore(_ store: StorefrontPlan.SubscriptionStore) -> String {
-        var html = "<h2>\(escape(store.groupName))</h2><div class=\"plans \(escape(store.controlStyle))\" data-group=\"\(escape(store.groupID))\">"
+        var html = "<h2>\(escape(store.groupName))</h2>"
+        if let card = store.winBack {
+            html += "<article class=\"win-back\" data-testid=\"win-back\" data-offer=\"\(escape(card.offerID))\">"
+            html += "<div class=\"text\"><h3>Come back to \(escape(card.displayName))</h3><p class=\"offer\">\(escape(card.offer))</p>"
+            html += "<p>then \(escape(card.displayPrice)) / \(escape(card.period))</p></div><button>Redeem offer</button></article>"
+        }
+        html += "<div class=\"plans \(escape(store.controlStyle))\" data-group=\"\(escape(store.groupID))\">"
         if store.plans.isEmpty {
             html += "<p class=\"empty\">No plans to offer (\(escape(store.visibleRelationships.map(\.rawValue).joined(separator: ", "))))</p>"
         }
@@ -108,6 +114,7 @@ public enum StorefrontHTML {
     h2{font-size:17px;margin:18px 0 8px}h3{margin:0;font-size:15px}.text{flex:1}.text p{margin:2px 0 0;color:#636366;font-size:13px}
     .product,.plan{display:flex;align-items:center;gap:12px;border:1px solid #e5e5ea;border-radius:14px;padding:10px;margin-bottom:8px}
     .product.large{padding:18px;border:2px solid #0a84ff;background:#f0f7ff}.product.compact{padding:6px 10px}
+    .win-back{display:flex;align-items:center;gap:12px;border:2px solid #ff9f0a;background:#fff8ec;border-radius:14px;padding:12px;margin-bottom:10px}
     .plan.current{border-color:#34c759;background:#f0fbf3}.offer{color:#248a3d!important;font-weight:600}
     .icon{width:52px;text-align:center}.icon b{display:inline-block;width:34px;height:34px;line-height:34px;border-radius:50%;background:#0a84ff;color:#fff;font-size:17px}
     .icon small{display:block;font-size:9px;color:#8e8e93;margin-top:2px}

@@ -48,6 +48,21 @@ extension StorefrontPlan.SubscriptionStore: JSONWritable {
             object.member("group_name", groupName)
             object.member("plans", plans)
             object.member("visible_relationships", visibleRelationships)
+            if let winBack { object.member("win_back", winBack) }
+        }
+    }
+}
+
+extension StorefrontPlan.WinBackCard: JSONWritable {
+    /// Writes the card's members.
+    public func writeJSON(to writer: inout JSONTextWriter) {
+        writer.writeObject { object in
+            object.member("display_name", displayName)
+            object.member("display_price", displayPrice)
+            object.member("offer", offer)
+            object.member("offer_id", offerID)
+            object.member("period", period)
+            object.member("product_id", productID)
         }
     }
 }

@@ -8,6 +8,9 @@ extension StorefrontPlan {
         for store in subscriptionStores {
             let count = store.plans.isEmpty ? "no plans offered" : "\(store.plans.count) plan(s)"
             lines.append("  \(store.groupName): \(count) [\(store.visibleRelationships.map(\.rawValue).joined(separator: ", "))]")
+            if let card = store.winBack {
+                lines.append("    win back: \(card.displayName) — \(card.offer), then \(card.displayPrice)/\(card.period) [Redeem \(card.offerID)]")
+            }
             for plan in store.plans {
                 var line = "    \(plan.displayName) \(plan.displayPrice)/\(plan.period) (\(plan.relationship))"
                 if let icon = plan.icon { line += " icon \(icon)" }

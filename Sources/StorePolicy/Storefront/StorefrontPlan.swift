@@ -72,10 +72,34 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
         public var plans: [Plan]
         /// The subscription store's buttons.
         public var buttons: [Button]
+        /// The win-back offer a lapsed subscriber is shown (`winback_offer`), if any.
+        public var winBack: WinBackCard?
 
         private enum CodingKeys: String, CodingKey {
             case groupID = "group_id", groupName = "group_name", visibleRelationships = "visible_relationships"
             case currentProductID = "current_product_id", controlStyle = "control_style", plans, buttons
+            case winBack = "win_back"
+        }
+    }
+
+    /// The card that offers a lapsed subscriber a win-back offer.
+    public struct WinBackCard: Sendable, Equatable, Codable {
+        /// The subscription the offer is for.
+        public var productID: String
+        /// Its localized name.
+        public var displayName: String
+        /// The offer's identifier, which the app redeems (StoreKit's `winBackOffer(_:)`).
+        public var offerID: String
+        /// The offer in words, such as "3 months for $0.99 each".
+        public var offer: String
+        /// The regular price it returns to, such as "$9.99".
+        public var displayPrice: String
+        /// "month", "year"…
+        public var period: String
+
+        private enum CodingKeys: String, CodingKey {
+            case productID = "product_id", displayName = "display_name", offerID = "offer_id", offer
+            case displayPrice = "display_price", period
         }
     }
 

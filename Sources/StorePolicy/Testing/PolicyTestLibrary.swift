@@ -220,6 +220,7 @@ package enum PolicyTestLibrary {
             will_auto_renew = spec.will_auto_renew ~= false,
             expiration_date = spec.expiration_date or (NOW + 30 * 86400),
             intro_eligible = spec.intro_eligible == true,
+            win_back_offers = spec.win_back_offers or {},
         }
     end
 

@@ -145,7 +145,10 @@ public final class LocalStore: Sendable {
         while true {
             let (processed, notifications) = try perform { try $0.processNextDueEvent() }
             sent += notifications
-            guard processed else { return sent }
+            guard processed else {
+                if catalog.hasWinBackOffers { _ = try perform { try $0.refreshWinBackEligibility() } }
+                return sent
+            }
         }
     }
 

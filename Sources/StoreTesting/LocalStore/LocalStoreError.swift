@@ -17,10 +17,14 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case invalidQuantity(Int, productID: String)
     /// An offer was asked for a product that is not an auto-renewable subscription.
     case offerRequiresSubscription(productID: String)
-    /// A promotional offer and an offer code were both given.
+    /// More than one of a promotional offer, an offer code and a win-back offer was given.
     case conflictingOffers
     /// The subscription has no promotional offer with this identifier.
     case unknownPromotionalOffer(offerID: String, productID: String)
+    /// The subscription has no win-back offer with this identifier.
+    case unknownWinBackOffer(offerID: String, productID: String)
+    /// The customer may not redeem this win-back offer now; `eligible` lists the ones they may.
+    case winBackOfferNotEligible(offerID: String, productID: String, eligible: [String])
     /// No code offer of the subscription answers to this code.
     case unknownOfferCode(code: String, productID: String)
     /// The customer may not redeem this offer code: it is for customers who are new to the
@@ -96,7 +100,13 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case .offerRequiresSubscription(let productID):
             "'\(productID)' is not an auto-renewable subscription, so no offer applies"
         case .conflictingOffers:
-            "a purchase takes a promotional offer or an offer code, not both"
+            "a purchase takes one offer: a promotional offer, an offer code or a win-back offer"
+        case .unknownWinBackOffer(let offerID, let productID):
+            "'\(productID)' has no win-back offer '\(offerID)'"
+        case .winBackOfferNotEligible(let offerID, let productID, let eligible):
+            "the customer is not eligible for the win-back offer '\(offerID)' of '\(productID)' "
+                + (eligible.isEmpty ? "(a win-back offer needs a lapsed subscription, and none is eligible now)"
+                   : "(eligible now: \(eligible.joined(separator: ", ")))")
         case .unknownPromotionalOffer(let offerID, let productID):
             "'\(productID)' has no promotional offer '\(offerID)'"
         case .unknownOfferCode(let code, let productID):

@@ -22,16 +22,22 @@ public struct LocalStoreSettings: Sendable, Hashable {
     /// and ``LocalStore/sync(customer:)`` for ``StoreKitErrorSetting/API/appStoreSync``. The
     /// local store has no other of these APIs, so the other slots change nothing here.
     public var simulatedFailures: Set<StoreKitErrorSetting.API>
+    /// App Store Connect's win-back criteria imposed on every win-back offer, each in place of
+    /// what the offer states (its `isEligible` is not used). With none set, and none in the
+    /// offers, win-back offers follow StoreKit Testing: redeemable as soon as a subscription lapses.
+    public var winBackCriteria: Product.WinBackEligibility
 
     /// Creates settings.
     public init(askToBuyEnabled: Bool = false, shouldEnterBillingRetryOnRenewal: Bool = false,
                 billingGracePeriodIsEnabled: Bool = false, timeRate: TimeRate = .realTime,
-                simulatedFailures: Set<StoreKitErrorSetting.API> = []) {
+                simulatedFailures: Set<StoreKitErrorSetting.API> = [],
+                winBackCriteria: Product.WinBackEligibility = Product.WinBackEligibility()) {
         self.askToBuyEnabled = askToBuyEnabled
         self.shouldEnterBillingRetryOnRenewal = shouldEnterBillingRetryOnRenewal
         self.billingGracePeriodIsEnabled = billingGracePeriodIsEnabled
         self.timeRate = timeRate
         self.simulatedFailures = simulatedFailures
+        self.winBackCriteria = winBackCriteria
     }
 
     /// The settings a `.storekit` file states. Its enabled `_storeKitErrors` slots are the

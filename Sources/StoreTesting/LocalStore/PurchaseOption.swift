@@ -18,6 +18,10 @@ public enum PurchaseOption: Sendable, Hashable, Codable {
     /// subscription's code offer by its reference name, or is any code when the subscription
     /// has exactly one code offer.
     case offerCode(String)
+    /// A win-back offer of the subscription, by its offer identifier (`offerID` in the
+    /// `.storekit` file), for a customer whose subscription in the group lapsed and who is
+    /// eligible for it (StoreKit's `winBackOffer(_:)`).
+    case winBackOffer(offerID: String)
     /// Whether this purchase waits for a parent's approval, whatever the settings say
     /// (StoreKit's `simulatesAskToBuyInSandbox`).
     case simulatesAskToBuy(Bool)

@@ -10,17 +10,21 @@ struct PurchaseRequest {
     let appAccountToken: String?
     let promotionalOffer: Product.SubscriptionOffer?
     let codeOffer: (code: String, offer: Product.SubscriptionInfo.CodeOffer)?
+    let winBackOffer: Product.SubscriptionOffer?
     let simulatesAskToBuy: Bool?
     let simulatesUserCancellation: Bool
 
     /// Whether the customer asked for an offer, rather than the store applying the
     /// introductory offer.
-    var hasExplicitOffer: Bool { promotionalOffer != nil || codeOffer != nil }
+    var hasExplicitOffer: Bool { promotionalOffer != nil || codeOffer != nil || winBackOffer != nil }
 
     /// The explicit offer as the store bills it.
     var explicitOffer: AppliedOffer? {
         if let promotionalOffer {
             return AppliedOffer(promotionalOffer, type: .promotionalOffer, identifier: promotionalOffer.id)
+        }
+        if let winBackOffer {
+            return AppliedOffer(winBackOffer, type: .winBackOffer, identifier: winBackOffer.id)
         }
         if let codeOffer {
             return AppliedOffer(codeOffer.offer.offer, type: .offerCode,
@@ -36,6 +40,7 @@ struct PurchaseRequest {
         var token: UUID?
         var promotionalOfferID: String?
         var code: String?
+        var winBackOfferID: String?
         var askToBuy: Bool?
         var cancels = false
         func once<Value>(_ slot: inout Value?, _ value: Value, _ name: String) throws(LocalStoreError) {
@@ -48,6 +53,7 @@ struct PurchaseRequest {
             case .appAccountToken(let value): try once(&token, value, "appAccountToken")
             case .promotionalOffer(let offerID): try once(&promotionalOfferID, offerID, "promotionalOffer")
             case .offerCode(let value): try once(&code, value, "offerCode")
+            case .winBackOffer(let offerID): try once(&winBackOfferID, offerID, "winBackOffer")
             case .simulatesAskToBuy(let value): try once(&askToBuy, value, "simulatesAskToBuy")
             case .simulatesUserCancellation: cancels = true
             }
@@ -55,9 +61,10 @@ struct PurchaseRequest {
         let count = quantity ?? 1
         let allowed = product.type == .consumable ? 1...10 : 1...1
         guard allowed.contains(count) else { throw .invalidQuantity(count, productID: productID) }
-        if promotionalOfferID != nil || code != nil {
+        let offersAsked = [promotionalOfferID, code, winBackOfferID].compactMap { $0 }.count
+        if offersAsked > 0 {
             guard product.subscription != nil else { throw .offerRequiresSubscription(productID: productID) }
-            guard promotionalOfferID == nil || code == nil else { throw .conflictingOffers }
+            guard offersAsked == 1 else { throw .conflictingOffers }
         }
         var promotionalOffer: Product.SubscriptionOffer?
         if let promotionalOfferID {
@@ -81,6 +88,14 @@ struct PurchaseRequest {
         appAccountToken = token?.uuidString.lowercased()
         self.promotionalOffer = promotionalOffer
         self.codeOffer = codeOffer
+        if let winBackOfferID {
+            guard let offer = product.subscription?.winBackOffers.first(where: { $0.id == winBackOfferID }) else {
+                throw .unknownWinBackOffer(offerID: winBackOfferID, productID: productID)
+            }
+            winBackOffer = offer
+        } else {
+            winBackOffer = nil
+        }
         simulatesAskToBuy = askToBuy
         simulatesUserCancellation = cancels
     }

@@ -39,6 +39,17 @@ struct StoreTimeline {
         return date.addingTimeInterval((days + seconds / 86_400) * secondsPerStoreDay)
     }
 
+    /// The store months from `start` to `end` (negative when `end` comes first): in real time,
+    /// days over the Gregorian calendar's mean month (30.436875 days); at an accelerated rate,
+    /// store days over thirty.
+    func months(from start: Date, to end: Date) -> Double {
+        let seconds = end.timeIntervalSince(start)
+        guard rate != .realTime else { return seconds / 86_400 / Self.meanGregorianMonthDays }
+        return seconds / secondsPerStoreDay / Self.daysPerRenewalAtFixedRates
+    }
+
+    private static let meanGregorianMonthDays = 30.436875
+
     /// When the billing grace period of a renewal of `period` that failed at `failure` ends.
     func gracePeriodEnd(after failure: Date, period: SubscriptionPeriod?) -> Date {
         let days = period?.unit == .day || period?.unit == .week ? Self.shortGracePeriodDays : Self.gracePeriodDays

@@ -34,8 +34,10 @@ extension StoreWriter {
             offerPeriod: offer?.spanPeriod.iso8601)
     }
 
-    /// The payload of a subscription's renewal info as it stands, before it is dated and signed.
-    func renewalInfoPayload(for subscription: SubscriptionRecord) -> JWSRenewalInfoDecodedPayload {
+    /// The payload of a subscription's renewal info as it stands, before it is dated and signed;
+    /// a lapsed subscription's names the win-back offers its customer may redeem now.
+    func renewalInfoPayload(for subscription: SubscriptionRecord) throws -> JWSRenewalInfoDecodedPayload {
+        let winBackOfferIDs = try eligibleWinBackOfferIDs(for: subscription)
         let renewalProduct = catalog.product(id: subscription.autoRenewProductID)
         let offer = subscription.pendingOffer
         let failing = subscription.state == .inGracePeriod || subscription.state == .inBillingRetryPeriod
@@ -56,6 +58,7 @@ extension StoreWriter {
             currency: catalog.storefront.currencyCode,
             renewalPrice: offer?.priceMilliunits ?? renewalProduct.map { Milliunits.of($0.price) },
             offerDiscountType: offer?.discountType,
+            eligibleWinBackOfferIds: winBackOfferIDs.isEmpty ? nil : winBackOfferIDs,
             appAccountToken: subscription.appAccountToken,
             offerPeriod: offer?.spanPeriod.iso8601)
     }

@@ -58,6 +58,13 @@ extension StoreWriter {
         if let codeOffer = request.codeOffer {
             try checkEligibility(for: codeOffer.offer, code: codeOffer.code, productID: product.id, existing: existing)
         }
+        if let winBackOffer = request.winBackOffer {
+            let eligible = try existing.map(eligibleWinBackOfferIDs(for:)) ?? []
+            guard let offerID = winBackOffer.id, eligible.contains(offerID) else {
+                throw LocalStoreError.winBackOfferNotEligible(offerID: winBackOffer.id ?? "", productID: product.id,
+                                                              eligible: eligible)
+            }
+        }
         guard var subscription = existing else {
             return try startSubscription(request, info: info)
         }

@@ -106,10 +106,13 @@ final class StoreWriter {
 
     static let settingNames = (
         askToBuy: "askToBuyEnabled", billingRetry: "shouldEnterBillingRetryOnRenewal",
-        gracePeriod: "billingGracePeriodIsEnabled", timeRate: "timeRate", simulatedFailure: "simulatedError:")
+        gracePeriod: "billingGracePeriodIsEnabled", timeRate: "timeRate", simulatedFailure: "simulatedError:",
+        winBackPaidMonths: "winBackPaidMonths", winBackMinimumMonthsSinceLapse: "winBackMinimumMonthsSinceLapse",
+        winBackMaximumMonthsSinceLapse: "winBackMaximumMonthsSinceLapse", winBackMonthsBetweenOffers: "winBackMonthsBetweenOffers")
 
     static func loadSettings(_ connection: DatabaseConnection, catalog: Catalog) throws -> LocalStoreSettings {
         var settings = LocalStoreSettings(catalog.settings)
+        var lapse: (minimum: Int?, maximum: Int?) = (nil, nil)
         for row in try connection.fetchAll("SELECT name, value FROM local_store_setting") {
             let value: Int = try row.decode(column: "value")
             switch try row.decode(String.self, column: "name") {
@@ -117,11 +120,18 @@ final class StoreWriter {
             case settingNames.billingRetry: settings.shouldEnterBillingRetryOnRenewal = value != 0
             case settingNames.gracePeriod: settings.billingGracePeriodIsEnabled = value != 0
             case settingNames.timeRate: settings.timeRate = TimeRate(rawValue: value) ?? settings.timeRate
+            case settingNames.winBackPaidMonths: settings.winBackCriteria.paidMonths = value > 0 ? value : nil
+            case settingNames.winBackMinimumMonthsSinceLapse: lapse.minimum = value > 0 ? value : nil
+            case settingNames.winBackMaximumMonthsSinceLapse: lapse.maximum = value > 0 ? value : nil
+            case settingNames.winBackMonthsBetweenOffers: settings.winBackCriteria.monthsBetweenOffers = value > 0 ? value : nil
             case let name where name.hasPrefix(settingNames.simulatedFailure):
                 guard let api = StoreKitErrorSetting.API(rawValue: String(name.dropFirst(settingNames.simulatedFailure.count))) else { break }
                 if value != 0 { settings.simulatedFailures.insert(api) } else { settings.simulatedFailures.remove(api) }
             default: break
             }
+        }
+        if let minimum = lapse.minimum, let maximum = lapse.maximum, minimum <= maximum {
+            settings.winBackCriteria.monthsSinceLapse = minimum...maximum
         }
         return settings
     }
@@ -132,6 +142,10 @@ final class StoreWriter {
             (settingNames.billingRetry, settings.shouldEnterBillingRetryOnRenewal ? 1 : 0),
             (settingNames.gracePeriod, settings.billingGracePeriodIsEnabled ? 1 : 0),
             (settingNames.timeRate, settings.timeRate.rawValue),
+            (settingNames.winBackPaidMonths, settings.winBackCriteria.paidMonths ?? 0),
+            (settingNames.winBackMinimumMonthsSinceLapse, settings.winBackCriteria.monthsSinceLapse?.lowerBound ?? 0),
+            (settingNames.winBackMaximumMonthsSinceLapse, settings.winBackCriteria.monthsSinceLapse?.upperBound ?? 0),
+            (settingNames.winBackMonthsBetweenOffers, settings.winBackCriteria.monthsBetweenOffers ?? 0),
         ] + StoreKitErrorSetting.API.allCases.map { api in
             (settingNames.simulatedFailure + api.rawValue, settings.simulatedFailures.contains(api) ? 1 : 0)
         }
@@ -233,7 +247,7 @@ final class StoreWriter {
     /// Signs the subscription's renewal info as it stands, keeps it as the latest, and owes it
     /// to the app.
     func issueRenewalInfo(for subscription: inout SubscriptionRecord, at event: Date) throws -> String {
-        var payload = renewalInfoPayload(for: subscription)
+        var payload = try renewalInfoPayload(for: subscription)
         payload.signedDate = signingDate(for: event)
         let jws = try sign(payload)
         subscription.renewalInfoJWS = jws

@@ -128,6 +128,9 @@ enum JourneyText {
             }
             let what = store.currentProductID == nil ? "plans" : "sheet offers"
             row(what, offered.isEmpty ? "nothing to offer" : offered.joined(separator: " · "))
+            if let card = store.winBack {
+                row("win back", "\(card.displayName) " + style.green(card.offer) + " (offer \(card.offerID))")
+            }
         }
         row("features", report.features.isEmpty ? "none" : report.features.joined(separator: ", "))
         let fallbacks = plan.decisions.filter { $0.source == "fallback" }

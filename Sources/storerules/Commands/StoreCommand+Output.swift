@@ -123,6 +123,7 @@ struct StoreOutput {
                 "grace_period_expiration_date": Self.milliseconds(status.gracePeriodExpirationDate),
                 "is_in_billing_retry": status.renewalInfo?.isInBillingRetry ?? NSNull(),
                 "expiration_reason": status.expirationReason?.rawValue ?? NSNull(),
+                "eligible_win_back_offer_ids": status.renewalInfo?.eligibleWinBackOfferIDs ?? [],
             ]
             if let renewal = status.renewalInfo { object["signed_renewal_info"] = renewal.jwsRepresentation }
             return object
@@ -206,12 +207,14 @@ struct StoreOutput {
         emit(["ask_to_buy": settings.askToBuyEnabled, "billing_retry": settings.shouldEnterBillingRetryOnRenewal,
               "grace_period": settings.billingGracePeriodIsEnabled, "time_rate": settings.timeRate.rawValue,
               "simulated_failures": failures, "notification_url": notificationURL?.absoluteString ?? NSNull(),
-              "retention_url": retentionURL?.absoluteString ?? NSNull()]) {
+              "retention_url": retentionURL?.absoluteString ?? NSNull(),
+              "win_back_criteria": Self.winBackCriteriaObject(settings.winBackCriteria)]) {
             ["Ask to Buy \(Self.onOff(settings.askToBuyEnabled)), billing retry \(Self.onOff(settings.shouldEnterBillingRetryOnRenewal)), "
              + "grace period \(Self.onOff(settings.billingGracePeriodIsEnabled)), time rate \(settings.timeRate) (\(settings.timeRate.rawValue))",
              "Simulated failures: " + (failures.isEmpty ? "none" : failures.joined(separator: ", ")),
              "Notifications sent to: " + (notificationURL?.absoluteString ?? "nowhere"),
-             "Retention messages asked from: " + (retentionURL?.absoluteString ?? "nowhere")]
+             "Retention messages asked from: " + (retentionURL?.absoluteString ?? "nowhere"),
+             "Win-back offers: " + Self.winBackCriteriaText(settings.winBackCriteria)]
         }
     }
 
@@ -316,6 +319,21 @@ struct StoreOutput {
         return text
     }
 
+    private static func winBackCriteriaObject(_ criteria: Product.WinBackEligibility) -> [String: Any] {
+        ["paid_months": criteria.paidMonths ?? NSNull(),
+         "months_since_lapse": criteria.monthsSinceLapse.map { [$0.lowerBound, $0.upperBound] } ?? NSNull(),
+         "months_between_offers": criteria.monthsBetweenOffers ?? NSNull()]
+    }
+
+    private static func winBackCriteriaText(_ criteria: Product.WinBackEligibility) -> String {
+        var parts: [String] = []
+        if let paid = criteria.paidMonths { parts.append("paid for \(paid)+ months") }
+        if let range = criteria.monthsSinceLapse { parts.append("lapsed \(range.lowerBound)–\(range.upperBound) months ago") }
+        if let wait = criteria.monthsBetweenOffers { parts.append("\(wait) months between redemptions") }
+        return parts.isEmpty ? "each offer's own eligibility (StoreKit Testing: redeemable once a subscription lapses)"
+            : parts.joined(separator: ", ")
+    }
+
     /// One status in words: customer, group, product, state, and what comes next.
     private static func line(for status: Product.SubscriptionInfo.Status, customerID: String) -> String {
         let transaction = status.transaction
@@ -336,6 +354,9 @@ struct StoreOutput {
                 line += "  (upgraded)"
             } else if let reason = status.expirationReason {
                 line += "  (\(text(reason)))"
+            }
+            if let offers = status.renewalInfo?.eligibleWinBackOfferIDs, !offers.isEmpty {
+                line += "  win-back offers: \(offers.joined(separator: ", "))"
             }
         case .revoked:
             if let revocation = transaction.revocationDate { line += "  \(text(revocation))" }

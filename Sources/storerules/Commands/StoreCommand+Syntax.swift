@@ -74,6 +74,8 @@ extension StoreCommand {
     }
     static let offer = TypedOption<String>.text("offer", "ID", help: "A promotional offer of the subscription.")
     static let offerCode = TypedOption<String>.text("offer-code", "CODE", help: "An offer code to redeem.")
+    static let winBackOffer = TypedOption<String>.text(
+        "win-back-offer", "ID", help: "A win-back offer of the subscription, for a customer whose subscription lapsed.")
     static let appAccountToken = TypedOption<UUID>.value(
         "app-account-token", "UUID", help: "The app's account token for the transaction."
     ) { text throws(UsageError) in
@@ -130,6 +132,39 @@ extension StoreCommand {
     static let failOfferCodes = onOff("fail-offer-codes", help: "Every offer code redemption fails (slot Offer Code Redeem Sheet).")
     static let failSync = onOff("fail-sync", help: "Every sync fails (slot App Store Sync).")
     static let resetFlag = CommandOption.flag("reset", help: "Go back to the catalog's settings first.")
+    static let winBackPaidMonths = monthsSetting(
+        "win-back-paid-months", help: "App Store Connect's criterion for every win-back offer: the customer paid for at least "
+            + "N months (1 to 24, 36, 48 or 60); none leaves each offer's own.",
+        allowed: Product.WinBackEligibility.allowedPaidMonths.contains, words: "1 to 24, 36, 48 or 60")
+    static let winBackWaitMonths = monthsSetting(
+        "win-back-wait-months", help: "App Store Connect's criterion: N months (2 to 24) after a lapse before the same "
+            + "win-back offer is redeemed again; none leaves each offer's own.",
+        allowed: Product.WinBackEligibility.allowedMonthsBetweenOffers.contains, words: "2 to 24")
+    static let winBackMonthsSinceLapse = TypedOption<ClosedRange<Int>?>.value(
+        "win-back-months-since-lapse", "MIN-MAX|none", help: "App Store Connect's criterion: the subscription lapsed between "
+            + "MIN and MAX months ago (1 to 24); none leaves each offer's own."
+    ) { text throws(UsageError) in
+        if text == "none" { return nil }
+        let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        let allowed = Product.WinBackEligibility.allowedMonthsSinceLapse
+        guard bounds.count == 2, let minimum = bounds[0], let maximum = bounds[1], allowed.contains(minimum),
+              allowed.contains(maximum), minimum <= maximum else {
+            throw UsageError("--win-back-months-since-lapse takes MIN-MAX, two months from 1 to 24 such as 1-12, or none, not '\(text)'")
+        }
+        return minimum...maximum
+    }
+
+    /// A number of months a win-back criterion allows, or `none`.
+    private static func monthsSetting(_ name: String, help: String, allowed: @escaping @Sendable (Int) -> Bool,
+                                      words: String) -> TypedOption<Int?> {
+        TypedOption<Int?>.value(name, "N|none", help: help) { text throws(UsageError) in
+            if text == "none" { return nil }
+            guard let months = Int(text), allowed(months) else {
+                throw UsageError("--\(name) takes \(words) months, or none, not '\(text)'")
+            }
+            return months
+        }
+    }
 
     /// `on|off` options of `settings`, each with the setting it overrides.
     /// `--notification-url URL|none`: where notifications are sent; `none` stops sending.
@@ -154,15 +189,16 @@ extension StoreCommand {
 
     static let settingsOptions: [CommandOption] = [
         askToBuy.option, billingRetry.option, gracePeriod.option, timeRate.option, failPurchases.option, failOfferCodes.option,
-        failSync.option, resetFlag, notificationURL.option, retentionURL.option,
+        failSync.option, resetFlag, notificationURL.option, retentionURL.option, winBackPaidMonths.option,
+        winBackMonthsSinceLapse.option, winBackWaitMonths.option,
     ]
 
     /// The store commands, each with the options it takes besides ``storeOptions``.
     static let storeSubcommands: [Subcommand] = [
         Subcommand("purchase", arguments: "PRODUCT", summary: "Buy a product (an introductory offer applies by "
                    + "itself) and say what the policy granted, or why the grant is unfinished.", options: [
-            customerOption, quantity.option, offer.option, offerCode.option, appAccountToken.option, purchaseAskToBuy.option,
-            cancelFlag, jsonFlag,
+            customerOption, quantity.option, offer.option, offerCode.option, winBackOffer.option, appAccountToken.option,
+            purchaseAskToBuy.option, cancelFlag, jsonFlag,
         ]),
         Subcommand("requests", summary: "List Ask to Buy requests.", options: [customerFilterOption, jsonFlag]),
         Subcommand("approve", arguments: "ID", summary: "Approve an Ask to Buy request.", options: [jsonFlag]),

@@ -216,6 +216,7 @@ enum StoreCommand: Command {
         if let quantity = try parsed.value(of: quantity) { options.insert(.quantity(quantity)) }
         if let offer = try parsed.value(of: offer) { options.insert(.promotionalOffer(offerID: offer)) }
         if let code = try parsed.value(of: offerCode) { options.insert(.offerCode(code)) }
+        if let offer = try parsed.value(of: winBackOffer) { options.insert(.winBackOffer(offerID: offer)) }
         if let token = try parsed.value(of: appAccountToken) { options.insert(.appAccountToken(token)) }
         if let askToBuy = try parsed.value(of: purchaseAskToBuy) { options.insert(.simulatesAskToBuy(askToBuy)) }
         if parsed.flag(cancelFlag) { options.insert(.simulatesUserCancellation) }
@@ -229,6 +230,9 @@ enum StoreCommand: Command {
         if let value = try parsed.value(of: billingRetry) { changes.append { $0.shouldEnterBillingRetryOnRenewal = value } }
         if let value = try parsed.value(of: gracePeriod) { changes.append { $0.billingGracePeriodIsEnabled = value } }
         if let rate = try parsed.value(of: timeRate) { changes.append { $0.timeRate = rate } }
+        if let months = try parsed.value(of: winBackPaidMonths) { changes.append { $0.winBackCriteria.paidMonths = months } }
+        if let range = try parsed.value(of: winBackMonthsSinceLapse) { changes.append { $0.winBackCriteria.monthsSinceLapse = range } }
+        if let months = try parsed.value(of: winBackWaitMonths) { changes.append { $0.winBackCriteria.monthsBetweenOffers = months } }
         for (option, api) in [(failPurchases, StoreKitErrorSetting.API.purchase), (failOfferCodes, .offerCodeRedeemSheet),
                               (failSync, .appStoreSync)] {
             guard let fails = try parsed.value(of: option) else { continue }
