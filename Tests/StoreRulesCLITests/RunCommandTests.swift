@@ -22,7 +22,7 @@ import Testing
 
     @Test func theBackyardBirdsJourneyTellsItsStory() throws {
         let steps = try steps("BackyardBirds")
-        try #require(steps.count == 9)
+        try #require(steps.count == 13)
         #expect(showsOfferCard(steps[0]) == true, "a new bird watcher sees the pass offer")
         #expect(plans(steps[0]) == ["pass.premium", "pass.family", "pass.individual"])
         #expect((steps[1]["balances"] as? [String: Int])?["pellet"] == 5, "a box of pellets gives 5")
@@ -36,6 +36,9 @@ import Testing
         }
         #expect(showsOfferCard(steps[8]) == true, "expiry brings the offer back")
         #expect((steps[8]["features"] as? [String])?.isEmpty == true)
+        let card = (((steps[10]["plan"] as? [String: Any])?["subscription_stores"] as? [[String: Any]])?.first)?["win_back"]
+        #expect((card as? [String: Any])?["offer_id"] as? String == "premium.welcome.back", "Premium lapsed: the win-back card")
+        #expect((steps[11]["features"] as? [String])?.contains("rare_birds") == true, "redeeming the offer brings Premium back")
         #expect(steps.allSatisfy { $0["error"] == nil })
     }
 

@@ -78,8 +78,12 @@ struct StoreHarness {
     }
     """#
 
-    static func catalog(settings: String? = nil) throws -> Catalog {
+    static func catalog(settings: String? = nil, premiumWinBackOffers: String? = nil) throws -> Catalog {
         var json = catalogJSON
+        if let premiumWinBackOffers {
+            json = json.replacingOccurrences(of: #""productID": "pass.premium", "recurringSubscriptionPeriod": "P1M","#,
+                                             with: #""productID": "pass.premium", "recurringSubscriptionPeriod": "P1M", "winbackOffers": \#(premiumWinBackOffers),"#)
+        }
         if let settings {
             json = json.replacingOccurrences(of: #""settings": {"_storefront": "USA", "_locale": "en_US", "_timeRate": 0}"#,
                                              with: #""settings": \#(settings)"#)
@@ -121,14 +125,16 @@ struct StoreHarness {
     /// The ledger is kept in another storage than SQLite.
     struct LedgerNotInSQLite: Error {}
 
-    init(settings: String? = nil, clock: StoreClock = .manual(startingAt: start),
+    /// A harness whose catalog has `settings`, and `premiumWinBackOffers` (JSON) as the
+    /// win-back offers of `pass.premium`.
+    init(settings: String? = nil, premiumWinBackOffers: String? = nil, clock: StoreClock = .manual(startingAt: start),
          configure: (inout LocalStore.Configuration) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("local-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         ledger = try Ledger(path: directory.appendingPathComponent("ledger.sqlite").path)
         var configuration = LocalStore.Configuration(bundleID: Self.bundleID, clock: clock)
         configure(&configuration)
-        store = try LocalStore(catalog: try Self.catalog(settings: settings), authority: Self.authority,
+        store = try LocalStore(catalog: try Self.catalog(settings: settings, premiumWinBackOffers: premiumWinBackOffers), authority: Self.authority,
                                ledger: ledger, state: try Database(path: directory.appendingPathComponent("store.sqlite").path),
                                configuration: configuration, decide: Self.grants)
     }

@@ -1,0 +1,54 @@
+import Foundation
+import PostgresLedger
+@testable import StoreCore
+import Testing
+
+@Suite struct LedgerWinBackOfferTests {
+    typealias Payloads = LedgerPayloads
+
+    private static func lapsed(_ originalID: String = "9100", signedAt: Int64, offers: [String]?) -> JWSRenewalInfoDecodedPayload {
+        var payload = Payloads.renewalInfo(originalID: originalID, productID: "pass.premium", signedAt: signedAt, autoRenew: .off)
+        payload.eligibleWinBackOfferIds = offers
+        return payload
+    }
+
+    @Test("renewal info keeps its eligible win-back offers, and a newer one without any clears them",
+          arguments: LedgerBackend.available)
+    func renewalInfoKeepsEligibleOffers(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let first = Self.lapsed(signedAt: 10, offers: ["premium.back", "premium.half"])
+        _ = try ledger.ingest(renewalInfo: first, jwsRepresentation: Payloads.jws(first))
+        #expect(try ledger.renewalInfo(originalTransactionID: "9100")?.eligibleWinBackOfferIDs == ["premium.back", "premium.half"])
+
+        let redeemed = Self.lapsed(signedAt: 20, offers: nil)
+        _ = try ledger.ingest(renewalInfo: redeemed, jwsRepresentation: Payloads.jws(redeemed))
+        #expect(try ledger.renewalInfo(originalTransactionID: "9100")?.eligibleWinBackOfferIDs == [])
+    }
+
+    @Test("a ledger made before the column gains it, and keeps its renewal infos", arguments: LedgerBackend.available)
+    func migrationAddsTheColumn(on backend: LedgerBackend) throws {
+        let location = try backend.freshLocation()
+        var ledger = try location.open()
+        let before = Payloads.renewalInfo(originalID: "9200", productID: "pass.premium", signedAt: 10, autoRenew: .on)
+        _ = try ledger.ingest(renewalInfo: before, jwsRepresentation: Payloads.jws(before))
+        switch location {
+        case .sqlite(let path):
+            let database = try Database(path: path)
+            try database.write { connection in
+                let version: Int64 = try connection.fetchValue(Int64.self, "PRAGMA user_version") ?? 0
+                try connection.execute("ALTER TABLE renewal_info DROP COLUMN eligible_win_back_offer_ids")
+                try connection.execute("PRAGMA user_version = \(version - 1)")
+            }
+        case .postgres(let url):
+            let connection = try PostgresConnection(url: url)
+            try connection.execute("ALTER TABLE renewal_info DROP COLUMN eligible_win_back_offer_ids")
+            try connection.execute("DELETE FROM storerules_migrations WHERE name = 'keep eligible win-back offers of renewal info'")
+        }
+        ledger = try location.open()
+        #expect(try ledger.renewalInfo(originalTransactionID: "9200")?.autoRenewStatus == .on)
+        #expect(try ledger.renewalInfo(originalTransactionID: "9200")?.eligibleWinBackOfferIDs == [])
+        let after = Self.lapsed("9200", signedAt: 30, offers: ["premium.back"])
+        _ = try ledger.ingest(renewalInfo: after, jwsRepresentation: Payloads.jws(after))
+        #expect(try ledger.renewalInfo(originalTransactionID: "9200")?.eligibleWinBackOfferIDs == ["premium.back"])
+    }
+}

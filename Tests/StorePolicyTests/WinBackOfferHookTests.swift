@@ -1,0 +1,102 @@
+import Foundation
+import LuaBridge
+import StoreCore
+@testable import StorePolicy
+import Testing
+
+@Suite struct WinBackOfferHookTests {
+    private static let offerID = "premium.welcome.back"
+
+    private func engine(_ source: String? = nil) throws -> PolicyEngine {
+        let folder = BackyardBirdsLedger.folder
+        let catalog = PolicyCatalog(try #require(try folder.loadCatalog()))
+        return try PolicyEngine(source: source.map { PolicySource(text: $0) } ?? folder.policySource(), catalog: catalog)
+    }
+
+    /// A bird watcher whose Premium pass lapsed, with the win-back offers their renewal info names.
+    private func lapsed(offers: [String] = [offerID], state: SubscriptionState = .expired) -> PolicyContext {
+        PolicyContext(now: BackyardBirdsLedger.day(40), locale: "en_US", customer: CustomerContext(
+            id: "watcher", statusKnown: true, entitlements: [],
+            subscriptions: [BackyardBirdsLedger.pass: SubscriptionSnapshot(
+                productID: "pass.premium", groupLevel: 1, state: state, willAutoRenew: false,
+                expirationDate: BackyardBirdsLedger.day(28), winBackOfferIDs: offers)]))
+    }
+
+    @Test func aLapsedWatcherSeesTheWinBackCardThePolicyPicks() throws {
+        let plan = try engine().storefrontPlan(lapsed(), placement: "home")
+        let card = try #require(plan.subscriptionStores.first?.winBack)
+        #expect(card == StorefrontPlan.WinBackCard(productID: "pass.premium", displayName: "Premium", offerID: Self.offerID,
+                                                   offer: "2 months at $2.99/month", displayPrice: "$11.99", period: "month"))
+        #expect(plan.decisions.contains { $0.hook == "winback_offer" && $0.outcome == Self.offerID && $0.source == "policy" })
+        #expect(plan.summary.contains("win back: Premium — 2 months at $2.99/month"))
+        let html = StorefrontHTML.render(plan, title: "Backyard Birds")
+        #expect(html.contains(#"data-testid="win-back" data-offer="premium.welcome.back""#))
+        var writer = JSONTextWriter()
+        writer.write(plan)
+        #expect(String(decoding: writer.bytes, as: UTF8.self).contains(#""win_back":{"#))
+    }
+
+    @Test func noCardWithoutEligibleOffersOrWhileSubscribed() throws {
+        let engine = try engine()
+        #expect(engine.storefrontPlan(lapsed(offers: []), placement: "home").subscriptionStores.first?.winBack == nil)
+        #expect(engine.storefrontPlan(lapsed(offers: ["offer.of.another.app"]), placement: "home").subscriptionStores.first?.winBack == nil)
+        #expect(engine.storefrontPlan(lapsed(state: .subscribed), placement: "home").subscriptionStores.first?.winBack == nil)
+    }
+
+    @Test func withoutTheHookTheOfferAppleRanksFirstIsShown() throws {
+        let decision = try engine("return {}").winBackOffer(lapsed(), productID: "pass.premium", offerIDs: [Self.offerID])
+        #expect(decision.value == Self.offerID)
+        #expect(decision.source == .defaultForMissingHook)
+    }
+
+    @Test func aHookSeesTheOffersAndTheContextAndMayDecline() throws {
+        let engine = try engine("""
+            return { winback_offer = function(ctx, product, offers)
+                local seen = ctx.customer.subscriptions["\(BackyardBirdsLedger.pass)"].win_back_offers
+                if seen[1] ~= offers[1].id or offers[1].payment_mode ~= "pay_as_you_go" or product.id ~= "pass.premium" then
+                    error("unexpected arguments")
+                end
+                return nil
+            end }
+            """)
+        let decision = engine.winBackOffer(lapsed(), productID: "pass.premium", offerIDs: [Self.offerID])
+        #expect(decision.value == nil)
+        #expect(decision.source == .policy)
+        #expect(engine.storefrontPlan(lapsed(), placement: "home").subscriptionStores.first?.winBack == nil)
+    }
+
+    @Test func anAnswerThatIsNotAnEligibleOfferFallsBackToNone() throws {
+        let engine = try engine(#"return { winback_offer = function() return "premium.three.months" end }"#)
+        let decision = engine.winBackOffer(lapsed(), productID: "pass.premium", offerIDs: [Self.offerID])
+        #expect(decision.value == nil)
+        #expect(decision.failure?.description.contains(#"expected the id of one of the offers ("premium.welcome.back") or nil"#) == true)
+    }
+
+    @Test func aStrictContextRefusesAMisspelledField() throws {
+        let engine = try engine("""
+            return { winback_offer = function(ctx, product, offers)
+                return ctx.customer.subscriptions["\(BackyardBirdsLedger.pass)"].winback_offers[1]
+            end }
+            """)
+        let decision = engine.winBackOffer(lapsed(), productID: "pass.premium", offerIDs: [Self.offerID])
+        #expect(decision.value == nil)
+        #expect(decision.failure?.description.contains("win_back_offers") == true)
+    }
+
+    @Test func decideTakesOfferIdsOrOfferTablesAndDefaultsToEveryOffer() throws {
+        let engine = try engine()
+        for arguments: [LuaValue] in [
+            [.string("pass.premium")],
+            [.string("pass.premium"), .table(LuaTable(array: [.string(Self.offerID)]))],
+            [.string("pass.premium"), .table(LuaTable(array: [.table(LuaTable(hash: [.string("id"): .string(Self.offerID)]))]))],
+        ] {
+            let response = try HookRequest(hook: "winback_offer", context: lapsed(), arguments: arguments).evaluate(with: engine)
+            #expect(response.result == .string(Self.offerID), "\(arguments)")
+        }
+        let refused = #expect(throws: PolicyError.self) {
+            try HookRequest(hook: "winback_offer", context: lapsed(), arguments: [.string("pass.premium"), .integer(3)])
+                .evaluate(with: engine)
+        }
+        #expect(refused?.description.contains("must be the eligible offers") == true)
+    }
+}
