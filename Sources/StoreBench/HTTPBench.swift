@@ -4,9 +4,9 @@ import ServiceCommandLine
 import StoreCore
 import StoreTesting
 
-/// Load on `storerules serve` from a second process, `wrk`, at 64 connections: storefront GETs
-/// and notification POSTs per second with their p50 and p99, on a SQLite ledger, on a PostgreSQL
-/// one, and on PostgreSQL with two instances sharing it.
+/// Load on `storerules serve` from a second process, `wrk`, at 64 connections: storefront GETs,
+/// Retention Messaging requests and notification POSTs per second with their p50 and p99, on a
+/// SQLite ledger, on a PostgreSQL one, and on PostgreSQL with two instances sharing it.
 public struct HTTPBench {
     /// Connections wrk keeps open, in all.
     public static let connections = 64
@@ -35,6 +35,7 @@ public struct HTTPBench {
         try "app \(appKey)\n".write(to: file("keys"), atomically: true, encoding: .utf8)
         try Self.storefrontScript.write(to: file("storefront.lua"), atomically: true, encoding: .utf8)
         try Self.notificationScript.write(to: file("notifications.lua"), atomically: true, encoding: .utf8)
+        try Self.retentionScript.write(to: file("retention.lua"), atomically: true, encoding: .utf8)
     }
 
     /// Removes the workspace.
@@ -46,13 +47,13 @@ public struct HTTPBench {
     /// `postgresURL` when given, with one instance and then two.
     public func run(postgresURL: String?) throws -> [HTTPBenchFigures] {
         let sqlite = file("ledger.sqlite").path
-        var figures = [try measure(ledger: sqlite, tokens: try seed(LedgerLocation(sqlite)), label: "sqlite", instances: 1, run: 0)]
+        var figures = [try measure(ledger: sqlite, customers: try seed(LedgerLocation(sqlite)), label: "sqlite", instances: 1, run: 0)]
         if let postgresURL {
             let database = try BenchPostgresDatabase(serverURL: postgresURL)
             defer { try? database.drop() }
-            let tokens = try seed(LedgerLocation(database.url))
-            figures.append(try measure(ledger: database.url, tokens: tokens, label: "postgres", instances: 1, run: 1))
-            figures.append(try measure(ledger: database.url, tokens: tokens, label: "postgres", instances: 2, run: 2))
+            let customers = try seed(LedgerLocation(database.url))
+            figures.append(try measure(ledger: database.url, customers: customers, label: "postgres", instances: 1, run: 1))
+            figures.append(try measure(ledger: database.url, customers: customers, label: "postgres", instances: 2, run: 2))
         }
         return figures
     }
@@ -61,12 +62,16 @@ public struct HTTPBench {
         workspace.appendingPathComponent(name)
     }
 
-    /// One ledger's runs, its customers registered with `tokens`: `instances` servers started,
-    /// storefront GETs, then new notifications.
-    private func measure(ledger location: String, tokens: [String], label: String, instances count: Int, run: Int) throws -> HTTPBenchFigures {
+    /// One ledger's runs over its seeded `customers`: `instances` servers started, storefront
+    /// GETs, Retention Messaging requests, then new notifications.
+    private func measure(ledger location: String, customers: SeededCustomers, label: String, instances count: Int,
+                         run: Int) throws -> HTTPBenchFigures {
         let bodies = file("notifications-\(run).jsonl")
         let notificationCount = Self.notificationsPerSecond * seconds * count
-        try signedNotifications(count: notificationCount, run: run, tokens: tokens).write(to: bodies, atomically: true, encoding: .utf8)
+        try signedNotifications(count: notificationCount, run: run, tokens: customers.tokens)
+            .write(to: bodies, atomically: true, encoding: .utf8)
+        let retentionBodies = file("retention-\(run).jsonl")
+        try signedRetentionRequests(passes: customers.passes).write(to: retentionBodies, atomically: true, encoding: .utf8)
         let instances = try (0..<count).map { _ in
             try ServeInstance(executable: executable, arguments: [
                 folder.path, "--ledger", location, "--root", file("root.pem").path, "--bundle-id", Self.bundleID,
@@ -82,13 +87,17 @@ public struct HTTPBench {
                                  threads: 1, seconds: seconds, headers: ["Authorization: Bearer \(appKey)"],
                                  script: file("storefront.lua").path, scriptArguments: [String(Self.customers), String(index)])
             })
+            let retention = try combine(instances.enumerated().map { index, instance in
+                try WrkRun.start(url: instance.url + "/v1/apple/retention", connections: perInstance, threads: 1, seconds: seconds,
+                                 script: file("retention.lua").path, scriptArguments: [retentionBodies.path, String(index)])
+            })
             let notifications = try combine(instances.enumerated().map { index, instance in
                 try WrkRun.start(url: instance.url + "/v1/notifications", connections: perInstance, threads: 1, seconds: seconds,
                                  script: file("notifications.lua").path,
                                  scriptArguments: [bodies.path, String(index), String(count)])
             })
-            return HTTPBenchFigures(ledger: label, instances: count, storefront: storefront, notifications: notifications,
-                                    notificationsRepeated: notifications.requests > notificationCount)
+            return HTTPBenchFigures(ledger: label, instances: count, storefront: storefront, retention: retention,
+                                    notifications: notifications, notificationsRepeated: notifications.requests > notificationCount)
         }
     }
 
@@ -110,25 +119,51 @@ public struct HTTPBench {
 
     static let bundleID = "com.example.backyardbirds"
 
-    /// Registers the customers, each with an app account token, and gives every fourth a pass.
-    private func seed(_ location: LedgerLocation) throws -> [String] {
-        let ledger = try location.open()
+    /// The seeded customers: every customer's app account token, and the original transaction
+    /// ids of the passes.
+    struct SeededCustomers {
         var tokens: [String] = []
+        var passes: [(originalTransactionID: String, productID: String)] = []
+    }
+
+    /// Registers the customers, each with an app account token, and gives every fourth a pass.
+    private func seed(_ location: LedgerLocation) throws -> SeededCustomers {
+        let ledger = try location.open()
+        var seeded = SeededCustomers()
         let now = Date(millisecondsSince1970: Date().millisecondsSince1970 - 3_600_000)
         for index in 0..<Self.customers {
             let token = UUID().uuidString.lowercased()
             try ledger.registerCustomer(id: "bench-\(index)", appAccountToken: token)
-            tokens.append(token)
+            seeded.tokens.append(token)
             guard index.isMultiple(of: 4) else { continue }
+            let passID = "pass-\(index)-\(UUID().uuidString)"
+            seeded.passes.append((passID, "pass.individual"))
             let pass = JWSTransactionDecodedPayload(
-                originalTransactionId: "pass-\(index)-\(UUID().uuidString)", transactionId: "pass-\(index)-\(UUID().uuidString)",
+                originalTransactionId: passID, transactionId: passID,
                 bundleId: Self.bundleID, productId: "pass.individual", subscriptionGroupIdentifier: "6F3A93AB",
                 purchaseDate: now, originalPurchaseDate: now, expiresDate: now.addingTimeInterval(30 * 86_400), quantity: 1,
                 type: .autoRenewableSubscription, appAccountToken: token, inAppOwnershipType: .purchased, signedDate: now,
                 environment: .sandbox, storefront: "USA", transactionReason: .purchase, currency: "USD", price: 2990)
             try ledger.ingest(transaction: pass, jwsRepresentation: try authority.sign(pass), customerID: "bench-\(index)") { _ in [] }
         }
-        return tokens
+        return seeded
+    }
+
+    /// One signed Retention Messaging request per pass and locale, one body per line: a
+    /// subscriber of a known pass opening the cancel screen. The responder only reads, so wrk
+    /// sends them in turn again and again.
+    private func signedRetentionRequests(passes: [(originalTransactionID: String, productID: String)]) throws -> String {
+        let now = Date(millisecondsSince1970: Date().millisecondsSince1970 - 60_000)
+        var lines: [String] = []
+        for pass in passes {
+            for locale in ["en_US", "fr_FR"] {
+                let request = DecodedRealtimeRequestBody(
+                    originalTransactionId: pass.originalTransactionID, productId: pass.productID, userLocale: locale,
+                    requestIdentifier: UUID().uuidString.lowercased(), signedDate: now, environment: .sandbox)
+                lines.append(#"{"signedPayload":"\#(try authority.sign(request))"}"#)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// `count` notification bodies, one per line, each a new box of pellets for a customer in turn.
@@ -162,6 +197,20 @@ public struct HTTPBench {
         function request()
           next_customer = (next_customer + 1) % customers
           return wrk.format("GET", "/v1/customers/bench-" .. next_customer .. "/storefront?placement=home")
+        end
+        """
+
+    /// wrk's script for Retention Messaging POSTs: the signed requests in a file, in turn from
+    /// the instance's offset, again and again.
+    static let retentionScript = """
+        local bodies, position = {}, 0
+        function init(args)
+          for line in io.lines(args[1]) do bodies[#bodies + 1] = line end
+          position = tonumber(args[2]) or 0
+        end
+        function request()
+          position = position % #bodies + 1
+          return wrk.format("POST", "/v1/apple/retention", { ["Content-Type"] = "application/json" }, bodies[position])
         end
         """
 

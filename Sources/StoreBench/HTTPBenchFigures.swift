@@ -7,6 +7,9 @@ public struct HTTPBenchFigures: Sendable, Encodable {
     public var instances: Int
     /// `GET /v1/customers/{id}/storefront`, customers in turn.
     public var storefront: WrkRun
+    /// `POST /v1/apple/retention`, signed requests about known subscriptions in turn: a
+    /// verification, a ledger read and the `retention_message` hook each.
+    public var retention: WrkRun
     /// `POST /v1/notifications`, each a new purchase of a known customer.
     public var notifications: WrkRun
     /// Whether the notification run used up its signed notifications and sent some again
@@ -14,7 +17,7 @@ public struct HTTPBenchFigures: Sendable, Encodable {
     public var notificationsRepeated: Bool
 
     private enum CodingKeys: String, CodingKey {
-        case ledger, instances, storefront, notifications, notificationsRepeated = "notifications_repeated"
+        case ledger, instances, storefront, retention, notifications, notificationsRepeated = "notifications_repeated"
     }
 
     /// The goals on a 2-core machine: storefront GETs per second and their p99, notification

@@ -83,6 +83,24 @@ import Testing
         #expect(decision.failure?.description.contains("win_back_offers") == true)
     }
 
+    @Test func theOffersAndTheCatalogsOffersAreStrict() throws {
+        let engine = try engine("""
+            return { winback_offer = function(ctx, product, offers)
+                if offers[1].period_count ~= 2 or offers[1].paymentmode then return "x" end
+                return nil
+            end,
+            plan_icon = function(ctx, plan)
+                return plan.subscription.promotional_offers[1].offerid
+            end }
+            """)
+        let decision = engine.winBackOffer(lapsed(), productID: "pass.premium", offerIDs: [Self.offerID])
+        #expect(decision.failure?.description.contains("an offer has no field 'paymentmode' (did you mean 'payment_mode'?)") == true,
+                "\(String(describing: decision.failure))")
+        let icon = engine.planIcon(lapsed(), productID: "pass.premium")
+        #expect(icon.failure?.description.contains("an offer has no field 'offerid'") == true,
+                "\(String(describing: icon.failure))")
+    }
+
     @Test func decideTakesOfferIdsOrOfferTablesAndDefaultsToEveryOffer() throws {
         let engine = try engine()
         for arguments: [LuaValue] in [

@@ -2,7 +2,7 @@ import LuaBridge
 import StoreCore
 
 /// The metatables that make each subscription entry, each catalog product (with its
-/// `subscription`), `grant`'s transaction, and a test file's `context{...}` strict (the
+/// `subscription` and its offers), `grant`'s transaction, `winback_offer`'s offers, and a test file's `context{...}` strict (the
 /// engine's own `ctx` and `ctx.customer` are ``LazyContext``'s, with the same check): reading
 /// a field they do not have raises an error naming it and the nearest field they do have
 /// (`ctx.customer has no field 'subscription' (did you mean 'subscriptions'?)`), while a known
@@ -18,6 +18,7 @@ struct StrictContext {
     let subscription: LuaReference
     let product: LuaReference
     let productSubscription: LuaReference
+    let offer: LuaReference
     let transaction: LuaReference
 
     /// The fields of `ctx`, by their Lua names.
@@ -38,6 +39,7 @@ struct StrictContext {
     static let productFields = ["id", "type", "display_name", "description", "price", "display_price", "is_family_shareable", "subscription"]
     static let productSubscriptionFields = ["group_id", "group_name", "group_level", "period", "introductory_offer", "promotional_offers",
                                             "win_back_offers"]
+    static let offerFields = ["id", "type", "payment_mode", "price", "display_price", "period", "period_count"]
     /// A transaction as `grant` receives it: every field of Apple's payload, set or not.
     static let transactionFields = LuaEncoder.luaKeys(ofPropertiesOf: JWSTransactionDecodedPayload())
 
@@ -64,6 +66,7 @@ struct StrictContext {
         subscription = metatable("a subscription entry of ctx.customer.subscriptions", Self.subscriptionFields)
         product = metatable("a product", Self.productFields)
         productSubscription = metatable("a product's subscription", Self.productSubscriptionFields)
+        offer = metatable("an offer", Self.offerFields)
         transaction = metatable("the transaction", Self.transactionFields)
     }
 
@@ -87,7 +90,8 @@ struct StrictContext {
         }
     }
 
-    /// Makes each product of the read-only catalog `catalog` strict, and its `subscription`:
+    /// Makes each product of the read-only catalog `catalog` strict, its `subscription` and its
+    /// offers:
     /// the tables the catalog's views show get the metatables, so a view's lookup that misses
     /// reaches the check.
     func applyToProducts(of catalog: LuaReference, in state: LuaState) {
@@ -103,7 +107,29 @@ struct StrictContext {
                 stack.setMetatable(product, of: target)
                 if stack.pushField("subscription", of: target) == .table, stack.pushReadOnlyTarget(of: stack.top) {
                     stack.setMetatable(productSubscription, of: stack.top)
+                    applyToOffers(of: stack.top, stack)
                 }
+            }
+        }
+    }
+
+    /// Makes the offers of the subscription table at `subscription` strict: its introductory
+    /// offer and each of its promotional and win-back offers.
+    private func applyToOffers(of subscription: Int32, _ stack: LuaStack) {
+        let base = stack.top
+        defer { stack.setTop(base) }
+        if stack.pushField("introductory_offer", of: subscription) == .table, stack.pushReadOnlyTarget(of: stack.top) {
+            stack.setMetatable(offer, of: stack.top)
+        }
+        for list in ["promotional_offers", "win_back_offers"] {
+            stack.setTop(base)
+            guard stack.pushField(named: list, of: subscription) == .table, stack.pushReadOnlyTarget(of: stack.top) else { continue }
+            let items = stack.top
+            for position in 0..<stack.length(at: items) {
+                if stack.pushItem(position + 1, of: items) == .table, stack.pushReadOnlyTarget(of: stack.top) {
+                    stack.setMetatable(offer, of: stack.top)
+                }
+                stack.setTop(items)
             }
         }
     }

@@ -115,6 +115,16 @@ final class PolicyInstance: @unchecked Sendable {
         stack.setMetatable(strictContext.transaction, of: -1)
     }
 
+    /// Pushes `offers` as a list of offer tables, each strict like the catalog's.
+    func pushOffers(_ offers: [PolicyProduct.Offer], onto stack: LuaStack) throws(LuaError) {
+        try encoder.push(offers, onto: stack)
+        let list = stack.top
+        for position in offers.indices {
+            if stack.pushItem(position + 1, of: list) == .table { stack.setMetatable(strictContext.offer, of: stack.top) }
+            stack.setTop(list)
+        }
+    }
+
     /// Pushes the catalog's entry `key` of section `section` ("products" or "groups"),
     /// or nil when there is none.
     @discardableResult

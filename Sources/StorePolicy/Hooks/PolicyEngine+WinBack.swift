@@ -18,7 +18,7 @@ extension PolicyEngine {
             arguments: { instance, stack throws(PolicyError) in
                 try Self.pushProduct(productID, instance: instance, stack: stack)
                 do {
-                    try instance.encoder.push(offers, onto: stack)
+                    try instance.pushOffers(offers, onto: stack)
                 } catch {
                     throw PolicyError(kind: .badRequest, reason: "cannot pass the offers: \(error)")
                 }

@@ -166,16 +166,21 @@ extension BenchCommand {
         let header = """
         storerules serve under wrk (\(HTTPBench.connections) connections from a second process; goals: \
         ≥ \(Int(HTTPBenchFigures.storefrontGoal)) storefront GETs/s with p99 ≤ \(Int(HTTPBenchFigures.storefrontP99GoalMilliseconds)) ms, \
-        ≥ \(Int(HTTPBenchFigures.notificationGoal)) notification ingests/s)
-          ledger      instances  storefront GETs/s   p50 ms   p99 ms   notifications/s   p50 ms   p99 ms   non-2xx
+        the same for retention requests, ≥ \(Int(HTTPBenchFigures.notificationGoal)) notification ingests/s)
+          ledger      instances  route                  requests/s   p50 ms   p99 ms   non-2xx
         """
-        let rows = section.runs.map { run in
-            "  " + run.ledger.padding(toLength: 10, withPad: " ", startingAt: 0)
-                + String(format: " %9d %18.0f %8.2f %8.2f %17.0f %8.2f %8.2f %9d", run.instances,
-                   run.storefront.requestsPerSecond, run.storefront.p50Milliseconds, run.storefront.p99Milliseconds,
-                   run.notifications.requestsPerSecond, run.notifications.p50Milliseconds, run.notifications.p99Milliseconds,
-                   run.storefront.non2xxResponses + run.notifications.non2xxResponses)
-                + (run.notificationsRepeated ? " (notifications ran out and repeated)" : "")
+        var rows: [String] = []
+        for run in section.runs {
+            let routes: [(String, WrkRun)] = [("storefront GET", run.storefront), ("retention POST", run.retention),
+                                              ("notification POST", run.notifications)]
+            for (index, (route, figures)) in routes.enumerated() {
+                let lead = index == 0 ? run.ledger.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: " %9d", run.instances)
+                    : String(repeating: " ", count: 20)
+                rows.append("  " + lead + "  " + route.padding(toLength: 20, withPad: " ", startingAt: 0)
+                    + String(format: " %11.0f %8.2f %8.2f %9d", figures.requestsPerSecond, figures.p50Milliseconds,
+                             figures.p99Milliseconds, figures.non2xxResponses)
+                    + (route == "notification POST" && run.notificationsRepeated ? " (notifications ran out and repeated)" : ""))
+            }
         }
         return ([header] + rows).joined(separator: "\n")
     }
