@@ -47,6 +47,17 @@ enum PostgresLedgerSchema {
             try connection.execute(
                 "ALTER TABLE renewal_info ADD COLUMN IF NOT EXISTS \(LedgerSchemaDescription.eligibleWinBackOfferIDs.definition(in: .postgres))")
         }
+        // As on SQLite: transactions keep what the customer paid, read from each stored JWS.
+        migrator.registerMigration("keep the price of transactions") { connection in
+            try connection.execute(
+                "ALTER TABLE store_transaction ADD COLUMN IF NOT EXISTS \(LedgerSchemaDescription.transactionPrice.definition(in: .postgres))")
+            for row in try connection.execute("SELECT transaction_id, jws FROM store_transaction WHERE price IS NULL") {
+                let jws: String = try row.decode(column: "jws")
+                guard let price = TransactionPriceMigration.price(ofStoredJWS: jws) else { continue }
+                try connection.execute("UPDATE store_transaction SET price = $1 WHERE transaction_id = $2",
+                                       [.integer(price), .text(try row.decode(column: "transaction_id"))])
+            }
+        }
         return migrator
     }()
 

@@ -16,8 +16,27 @@ public struct HTTPBenchFigures: Sendable, Encodable {
     /// (those answer `already_processed`, which costs less).
     public var notificationsRepeated: Bool
 
+    /// Retention requests per second over storefront GETs per second, in the same run: what
+    /// verifying a signed request costs beside a plan's hooks.
+    public var retentionToStorefrontRatio: Double {
+        storefront.requestsPerSecond > 0 ? retention.requestsPerSecond / storefront.requestsPerSecond : 0
+    }
+
     private enum CodingKeys: String, CodingKey {
         case ledger, instances, storefront, retention, notifications, notificationsRepeated = "notifications_repeated"
+        case retentionToStorefrontRatio = "retention_to_storefront_ratio"
+    }
+
+    /// Writes the figures, with the ratio.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ledger, forKey: .ledger)
+        try container.encode(instances, forKey: .instances)
+        try container.encode(storefront, forKey: .storefront)
+        try container.encode(retention, forKey: .retention)
+        try container.encode(notifications, forKey: .notifications)
+        try container.encode(notificationsRepeated, forKey: .notificationsRepeated)
+        try container.encode(retentionToStorefrontRatio, forKey: .retentionToStorefrontRatio)
     }
 
     /// The goals on a 2-core machine: storefront GETs per second and their p99, notification

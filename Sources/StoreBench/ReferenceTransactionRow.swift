@@ -11,7 +11,7 @@ struct ReferenceTransactionRow {
         subscription_group_id, purchase_date, original_purchase_date, expires_date, quantity,
         revocation_date, revocation_reason, is_upgraded, ownership_type, offer_type, offer_id,
         app_account_token, environment, signed_date, jws, grant_state, unfinished_reason,
-        unfinished_detail, stored_date, finished_date
+        unfinished_detail, stored_date, finished_date, price
         """
 
     /// The reference table, in SQLite.
@@ -24,7 +24,7 @@ struct ReferenceTransactionRow {
             is_upgraded INTEGER NOT NULL, ownership_type TEXT, offer_type INTEGER, offer_id TEXT,
             app_account_token TEXT, environment TEXT NOT NULL, signed_date INTEGER NOT NULL, jws TEXT NOT NULL,
             grant_state TEXT NOT NULL, unfinished_reason TEXT, unfinished_detail TEXT,
-            stored_date INTEGER NOT NULL, finished_date INTEGER
+            stored_date INTEGER NOT NULL, finished_date INTEGER, price INTEGER
         ) STRICT
         """
 
@@ -38,7 +38,7 @@ struct ReferenceTransactionRow {
             is_upgraded BOOLEAN NOT NULL, ownership_type TEXT, offer_type BIGINT, offer_id TEXT,
             app_account_token TEXT, environment TEXT NOT NULL, signed_date BIGINT NOT NULL, jws TEXT NOT NULL,
             grant_state TEXT NOT NULL, unfinished_reason TEXT, unfinished_detail TEXT,
-            stored_date BIGINT NOT NULL, finished_date BIGINT
+            stored_date BIGINT NOT NULL, finished_date BIGINT, price BIGINT
         )
         """
 
@@ -51,7 +51,7 @@ struct ReferenceTransactionRow {
     func insert(into connection: DatabaseConnection) throws {
         let payload = item.payload
         try connection.execute(
-            "INSERT INTO reference_transaction (\(Self.columns)) VALUES (\(Array(repeating: "?", count: 25).joined(separator: ", ")))",
+            "INSERT INTO reference_transaction (\(Self.columns)) VALUES (\(Array(repeating: "?", count: 26).joined(separator: ", ")))",
             [
                 payload.transactionId, payload.originalTransactionId, item.customerID, payload.productId,
                 payload.type?.rawValue, payload.subscriptionGroupIdentifier, payload.purchaseDate?.millisecondsSince1970,
@@ -59,7 +59,7 @@ struct ReferenceTransactionRow {
                 payload.quantity.map { Int($0) }, payload.revocationDate?.millisecondsSince1970, payload.revocationReason?.rawValue,
                 payload.isUpgraded ?? false, payload.inAppOwnershipType?.rawValue, payload.offerType?.rawValue,
                 payload.offerIdentifier, payload.appAccountToken, payload.environment?.rawValue,
-                payload.signedDate?.millisecondsSince1970, item.jws, "granted", nil, nil, storedDate, storedDate,
+                payload.signedDate?.millisecondsSince1970, item.jws, "granted", nil, nil, storedDate, storedDate, payload.price,
             ])
     }
 
@@ -69,7 +69,7 @@ struct ReferenceTransactionRow {
         func text(_ value: String?) -> PostgresValue? { value.map(PostgresValue.text) }
         func integer(_ value: Int64?) -> PostgresValue? { value.map(PostgresValue.integer) }
         _ = try connection.execute(
-            "INSERT INTO reference_transaction (\(Self.columns)) VALUES (\((1...25).map { "$\($0)" }.joined(separator: ", ")))",
+            "INSERT INTO reference_transaction (\(Self.columns)) VALUES (\((1...26).map { "$\($0)" }.joined(separator: ", ")))",
             [
                 text(payload.transactionId), text(payload.originalTransactionId), .text(item.customerID),
                 text(payload.productId), text(payload.type?.rawValue), text(payload.subscriptionGroupIdentifier),
@@ -80,7 +80,7 @@ struct ReferenceTransactionRow {
                 integer(payload.offerType.map { Int64($0.rawValue) }), text(payload.offerIdentifier),
                 text(payload.appAccountToken), text(payload.environment?.rawValue),
                 integer(payload.signedDate?.millisecondsSince1970), .text(item.jws), .text("granted"), nil, nil,
-                .integer(storedDate), .integer(storedDate),
+                .integer(storedDate), .integer(storedDate), integer(payload.price),
             ])
     }
 }

@@ -108,11 +108,11 @@ import Testing
                 try connection.execute("DROP TABLE reconciliation_mark")
                 try connection.execute("DROP TABLE consumption_request")
                 try connection.execute("DROP TABLE renewal_extension")
-                // The token migration is the sixth from the end: the conflict table's, the
-                // events' numbering, the reconciliation marks', the refund requests' and the
-                // win-back offers' column follow it, and run again (the numbering and the column
-                // find nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 6)")
+                // The token migration is the seventh from the end: the conflict table's, the
+                // events' numbering, the reconciliation marks', the refund requests', the
+                // win-back offers' column and the prices' follow it, and run again (the
+                // numbering and the columns find nothing to do).
+                try connection.execute("PRAGMA user_version = \(version - 7)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -128,7 +128,7 @@ import Testing
                 DELETE FROM storerules_migrations
                 WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table',
                                'create consumption request and renewal extension tables',
-                               'keep eligible win-back offers of renewal info')
+                               'keep eligible win-back offers of renewal info', 'keep the price of transactions')
                 """)
         }
     }

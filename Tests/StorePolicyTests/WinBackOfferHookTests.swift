@@ -101,6 +101,21 @@ import Testing
                 "\(String(describing: icon.failure))")
     }
 
+    @Test func theWorkedRuleWinsBackOnlyCustomersWhoPaidForThreeMonths() throws {
+        let engine = try engine("""
+            return { winback_offer = function(ctx, product, offers)
+                local subscription = ctx.customer.subscriptions[product.subscription.group_id]
+                if subscription == nil or subscription.paid_months < 3 then return nil end
+                return offers[1].id
+            end }
+            """)
+        var context = lapsed()
+        for (months, expected) in [(2.9, nil), (3.0, Self.offerID as String?)] {
+            context.customer.subscriptions[BackyardBirdsLedger.pass]?.paidMonths = months
+            #expect(engine.winBackOffer(context, productID: "pass.premium", offerIDs: [Self.offerID]).value == expected)
+        }
+    }
+
     @Test func decideTakesOfferIdsOrOfferTablesAndDefaultsToEveryOffer() throws {
         let engine = try engine()
         for arguments: [LuaValue] in [

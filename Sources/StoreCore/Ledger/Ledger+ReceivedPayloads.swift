@@ -28,6 +28,7 @@ extension Ledger {
             ownershipType: payload.inAppOwnershipType,
             offerType: payload.offerType,
             offerID: payload.offerIdentifier,
+            price: payload.price,
             appAccountToken: AppAccountToken.canonical(payload.appAccountToken),
             environment: try required(payload.environment, name, "environment"),
             signedDate: try required(payload.signedDate, name, "signedDate"),

@@ -40,6 +40,9 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
     public var offerType: OfferType?
     /// The id of the offer applied (`offerIdentifier`).
     public var offerID: String?
+    /// What the customer paid, in milli-units of the currency (`price`): 0 for a free trial;
+    /// `nil` when the payload does not say (Apple's payloads before 2023).
+    public var price: Int64?
     /// The token the app attached to the purchase (`appAccountToken`).
     public var appAccountToken: String?
     /// The App Store environment that signed it (`environment`).
@@ -64,7 +67,7 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
         purchaseDate: Date, originalPurchaseDate: Date? = nil, expirationDate: Date? = nil,
         purchasedQuantity: Int = 1, revocationDate: Date? = nil, revocationReason: RevocationReason? = nil,
         isUpgraded: Bool = false, ownershipType: InAppOwnershipType? = nil, offerType: OfferType? = nil,
-        offerID: String? = nil, appAccountToken: String? = nil, environment: AppStoreEnvironment,
+        offerID: String? = nil, price: Int64? = nil, appAccountToken: String? = nil, environment: AppStoreEnvironment,
         signedDate: Date, jwsRepresentation: String, grantState: GrantState
     ) {
         self.id = id
@@ -83,6 +86,7 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
         self.ownershipType = ownershipType
         self.offerType = offerType
         self.offerID = offerID
+        self.price = price
         self.appAccountToken = appAccountToken
         self.environment = environment
         self.signedDate = signedDate

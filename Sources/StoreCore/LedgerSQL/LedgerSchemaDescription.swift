@@ -50,6 +50,7 @@ public enum LedgerSchemaDescription {
             LedgerColumn("grant_attempts", .integer, defaultValue: "0"),
             LedgerColumn("stored_date", .integer),
             LedgerColumn("finished_date", .integer, nullable: true),
+            transactionPrice,
         ],
         constraints: ["CHECK ((grant_state = 'unfinished') = (unfinished_reason IS NOT NULL))"],
         indexes: [
@@ -127,6 +128,10 @@ public enum LedgerSchemaDescription {
         LedgerColumn("stored_date", .integer),
         eligibleWinBackOfferIDs,
     ])
+
+    /// The column a migration adds to `store_transaction`: what the customer paid, in
+    /// milli-units (`price`), filled from each stored JWS.
+    public static let transactionPrice = LedgerColumn("price", .integer, nullable: true)
 
     /// The column a migration adds to `renewal_info`: the eligible win-back offer ids, as a
     /// JSON array of strings; `NULL` for none.

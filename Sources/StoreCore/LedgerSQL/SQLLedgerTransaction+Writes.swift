@@ -30,7 +30,7 @@ extension SQLLedgerTransaction {
                 subscription_group_id, purchase_date, original_purchase_date, expires_date, quantity,
                 revocation_date, revocation_reason, is_upgraded, ownership_type, offer_type, offer_id,
                 app_account_token, environment, signed_date, jws, grant_state, unfinished_reason,
-                unfinished_detail, stored_date, finished_date, grant_attempts
+                unfinished_detail, stored_date, finished_date, grant_attempts, price
             ) VALUES (
                 \(transaction.id), \(transaction.originalID), \(transaction.customerID), \(transaction.productID),
                 \(transaction.productType.rawValue), \(transaction.subscriptionGroupID),
@@ -40,7 +40,7 @@ extension SQLLedgerTransaction {
                 \(transaction.isUpgraded), \(transaction.ownershipType?.rawValue), \(transaction.offerType?.rawValue),
                 \(transaction.offerID), \(transaction.appAccountToken), \(transaction.environment.rawValue),
                 \(transaction.signedDate.millisecondsSince1970), \(transaction.jwsRepresentation), \(state), \(reason),
-                \(detail), \(storedDate), \(finishedDate), \(grantAttempts)
+                \(detail), \(storedDate), \(finishedDate), \(grantAttempts), \(transaction.price)
             ) ON CONFLICT (transaction_id) DO NOTHING RETURNING 1 AS inserted
             """)
     }

@@ -20,7 +20,7 @@ public enum LedgerRecords {
         transaction_id, original_transaction_id, customer_id, product_id, product_type, subscription_group_id,
         purchase_date, original_purchase_date, expires_date, quantity, revocation_date, revocation_reason,
         is_upgraded, ownership_type, offer_type, offer_id, app_account_token, environment, signed_date, jws,
-        grant_state, unfinished_reason, unfinished_detail
+        grant_state, unfinished_reason, unfinished_detail, price
         """
 
     /// ``transactionColumns`` with an empty text in place of the JWS.
@@ -137,6 +137,7 @@ public enum LedgerRecords {
             ownershipType: try row.optionalText("ownership_type").map(InAppOwnershipType.init(rawValue:)),
             offerType: try optionalInt(row, "offer_type").map(OfferType.init(rawValue:)),
             offerID: try row.optionalText("offer_id"),
+            price: try row.optionalInteger("price"),
             appAccountToken: try row.optionalText("app_account_token"),
             environment: AppStoreEnvironment(rawValue: try row.text("environment")),
             signedDate: try date(row, "signed_date"),

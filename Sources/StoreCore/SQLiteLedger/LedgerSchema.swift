@@ -88,6 +88,22 @@ enum LedgerSchema {
             guard !columns.contains(column.name) else { return }
             try connection.execute("ALTER TABLE renewal_info ADD COLUMN \(column.definition(in: .sqlite))")
         }
+        // Transactions keep what the customer paid, read from each stored JWS, so that a
+        // subscription's paid months can be told from its free ones.
+        migrator.registerMigration("keep the price of transactions") { connection in
+            let column = LedgerSchemaDescription.transactionPrice
+            let columns = try connection.fetchAll("SELECT name FROM pragma_table_info('store_transaction')")
+                .map { row -> String in try row.decode(column: "name") }
+            if !columns.contains(column.name) {
+                try connection.execute("ALTER TABLE store_transaction ADD COLUMN \(column.definition(in: .sqlite))")
+            }
+            for row in try connection.fetchAll("SELECT transaction_id, jws FROM store_transaction WHERE price IS NULL") {
+                let jws: String = try row.decode(column: "jws")
+                guard let price = TransactionPriceMigration.price(ofStoredJWS: jws) else { continue }
+                try connection.execute("UPDATE store_transaction SET price = ? WHERE transaction_id = ?",
+                                       [price, try row.decode(String.self, column: "transaction_id")])
+            }
+        }
         return migrator
     }()
 

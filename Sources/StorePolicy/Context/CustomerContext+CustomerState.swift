@@ -16,7 +16,8 @@ extension CustomerContext {
     ///   (false without renewal info), `expiration_date` the latest transaction's
     ///   `expiresDate` (also during a grace period), and `intro_eligible` the customer's
     ///   introductory-offer eligibility in the group, and `win_back_offers` the win-back offers
-    ///   the renewal info of a lapsed subscription names. A group the customer never subscribed in
+    ///   the renewal info of a lapsed subscription names, and `paid_months` the months of service
+    ///   the customer paid for in the group. A group the customer never subscribed in
     ///   is absent; the customer is eligible for its introductory offer.
     /// - `balances`: the ledger's item balances.
     /// - `attributes`: `attributes`, as the host passes them.
@@ -29,7 +30,8 @@ extension CustomerContext {
                 productID: status.transaction.productID, groupLevel: status.groupLevel ?? 0,
                 state: SubscriptionState(status.state), willAutoRenew: status.willAutoRenew,
                 expirationDate: status.expirationDate, introEligible: state.isEligibleForIntroOffer(groupID: groupID),
-                winBackOfferIDs: status.state == .expired ? status.renewalInfo?.eligibleWinBackOfferIDs ?? [] : [])
+                winBackOfferIDs: status.state == .expired ? status.renewalInfo?.eligibleWinBackOfferIDs ?? [] : [],
+                paidMonths: state.paidMonths(inGroup: groupID))
         }
         self.init(id: state.customerID, statusKnown: true, entitlements: state.entitledProductIDs,
                   subscriptions: subscriptions, balances: state.balances, attributes: attributes,

@@ -82,7 +82,7 @@ extension SubscriptionSnapshot {
     /// Pushes one entry of `ctx.customer.subscriptions`; `expiration_date` is absent when unknown.
     func push(onto stack: LuaStack) {
         _ = stack.reserve(4)
-        stack.pushTable(fieldCount: 7)
+        stack.pushTable(fieldCount: 8)
         let table = stack.top
         stack.push(productID)
         stack.setField("product_id", of: table)
@@ -104,5 +104,7 @@ extension SubscriptionSnapshot {
             stack.setItem(position + 1, of: -2)
         }
         stack.setField("win_back_offers", of: table)
+        stack.push(paidMonths)
+        stack.setField("paid_months", of: table)
     }
 }

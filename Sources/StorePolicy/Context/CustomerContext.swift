@@ -118,10 +118,13 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
     /// The win-back offers the customer may redeem, best first, as the renewal info names them
     /// (`win_back_offers`); empty unless the subscription lapsed.
     public var winBackOfferIDs: [String]
+    /// How many months of service the customer paid for in the group (`paid_months`; see
+    /// ``StoreCore/CustomerState/paidMonths(inGroup:)``).
+    public var paidMonths: Double
 
     /// Creates a snapshot.
     public init(productID: String, groupLevel: Int, state: SubscriptionState, willAutoRenew: Bool = true,
-                expirationDate: Date? = nil, introEligible: Bool = false, winBackOfferIDs: [String] = []) {
+                expirationDate: Date? = nil, introEligible: Bool = false, winBackOfferIDs: [String] = [], paidMonths: Double = 0) {
         self.productID = productID
         self.groupLevel = groupLevel
         self.state = state
@@ -129,11 +132,13 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
         self.expirationDate = expirationDate
         self.introEligible = introEligible
         self.winBackOfferIDs = winBackOfferIDs
+        self.paidMonths = paidMonths
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case productID = "product_id", groupLevel = "group_level", state, willAutoRenew = "will_auto_renew"
         case expirationDate = "expiration_date", introEligible = "intro_eligible", winBackOfferIDs = "win_back_offers"
+        case paidMonths = "paid_months"
     }
 
     /// Reads a snapshot from JSON; `product_id` is required, an unknown field is refused,
@@ -151,6 +156,10 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
         expirationDate = try container.decodeEpochSecondsIfPresent(forKey: .expirationDate)
         introEligible = try container.decodeIfPresent(Bool.self, forKey: .introEligible) ?? false
         winBackOfferIDs = try container.decodeIfPresent([String].self, forKey: .winBackOfferIDs) ?? []
+        paidMonths = try container.decodeIfPresent(Double.self, forKey: .paidMonths) ?? 0
+        guard paidMonths >= 0, paidMonths.isFinite else {
+            throw DecodingError.dataCorruptedError(forKey: .paidMonths, in: container, debugDescription: "expected 0 or more months, found \(paidMonths)")
+        }
     }
 
     /// Writes the snapshot as JSON with the keys Lua sees.
@@ -163,6 +172,7 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
         try container.encodeIfPresent(expirationDate.map(EpochSeconds.whole), forKey: .expirationDate)
         try container.encode(introEligible, forKey: .introEligible)
         try container.encode(winBackOfferIDs, forKey: .winBackOfferIDs)
+        try container.encode(paidMonths, forKey: .paidMonths)
     }
 }
 

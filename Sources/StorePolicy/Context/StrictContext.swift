@@ -35,7 +35,7 @@ struct StrictContext {
     static let contextFields = ContextField.allCases.map(\.rawValue)
     static let customerFields = CustomerField.allCases.map(\.rawValue)
     static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible",
-                                     "win_back_offers"]
+                                     "win_back_offers", "paid_months"]
     static let productFields = ["id", "type", "display_name", "description", "price", "display_price", "is_family_shareable", "subscription"]
     static let productSubscriptionFields = ["group_id", "group_name", "group_level", "period", "introductory_offer", "promotional_offers",
                                             "win_back_offers"]

@@ -221,6 +221,7 @@ package enum PolicyTestLibrary {
             expiration_date = spec.expiration_date or (NOW + 30 * 86400),
             intro_eligible = spec.intro_eligible == true,
             win_back_offers = spec.win_back_offers or {},
+            paid_months = spec.paid_months or 0,
         }
     end
 

@@ -179,7 +179,8 @@ extension BenchCommand {
                 rows.append("  " + lead + "  " + route.padding(toLength: 20, withPad: " ", startingAt: 0)
                     + String(format: " %11.0f %8.2f %8.2f %9d", figures.requestsPerSecond, figures.p50Milliseconds,
                              figures.p99Milliseconds, figures.non2xxResponses)
-                    + (route == "notification POST" && run.notificationsRepeated ? " (notifications ran out and repeated)" : ""))
+                    + (route == "notification POST" && run.notificationsRepeated ? " (notifications ran out and repeated)" : "")
+                    + (route == "retention POST" ? String(format: " (%.2f× storefront)", run.retentionToStorefrontRatio) : ""))
             }
         }
         return ([header] + rows).joined(separator: "\n")
