@@ -272,3 +272,16 @@ function test_an_outage_is_compensated_by_its_length_rounded_up_to_days()
     expect_eq(2, decide("renewal_extension", watcher("pass.premium"), subscription, outage(30)).days)
     expect_eq(90, decide("renewal_extension", watcher("pass.premium"), subscription, outage(24 * 200)).days)
 end
+
+-- winback_offer: a lapsed watcher
+
+function test_a_lapsed_watcher_is_won_back_with_the_cheapest_offer()
+    local ctx = context{ customer = { id = "watcher-1", status_known = true, subscriptions = {
+        [PASS] = { product_id = "pass.premium", state = "expired", will_auto_renew = false,
+                   win_back_offers = { "premium.welcome.back" } } } } }
+    local offers = { product("pass.premium").subscription.win_back_offers[1] }
+    local chosen, how = decide("winback_offer", ctx, "pass.premium", offers)
+    expect_eq("policy", how.source)
+    expect_eq("premium.welcome.back", chosen)
+    expect_eq(nil, decide("winback_offer", ctx, "pass.premium", {}))
+end

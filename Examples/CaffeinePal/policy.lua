@@ -27,6 +27,18 @@ local KEEPS_ACCESS = {
 -- to decline its refund. The app records a "viewed_<recipe id>" event each time it opens one.
 local RECIPE_USED_AFTER_VIEWS = 1
 
+-- Win-back offers go to coffee lovers who paid for Pro at least this many months.
+local WIN_BACK_AFTER_PAID_MONTHS = 3
+
+-- Retention messages, as registered with Apple's Retention Messaging (their UUIDs).
+local RETENTION_MESSAGES = {
+    your_recipes = "3b0f6c2e-5a4d-4e1f-9b7c-8d2a1e6f4c90",  -- "Your N favourite recipes stay with Pro"
+    new_recipes = "9d4e2a71-0c3b-4f8e-a6d5-1b7c9e2f3a48",   -- "New recipes every month"
+}
+
+-- Recipes viewed often enough to count as favourites on the cancel screen.
+local FAVOURITE_AFTER_VIEWS = 3
+
 local function is_recipe(product)
     return product.type == "non_consumable" and product.id:sub(1, #RECIPE_PREFIX) == RECIPE_PREFIX
 end
@@ -139,6 +151,32 @@ function policy.consumption(ctx, tx, request)
         if request.reason == "UNINTENDED_PURCHASE" then answer.refund_preference = "GRANT_FULL" end
     end
     return answer
+end
+
+-- A lapsed Pro subscriber is won back only after paying for three months; the best offer
+-- Apple lists is the one shown.
+function policy.winback_offer(ctx, product, offers)
+    local pro = ctx.customer.subscriptions[PRO]
+    if pro == nil or pro.paid_months < WIN_BACK_AFTER_PAID_MONTHS then return nil end
+    return offers[1] and offers[1].id
+end
+
+-- The cancel screen: a coffee lover with favourite recipes is reminded of them; anyone else
+-- hears about the recipes to come.
+function policy.retention_message(ctx, request)
+    for name, event in pairs(ctx.customer.events) do
+        if name:sub(1, #"viewed_") == "viewed_" and event.count >= FAVOURITE_AFTER_VIEWS then
+            return { message = RETENTION_MESSAGES.your_recipes }
+        end
+    end
+    return { message = RETENTION_MESSAGES.new_recipes }
+end
+
+-- Compensation for an outage: Pro is a year long, so a day for every day recipes were out,
+-- rounded up, at least one.
+function policy.renewal_extension(ctx, subscription, incident)
+    local days = math.ceil((incident["end"] - incident.start) / 86400)
+    return { days = math.min(math.max(days, 1), 90), reason = "SERVICE_ISSUE_OR_OUTAGE" }
 end
 
 return policy

@@ -157,3 +157,35 @@ function test_pro_bought_by_mistake_is_refunded_and_its_free_week_is_a_sample()
     expect_eq("GRANT_FULL", answer.refund_preference)
     expect_true(answer.sample_content_provided)
 end
+
+-- winback_offer: a lapsed Pro subscriber
+
+local function lapsed(paid_months)
+    return context{ customer = { id = "coffee-lover-1", status_known = true, subscriptions = {
+        [PRO] = { product_id = "pro.annual", state = "expired", will_auto_renew = false,
+                  win_back_offers = { "pro.half.year.back" }, paid_months = paid_months } } } }
+end
+
+function test_only_a_coffee_lover_who_paid_for_three_months_is_won_back()
+    local pro = product("pro.annual")
+    local offers = { pro.subscription.win_back_offers[1] }
+    expect_eq("pro.half.year.back", decide("winback_offer", lapsed(12), "pro.annual", offers))
+    expect_eq(nil, decide("winback_offer", lapsed(2.5), "pro.annual", offers))
+end
+
+-- retention_message: the cancel screen
+
+function test_favourite_recipes_are_recalled_on_the_cancel_screen()
+    local request = { product_id = "pro.annual", original_transaction_id = "2000000000000001" }
+    local fan = context{ customer = { id = "lover-1", status_known = true, events = { ["viewed_recipe.latte"] = { count = 5 } } } }
+    expect_eq("3b0f6c2e-5a4d-4e1f-9b7c-8d2a1e6f4c90", decide("retention_message", fan, request).message)
+    expect_eq("9d4e2a71-0c3b-4f8e-a6d5-1b7c9e2f3a48", decide("retention_message", coffee_lover({}, "subscribed"), request).message)
+end
+
+-- renewal_extension: compensation for an outage
+
+function test_an_outage_gives_a_day_per_day_of_outage()
+    local subscription = { product_id = "pro.annual", original_transaction_id = "2000000000000001" }
+    local outage = { start = NOW - 50 * 3600, ["end"] = NOW, reason = "recipes down" }
+    expect_eq({ days = 3, reason = "SERVICE_ISSUE_OR_OUTAGE" }, decide("renewal_extension", coffee_lover({}, "subscribed"), subscription, outage))
+end

@@ -50,6 +50,7 @@ enum PolicyInputFuzzer {
         #"{"now": 1750000000, "storefront": "USA", "locale": "en_US", "environment": "sandbox", "customer": {"id": "ana", "seed": 42, "status_known": true, "entitlements": ["pass.individual"], "subscriptions": {"6F3A93AB": {"product_id": "pass.individual", "state": "subscribed", "will_auto_renew": true, "group_level": 3}}, "balances": {"pellet": 5}, "attributes": {"cohort": "b"}}}"#,
         #"{"hook": "visible_relationships", "ctx": {"customer": {"status_known": true}}, "args": ["6F3A93AB"]}"#,
         #"{"hook": "grant", "args": [{"product_id": "pellet.box", "quantity": 2}, {"id": "pellet.box"}]}"#,
+        #"{"hook": "winback_offer", "ctx": {"customer": {"status_known": true, "subscriptions": {"6F3A93AB": {"product_id": "pass.premium", "state": "expired", "win_back_offers": ["premium.welcome.back"], "paid_months": 3.5}}}}, "args": ["pass.premium", ["premium.welcome.back"]]}"#,
     ].map { Data($0.utf8) }
 
     private static func files(in folders: [URL], withExtension suffix: String) throws -> [Data] {

@@ -33,14 +33,14 @@ import Testing
         #expect(state.paidMonths(inGroup: "OTHER") == 0)
     }
 
-    @Test func aPeriodStopsAtARefundAnUpgradeOrNow() throws {
+    @Test func aPeriodStopsAtARefundOrAnUpgradeAndCountsWholeOnceBought() throws {
         let state = try state([
             period("1", from: "2025-01-01T00:00:00Z", to: "2025-02-01T00:00:00Z", revoked: "2025-01-16T00:00:00Z"),
             period("2", original: "2", from: "2025-03-01T00:00:00Z", to: "2025-04-01T00:00:00Z"),
             period("3", original: "2", from: "2025-03-16T00:00:00Z", to: "2025-04-16T00:00:00Z"),
             period("4", original: "9", from: "2025-03-01T00:00:00Z", to: "2025-04-01T00:00:00Z", shared: true),
         ], at: "2025-04-01T00:00:00Z")
-        // 15 days refunded, 15 days before the upgrade, 16 days of the upgraded plan until now.
-        #expect(abs(state.paidMonths(inGroup: "G1") - (15.0 + 15.0 + 16.0) / 30) < 1e-9)
+        // 15 days before the refund, 15 days before the upgrade, the upgraded plan's whole month.
+        #expect(abs(state.paidMonths(inGroup: "G1") - (1 + (15.0 + 15.0) / 30)) < 1e-9)
     }
 }

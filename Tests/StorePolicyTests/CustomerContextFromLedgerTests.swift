@@ -32,7 +32,7 @@ import Testing
             subscriptions: [
                 pass: SubscriptionSnapshot(
                     productID: "pass.family", groupLevel: 2, state: .subscribed, willAutoRenew: true,
-                    expirationDate: Store.day(32), introEligible: false, paidMonths: 8.0 / 30),
+                    expirationDate: Store.day(32), introEligible: false, paidMonths: 1),
             ],
             balances: ["pellet": 10, "nectar": 1],
             attributes: ["tier": .string("gold")])
