@@ -93,13 +93,15 @@ public final class ConsumptionResponder: Sendable {
             request.lastError = "the kept transaction cannot be read: \(error)"
             return
         }
+        // A ledger that cannot be read now is tried again later: deciding as for a customer not
+        // known would send Apple an answer about nobody.
         let context: PolicyContext
-        do throws(ServiceError) {
-            let customerID = try? service.ledger.transaction(id: request.transactionID)?.customerID
+        do {
+            let customerID = try service.ledger.transaction(id: request.transactionID)?.customerID
             context = try customerID.map { customerID throws(ServiceError) in try service.context(of: customerID).context }
                 ?? PolicyContext(now: now, storefront: transaction.storefront ?? "USA", customer: CustomerContext(statusKnown: false))
         } catch {
-            request.lastError = "deciding: \(error.message)"
+            request.lastError = "deciding: \((error as? ServiceError)?.message ?? String(describing: error))"
             request.nextAttemptDate = milliseconds + Self.wait(afterAttempt: request.attempts)
             return
         }

@@ -49,7 +49,14 @@ public final class RetentionResponder: Sendable {
             originalTransactionID: request.originalTransactionId ?? "", productID: request.productId ?? "",
             locale: request.userLocale ?? "en_US", requestID: request.requestIdentifier ?? requestID,
             environment: request.environment?.rawValue ?? "", signedAt: request.signedDate ?? Date())
-        let (context, customerID) = context(for: question)
+        let context: PolicyContext, customerID: String?
+        do {
+            (context, customerID) = try self.context(for: question)
+        } catch {
+            log("request \(requestID) (retention): Apple's default message: the ledger cannot be read: \(error)")
+            metrics.recordDecision(hook: PolicyHook.retentionMessage.name, source: "fallback")
+            return .defaultMessage
+        }
         let started = ContinuousClock.now
         let decision = service.engine.retentionMessage(context, request: question)
         let source = decision.source.name
@@ -68,11 +75,14 @@ public final class RetentionResponder: Sendable {
     /// The context of the request's customer, found by the original transaction; a customer
     /// not known (yet) decides as one whose status is unknown. The request's locale is the
     /// context's.
-    private func context(for request: RetentionRequest) -> (PolicyContext, String?) {
-        let customerID = try? service.ledger.transaction(id: request.originalTransactionID)?.customerID
+    ///
+    /// - Throws: what the ledger throws when it cannot be read: a customer it may know is not
+    ///   decided on as one it does not.
+    private func context(for request: RetentionRequest) throws -> (PolicyContext, String?) {
+        let customerID = try service.ledger.transaction(id: request.originalTransactionID)?.customerID
         var context: PolicyContext
-        if let customerID, let known = try? service.context(of: customerID).context {
-            context = known
+        if let customerID {
+            context = try service.context(of: customerID).context
         } else {
             context = PolicyContext(now: Date(), environment: PolicyContext.Environment(service.verifier.environment),
                                     customer: CustomerContext(statusKnown: false))
