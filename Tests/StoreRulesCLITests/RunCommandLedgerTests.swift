@@ -26,6 +26,28 @@ import TestPrerequisites
         #expect(again.standardError.contains("the ledger holds customers"), "\(again.standardError)")
     }
 
+    @Test("on a PostgreSQL ledger the Backyard Birds journey wins a lapsed Premium watcher back with offer type 4",
+          .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "needs STORERULES_TEST_POSTGRES_URL"))
+    func winBackIntoPostgres() throws {
+        let workspace = try LedgerWorkspace()
+        let url = try LedgerWorkspace.freshPostgresLedger()
+        let result = try CommandRunner.run(["run", "Examples/BackyardBirds", "--json", "--ledger", url,
+                                            "--store-state", workspace.sqliteLedger("store.sqlite")])
+        #expect(result.status == 0, "\(result.standardError)")
+        let steps = result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        try #require(steps.count == 13)
+        let stores = (steps[10]["plan"] as? [String: Any])?["subscription_stores"] as? [[String: Any]]
+        #expect((stores?.first?["win_back"] as? [String: Any])?["offer_id"] as? String == "premium.welcome.back")
+        let ledger = try LedgerLocation(url).open()
+        let premium = try ledger.transactions(customerID: "watcher-1").filter { $0.productID == "pass.premium" }
+        #expect(premium.last?.offerType == .winBackOffer)
+        #expect(premium.last?.offerID == "premium.welcome.back")
+        #expect(premium.last?.price == 2990)
+        #expect(try ledger.checkInvariants().isEmpty)
+    }
+
     @Test("a PostgreSQL ledger without --store-state, or --store-state without a ledger, is a usage mistake")
     func storeStateRules() throws {
         let withoutState = try CommandRunner.run(["run", "Examples/CaffeinePal", "--ledger", "postgresql://127.0.0.1:1/none"])
