@@ -67,27 +67,16 @@ public struct IncidentCompensation: Sendable {
         let done = Set(try service.ledger.renewalExtensions().filter { $0.state == .sent }.map(\.requestIdentifier))
         for (productID, given) in plan.massProducts.sorted(by: { $0.key < $1.key }) {
             let identifier = Self.requestIdentifier(plan.incidentDigest, "product:\(productID)")
-            guard !done.contains(identifier) else {
-                summary.alreadySent += 1
-                continue
-            }
-            var record = RenewalExtensionRecord(
+            let record = RenewalExtensionRecord(
                 requestIdentifier: identifier, incidentDigest: plan.incidentDigest, originalTransactionID: nil, customerID: nil,
                 productID: productID, storefronts: plan.incident.storefronts, days: given.days, reasonCode: given.reason.rawValue,
                 state: .sent, updatedDate: Date().millisecondsSince1970)
-            do {
+            try await send(record, to: "every subscriber of \(productID)", named: "\(productID) (mass extension)",
+                           sentNote: " (mass extension \(identifier))", done: done, summary: &summary, progress: progress) { _ in
                 _ = try await client.extendRenewalDateForAllActiveSubscribers(MassExtendRenewalDateRequest(
                     extendByDays: given.days, extendReasonCode: given.reason.rawValue, requestIdentifier: identifier,
                     storefrontCountryCodes: plan.incident.storefronts, productId: productID))
-                summary.sent += 1
-                progress("every subscriber of \(productID): +\(given.days) days (mass extension \(identifier))")
-            } catch {
-                record.state = .failed
-                record.detail = "\(error)"
-                summary.failures.append("\(productID) (mass extension): \(error)")
-                progress("every subscriber of \(productID): failed: \(error)")
             }
-            try service.ledger.recordRenewalExtension(record)
         }
         for entry in plan.entries where plan.massProducts[entry.subscription.productID] == nil {
             let subscription = entry.subscription
@@ -97,31 +86,44 @@ public struct IncidentCompensation: Sendable {
                 continue
             }
             let identifier = Self.requestIdentifier(plan.incidentDigest, "subscription:\(subscription.originalTransactionID)")
-            guard !done.contains(identifier) else {
-                summary.alreadySent += 1
-                continue
-            }
-            var record = RenewalExtensionRecord(
+            let record = RenewalExtensionRecord(
                 requestIdentifier: identifier, incidentDigest: plan.incidentDigest, originalTransactionID: subscription.originalTransactionID,
                 customerID: entry.customerID, productID: subscription.productID, storefronts: nil, days: given.days,
                 reasonCode: given.reason.rawValue, state: .sent, updatedDate: Date().millisecondsSince1970)
-            do {
+            try await send(record, to: "\(entry.customerID) \(subscription.originalTransactionID)", named: subscription.originalTransactionID,
+                           done: done, summary: &summary, progress: progress) { record in
                 let answer = try await client.extendRenewalDate(
                     originalTransactionID: subscription.originalTransactionID,
                     ExtendRenewalDateRequest(extendByDays: given.days, extendReasonCode: given.reason.rawValue, requestIdentifier: identifier))
                 guard answer.success != false else { throw CompensationFailure(description: "Apple answered success false") }
                 record.effectiveDate = answer.effectiveDate
-                summary.sent += 1
-                progress("\(entry.customerID) \(subscription.originalTransactionID): +\(given.days) days")
-            } catch {
-                record.state = .failed
-                record.detail = "\(error)"
-                summary.failures.append("\(subscription.originalTransactionID): \(error)")
-                progress("\(entry.customerID) \(subscription.originalTransactionID): failed: \(error)")
             }
-            try service.ledger.recordRenewalExtension(record)
         }
         return summary
+    }
+
+    /// Sends `record`'s request with `request` unless the ledger records it as sent, tells
+    /// `progress` what became of it (as `subject`), counts it in `summary` (a failure as
+    /// `name`), and records it in the ledger.
+    private func send(_ record: RenewalExtensionRecord, to subject: String, named name: String, sentNote: String = "",
+                      done: Set<String>, summary: inout CompensationSummary, progress: (String) -> Void,
+                      request: (inout RenewalExtensionRecord) async throws -> Void) async throws {
+        guard !done.contains(record.requestIdentifier) else {
+            summary.alreadySent += 1
+            return
+        }
+        var record = record
+        do {
+            try await request(&record)
+            summary.sent += 1
+            progress("\(subject): +\(record.days) days\(sentNote)")
+        } catch {
+            record.state = .failed
+            record.detail = "\(error)"
+            summary.failures.append("\(name): \(error)")
+            progress("\(subject): failed: \(error)")
+        }
+        try service.ledger.recordRenewalExtension(record)
     }
 
     /// Whether `incident` touched an active subscription: one of its products, subscribed or
