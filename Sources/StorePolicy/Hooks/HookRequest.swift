@@ -208,7 +208,7 @@ public struct HookRequest: Sendable, Decodable {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) must be \(what)")
         }
         do throws(PolicyInputError) {
-            return try PolicyInputError.decode(Value.self, from: (try? JSONEncoder().encode(arguments[index])) ?? Data())
+            return try PolicyInputError.decode(Value.self, from: arguments[index])
         } catch {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "argument \(index + 1) is not \(what): \(error.description)")
         }

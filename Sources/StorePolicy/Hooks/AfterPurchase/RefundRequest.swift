@@ -55,12 +55,7 @@ public struct RefundRequest: Sendable, Equatable, Codable {
     ///
     /// - Throws: ``PolicyInputError`` naming the field that is wrong.
     public static func decode(_ value: LuaValue, madeAt now: Date) throws(PolicyInputError) -> RefundRequest {
-        var value = value
-        if case .table(var table) = value, table.hash[.string("requested_at")] == nil {
-            table.hash[.string("requested_at")] = .integer(EpochSeconds.whole(now))
-            value = .table(table)
-        }
-        return try PolicyInputError.decode(RefundRequest.self, from: (try? JSONEncoder().encode(value)) ?? Data())
+        try PolicyInputError.decode(RefundRequest.self, from: value, defaults: ["requested_at": .integer(EpochSeconds.whole(now))])
     }
 
     /// The request as the hook receives it.

@@ -64,12 +64,7 @@ public struct RetentionRequest: Sendable, Equatable, Codable {
     ///
     /// - Throws: ``PolicyInputError`` naming the field that is wrong.
     public static func decode(_ value: LuaValue, signedAt now: Date) throws(PolicyInputError) -> RetentionRequest {
-        var value = value
-        if case .table(var table) = value, table.hash[.string("signed_at")] == nil {
-            table.hash[.string("signed_at")] = .integer(EpochSeconds.whole(now))
-            value = .table(table)
-        }
-        return try PolicyInputError.decode(RetentionRequest.self, from: (try? JSONEncoder().encode(value)) ?? Data())
+        try PolicyInputError.decode(RetentionRequest.self, from: value, defaults: ["signed_at": .integer(EpochSeconds.whole(now))])
     }
 
     /// The request as the hook receives it.
