@@ -9,70 +9,9 @@ import Testing
 /// as if it did not know them: a refund request waits and is answered once the ledger reads
 /// again; the cancel screen gets Apple's default message.
 @Suite struct LedgerFailureDecisionTests {
-    static let bundleID = "com.example.backyardbirds"
-    static let authority: SigningAuthority = {
-        do {
-            return try SigningAuthority.generate()
-        } catch {
-            fatalError("cannot generate the test signing authority: \(error)")
-        }
-    }()
-
-    /// The local store playing Apple, and a service whose ledger knows `ana`, who bought a box
-    /// of pellets and fed four of them to the birds.
-    struct Loop {
-        let directory: URL
-        let store: LocalStore
-        let service: Service
-        let client: AppStoreServerAPIClient
-        let transactionID: String
-        let token: UUID
-        var serviceLedgerPath: String { directory.appending(path: "service.sqlite").path }
-
-        init() throws {
-            directory = FileManager.default.temporaryDirectory.appending(path: "ledger-failure-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            let folder = packageRoot.appending(path: "Examples/BackyardBirds")
-            store = try LocalStore(
-                catalog: try Catalog(contentsOf: folder.appending(path: "Products.storekit")), authority: LedgerFailureDecisionTests.authority,
-                ledger: try Ledger(path: directory.appending(path: "store-ledger.sqlite").path),
-                state: try Database(path: directory.appending(path: "store.sqlite").path),
-                configuration: LocalStore.Configuration(bundleID: LedgerFailureDecisionTests.bundleID, environment: .sandbox),
-                decide: { _ in [] })
-            service = try Service(configuration: ServiceConfiguration(
-                folder: folder.path, ledger: SQLiteLedgerFile(path: directory.appending(path: "service.sqlite").path),
-                rootCertificates: [LedgerFailureDecisionTests.authority.rootCertificate], bundleId: LedgerFailureDecisionTests.bundleID,
-                environment: .sandbox))
-            let verifier = try SignedDataVerifier(rootCertificates: [LedgerFailureDecisionTests.authority.rootCertificate],
-                                                  bundleId: LedgerFailureDecisionTests.bundleID, environment: .sandbox)
-            client = try AppStoreServerAPIClient(key: try store.makeServerAPIKey().key, verifier: verifier,
-                                                 baseURL: URL(string: "http://local.store")!,
-                                                 transport: LocalStoreAPITransport(api: LocalStoreAPI(store: store)))
-            token = UUID()
-            _ = try service.answer(.registerCustomer(customerID: "ana", appAccountToken: token.uuidString.lowercased()))
-            guard case .success(let bought) = try store.purchase("pellet.box", customer: "ana", options: [.appAccountToken(token)]),
-                  let id = bought.payload.transactionId else { throw LoopFailure() }
-            transactionID = id
-            try deliver(try store.notifications())
-            for _ in 0..<4 { _ = try service.answer(.recordEvent(customerID: "ana", name: "fed_pellet", placement: nil)) }
-        }
-
-        func deliver(_ notifications: [StoreNotification]) throws {
-            for notification in notifications {
-                _ = try service.answer(.ingestNotification(jws: notification.signed.jwsRepresentation, customerID: nil))
-            }
-        }
-
-        /// Runs `body` while the service ledger's transactions cannot be read.
-        func withTransactionsUnreadable<T>(_ body: () async throws -> T) async throws -> T {
-            let database = try Database(path: serviceLedgerPath)
-            try database.write { try $0.execute("ALTER TABLE store_transaction RENAME TO store_transaction_away") }
-            let result = try await body()
-            try database.write { try $0.execute("ALTER TABLE store_transaction_away RENAME TO store_transaction") }
-            return result
-        }
-    }
+    typealias Loop = ServiceLoop
+    static let bundleID = ServiceLoop.bundleID
+    static var authority: SigningAuthority { ServiceLoop.authority }
 
     struct LoopFailure: Error {}
 
