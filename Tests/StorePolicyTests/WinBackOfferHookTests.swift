@@ -131,5 +131,17 @@ import Testing
                 .evaluate(with: engine)
         }
         #expect(refused?.description.contains("must be the eligible offers") == true)
+        let unknown = #expect(throws: PolicyError.self) {
+            try HookRequest(hook: "winback_offer", context: lapsed(), arguments: [.string("pass.premium"), .table(LuaTable(array: [.string("nope")]))])
+                .evaluate(with: engine)
+        }
+        #expect(unknown?.description.contains("'nope' is not a win-back offer of 'pass.premium' (its offers: premium.welcome.back)") == true)
+        let notSubscription = #expect(throws: PolicyError.self) {
+            try HookRequest(hook: "winback_offer", context: lapsed(), arguments: [.string("pellet.box")]).evaluate(with: engine)
+        }
+        #expect(notSubscription?.description.contains("'pellet.box' is not an auto-renewable subscription") == true)
+        let active = try HookRequest(hook: "winback_offer", context: lapsed(offers: []), arguments: [.string("pass.premium")])
+            .evaluate(with: engine)
+        #expect(active.result == .null, "by default the offers are the context's, and it has none")
     }
 }

@@ -53,23 +53,28 @@ import Testing
 
     @Test func aWinBackOfferIsRefusedBeforeTheLapseAndWhenMarkedIneligible() throws {
         let harness = try StoreHarness(premiumWinBackOffers: Self.offers)
-        #expect(throws: LocalStoreError.winBackOfferNotEligible(offerID: "premium.back", productID: "pass.premium", eligible: [])) {
+        #expect(throws: LocalStoreError.winBackOfferNotEligible(offerID: "premium.back", productID: "pass.premium", customerID: "ana",
+                                                               why: "they never subscribed in the group", eligible: [])) {
             try harness.store.purchase("pass.premium", customer: "ana", options: [.winBackOffer(offerID: "premium.back")])
         }
         try harness.buy("pass.premium")
         let before = try harness.footprint()
-        #expect(throws: LocalStoreError.winBackOfferNotEligible(offerID: "premium.back", productID: "pass.premium", eligible: [])) {
+        #expect(throws: LocalStoreError.winBackOfferNotEligible(
+            offerID: "premium.back", productID: "pass.premium", customerID: "ana",
+            why: "their subscription is active; a win-back offer is for one that lapsed", eligible: [])) {
             try harness.store.purchase("pass.premium", customer: "ana", options: [.winBackOffer(offerID: "premium.back")])
         }
         #expect(try harness.footprint() == before)
 
         try harness.store.setAutoRenew(false, customer: "ana", groupID: "G1")
         try harness.store.advance(by: StoreHarness.duration("P1M"))
-        #expect(throws: LocalStoreError.winBackOfferNotEligible(offerID: "premium.never", productID: "pass.premium",
+        #expect(throws: LocalStoreError.winBackOfferNotEligible(offerID: "premium.never", productID: "pass.premium", customerID: "ana",
+                                                               why: "the offer's eligibility does not admit them now",
                                                                eligible: ["premium.back"])) {
             try harness.store.purchase("pass.premium", customer: "ana", options: [.winBackOffer(offerID: "premium.never")])
         }
-        #expect(throws: LocalStoreError.unknownWinBackOffer(offerID: "premium.promo", productID: "pass.premium")) {
+        #expect(throws: LocalStoreError.unknownWinBackOffer(offerID: "premium.promo", productID: "pass.premium",
+                                                           known: ["premium.back", "premium.never"])) {
             try harness.store.purchase("pass.premium", customer: "ana", options: [.winBackOffer(offerID: "premium.promo")])
         }
         #expect(throws: LocalStoreError.conflictingOffers) {

@@ -167,10 +167,16 @@ public struct HookRequest: Sendable, Decodable {
     }
 
     /// The eligible win-back offers at `index`: a list of offer ids, or of offer tables with an
-    /// `id`; absent, every win-back offer of the product.
+    /// `id`, each a win-back offer of `productID`; absent, the product's offers among the
+    /// context's `win_back_offers` for its group, as the storefront asks.
     private func offerIDsArgument(at index: Int, productID: String, catalog: PolicyCatalog) throws(PolicyError) -> [String] {
+        guard let subscription = catalog.products[productID]?.subscription else {
+            throw PolicyError(kind: .badRequest, hook: hook, reason: "'\(productID)' is not an auto-renewable subscription of the catalog")
+        }
+        let offered = subscription.winBackOffers.compactMap(\.id)
         guard index < arguments.count else {
-            return catalog.products[productID]?.subscription?.winBackOffers.compactMap(\.id) ?? []
+            let eligible = context.customer.subscriptions[subscription.groupId]?.winBackOfferIDs ?? []
+            return eligible.filter(offered.contains)
         }
         let reason = "argument \(index + 1) must be the eligible offers: a list of offer ids, or of offers with an id"
         guard case .table(let table) = arguments[index], table.hash.isEmpty else {
@@ -178,15 +184,21 @@ public struct HookRequest: Sendable, Decodable {
         }
         var ids: [String] = []
         for item in table.array {
+            let id: String
             switch item {
-            case .string(let id): ids.append(id)
+            case .string(let text): id = text
             case .table(let offer):
-                guard case .string(let id)? = offer.hash[.string("id")] else {
+                guard case .string(let text)? = offer.hash[.string("id")] else {
                     throw PolicyError(kind: .badRequest, hook: hook, reason: reason)
                 }
-                ids.append(id)
+                id = text
             default: throw PolicyError(kind: .badRequest, hook: hook, reason: reason)
             }
+            guard offered.contains(id) else {
+                let known = offered.isEmpty ? "it has none" : "its offers: " + offered.joined(separator: ", ")
+                throw PolicyError(kind: .badRequest, hook: hook, reason: "'\(id)' is not a win-back offer of '\(productID)' (\(known))")
+            }
+            ids.append(id)
         }
         return ids
     }

@@ -21,10 +21,11 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case conflictingOffers
     /// The subscription has no promotional offer with this identifier.
     case unknownPromotionalOffer(offerID: String, productID: String)
-    /// The subscription has no win-back offer with this identifier.
-    case unknownWinBackOffer(offerID: String, productID: String)
-    /// The customer may not redeem this win-back offer now; `eligible` lists the ones they may.
-    case winBackOfferNotEligible(offerID: String, productID: String, eligible: [String])
+    /// The subscription has no win-back offer with this identifier; `known` lists those it has.
+    case unknownWinBackOffer(offerID: String, productID: String, known: [String])
+    /// The customer may not redeem this win-back offer now: `why` says what their subscription
+    /// in the group is, and `eligible` lists the offers they may redeem.
+    case winBackOfferNotEligible(offerID: String, productID: String, customerID: String, why: String, eligible: [String])
     /// No code offer of the subscription answers to this code.
     case unknownOfferCode(code: String, productID: String)
     /// The customer may not redeem this offer code: it is for customers who are new to the
@@ -101,12 +102,12 @@ public enum LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible 
             "'\(productID)' is not an auto-renewable subscription, so no offer applies"
         case .conflictingOffers:
             "a purchase takes one offer: a promotional offer, an offer code or a win-back offer"
-        case .unknownWinBackOffer(let offerID, let productID):
-            "'\(productID)' has no win-back offer '\(offerID)'"
-        case .winBackOfferNotEligible(let offerID, let productID, let eligible):
-            "the customer is not eligible for the win-back offer '\(offerID)' of '\(productID)' "
-                + (eligible.isEmpty ? "(a win-back offer needs a lapsed subscription, and none is eligible now)"
-                   : "(eligible now: \(eligible.joined(separator: ", ")))")
+        case .unknownWinBackOffer(let offerID, let productID, let known):
+            "'\(productID)' has no win-back offer '\(offerID)' "
+                + (known.isEmpty ? "(it has none)" : "(its win-back offers: \(known.joined(separator: ", ")))")
+        case .winBackOfferNotEligible(let offerID, let productID, let customerID, let why, let eligible):
+            "\(customerID) may not redeem the win-back offer '\(offerID)' of '\(productID)': \(why)"
+                + (eligible.isEmpty ? "" : " (eligible now: \(eligible.joined(separator: ", ")))")
         case .unknownPromotionalOffer(let offerID, let productID):
             "'\(productID)' has no promotional offer '\(offerID)'"
         case .unknownOfferCode(let code, let productID):

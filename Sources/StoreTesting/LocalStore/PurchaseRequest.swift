@@ -90,7 +90,8 @@ struct PurchaseRequest {
         self.codeOffer = codeOffer
         if let winBackOfferID {
             guard let offer = product.subscription?.winBackOffers.first(where: { $0.id == winBackOfferID }) else {
-                throw .unknownWinBackOffer(offerID: winBackOfferID, productID: productID)
+                throw .unknownWinBackOffer(offerID: winBackOfferID, productID: productID,
+                                           known: product.subscription?.winBackOffers.compactMap(\.id) ?? [])
             }
             winBackOffer = offer
         } else {

@@ -61,8 +61,15 @@ extension StoreWriter {
         if let winBackOffer = request.winBackOffer {
             let eligible = try existing.map(eligibleWinBackOfferIDs(for:)) ?? []
             guard let offerID = winBackOffer.id, eligible.contains(offerID) else {
+                let why = switch existing?.state {
+                case nil: "they never subscribed in the group"
+                case .subscribed?: "their subscription is active; a win-back offer is for one that lapsed"
+                case .inGracePeriod?, .inBillingRetryPeriod?: "their subscription is failing to renew, which is not a lapse"
+                case .revoked?: "their subscription was refunded"
+                case .expired?: "the offer's eligibility does not admit them now"
+                }
                 throw LocalStoreError.winBackOfferNotEligible(offerID: winBackOffer.id ?? "", productID: product.id,
-                                                              eligible: eligible)
+                                                              customerID: request.customerID, why: why, eligible: eligible)
             }
         }
         guard var subscription = existing else {

@@ -103,6 +103,9 @@ enum CatalogCommand: Command {
                 if !info.promotionalOffers.isEmpty {
                     extra += "  promotional: " + info.promotionalOffers.map { "\($0.id ?? "?") (\($0.phrase))" }.joined(separator: ", ")
                 }
+                if !info.winBackOffers.isEmpty {
+                    extra += "  win-back: " + info.winBackOffers.map { "\($0.id ?? "?") (\($0.phrase))" }.joined(separator: ", ")
+                }
                 lines.append(row(product, extra))
             }
         }

@@ -329,7 +329,7 @@ struct StoreOutput {
         var parts: [String] = []
         if let paid = criteria.paidMonths { parts.append("paid for \(paid)+ months") }
         if let range = criteria.monthsSinceLapse { parts.append("lapsed \(range.lowerBound)–\(range.upperBound) months ago") }
-        if let wait = criteria.monthsBetweenOffers { parts.append("\(wait) months between redemptions") }
+        if let wait = criteria.monthsBetweenOffers { parts.append("\(wait) months after a lapse before an offer is redeemed again") }
         return parts.isEmpty ? "each offer's own eligibility (StoreKit Testing: redeemable once a subscription lapses)"
             : parts.joined(separator: ", ")
     }

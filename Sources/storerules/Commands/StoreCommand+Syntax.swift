@@ -149,7 +149,7 @@ extension StoreCommand {
         let allowed = Product.WinBackEligibility.allowedMonthsSinceLapse
         guard bounds.count == 2, let minimum = bounds[0], let maximum = bounds[1], allowed.contains(minimum),
               allowed.contains(maximum), minimum <= maximum else {
-            throw UsageError("--win-back-months-since-lapse takes MIN-MAX, two months from 1 to 24 such as 1-12, or none, not '\(text)'")
+            throw UsageError("--win-back-months-since-lapse takes MIN-MAX, two months from 1 to 24 with MIN no more than MAX, such as 1-12, or none, not '\(text)'")
         }
         return minimum...maximum
     }
