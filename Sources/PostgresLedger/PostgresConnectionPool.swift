@@ -54,13 +54,18 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     ///   connection cannot be opened, or of kind ``PostgresError/Kind/client`` when none came
     ///   back within ``checkoutTimeout``.
     public func checkout() throws(PostgresError) -> PostgresConnection {
-        let deadline = Date(timeIntervalSinceNow: checkoutTimeout.seconds)
+        // The deadline is on the monotonic clock: the condition's wait takes a wall-clock date,
+        // which may run a little apart, so a wait that ends early is resumed for what is left.
+        let clock = ContinuousClock()
+        let deadline = clock.now + checkoutTimeout
         condition.lock()
         while idle.isEmpty && openCount == size {
-            guard condition.wait(until: deadline) else {
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else {
                 condition.unlock()
                 throw PostgresError(client: "no pooled connection came back within \(checkoutTimeout)", sql: nil)
             }
+            condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
         }
         if let connection = idle.popLast() {
             if !connection.isBroken {
