@@ -70,6 +70,8 @@ import Testing
         let decision = engine.winBackOffer(lapsed(), productID: "pass.premium", offerIDs: [Self.offerID])
         #expect(decision.value == nil)
         #expect(decision.failure?.description.contains(#"expected the id of one of the offers ("premium.welcome.back") or nil"#) == true)
+        let summary = engine.storefrontPlan(lapsed(), placement: "home").summary
+        #expect(summary.contains("fallback: winback_offer (pass.premium) decided none: "), "\(summary)")
     }
 
     @Test func aStrictContextRefusesAMisspelledField() throws {

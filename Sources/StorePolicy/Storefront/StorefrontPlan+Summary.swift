@@ -1,6 +1,7 @@
 extension StorefrontPlan {
     /// The plan as a few readable lines: merchandising, status, each group's plans with icons
-    /// and offers, the store's products with their styles, and the buttons shown.
+    /// and offers, the store's products with their styles, the buttons shown, and each hook
+    /// whose answer was set aside for its fallback, with the reason.
     public var summary: String {
         var lines = ["Storefront for \(customerID.isEmpty ? "an anonymous customer" : customerID) at \"\(placement)\" (policy \(policyVersion))"]
         lines.append("  merchandising: \(showMerchandising ? "shown" : "hidden")")
@@ -24,6 +25,9 @@ extension StorefrontPlan {
         }
         let shown = storeButtons.filter(\.isShown).map(\.kind.rawValue)
         if !shown.isEmpty { lines.append("  buttons: \(shown.joined(separator: ", "))") }
+        for note in decisions where note.source == "fallback" {
+            lines.append("  fallback: \(note.hook) (\(note.subject)) decided \(note.outcome): \(note.reason ?? "")")
+        }
         return lines.joined(separator: "\n")
     }
 }
