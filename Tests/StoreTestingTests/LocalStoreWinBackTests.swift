@@ -102,6 +102,20 @@ import Testing
         #expect(try other.ledger.renewalInfo(originalTransactionID: lapsed.transactionId!)?.eligibleWinBackOfferIDs == [])
     }
 
+    @Test func changingTheCriteriaSignsTheRenewalInfoAgainAtOnce() throws {
+        let harness = try StoreHarness(premiumWinBackOffers: Self.offers)
+        try harness.store.updateSettings { $0.winBackCriteria = Product.WinBackEligibility(monthsSinceLapse: 2...6) }
+        let first = try lapse(harness)
+        #expect(try harness.ledger.renewalInfo(originalTransactionID: first.transactionId!)?.eligibleWinBackOfferIDs == [])
+        let sequence = try harness.lastSequence()
+        try harness.store.resetSettings()
+        #expect(try harness.ledger.renewalInfo(originalTransactionID: first.transactionId!)?.eligibleWinBackOfferIDs == ["premium.back"])
+        try harness.store.updateSettings { $0.winBackCriteria.paidMonths = 1 }
+        #expect(try harness.ledger.renewalInfo(originalTransactionID: first.transactionId!)?.eligibleWinBackOfferIDs == [],
+                "only the free week was bought")
+        #expect(try harness.lastSequence() == sequence, "no notification")
+    }
+
     @Test func underAppStoreConnectsCriteriaAnOfferWithoutAWaitIsRedeemedOnce() throws {
         let harness = try StoreHarness(premiumWinBackOffers: Self.offers)
         try harness.store.updateSettings { $0.winBackCriteria = Product.WinBackEligibility(monthsSinceLapse: 1...24) }

@@ -2,26 +2,17 @@ import Foundation
 
 extension CustomerState {
     /// How many months of service the customer paid for in the subscription group `groupID`:
-    /// the periods of their own transactions with a price above zero (a free trial is not paid;
-    /// a payload without a price counts as paid), each whole from the moment it is paid for, cut
-    /// short only by a refund or by the next period of the same subscription (an upgrade starts
-    /// before the period it replaces ends), counted in calendar months with the rest of a month
-    /// as a fraction of 30 days. It does not depend on the state's ``date``: a period counts in
-    /// full as soon as it is bought.
+    /// the paid spans of their own periods (``PaidPeriod/paidSpans(of:)``), counted in calendar
+    /// months with the rest of a month as a fraction of 30 days. It does not depend on the
+    /// state's ``date``: a period counts in full as soon as it is bought.
     public func paidMonths(inGroup groupID: String) -> Double {
-        let periods = transactions.filter {
-            $0.subscriptionGroupID == groupID && $0.ownershipType != .familyShared && $0.expirationDate != nil
-        }.sorted { $0.purchaseDate < $1.purchaseDate }
-        var months = 0.0
-        for (index, transaction) in periods.enumerated() where (transaction.price ?? 1) > 0 {
-            var end = transaction.expirationDate ?? transaction.purchaseDate
-            if let revocation = transaction.revocationDate { end = min(end, revocation) }
-            if let next = periods.dropFirst(index + 1).first(where: { $0.originalID == transaction.originalID }) {
-                end = min(end, next.purchaseDate)
-            }
-            months += Self.months(from: transaction.purchaseDate, to: end)
+        let periods = transactions.compactMap { transaction -> PaidPeriod? in
+            guard transaction.subscriptionGroupID == groupID, transaction.ownershipType != .familyShared,
+                  let expiration = transaction.expirationDate else { return nil }
+            return PaidPeriod(originalID: transaction.originalID, purchaseDate: transaction.purchaseDate, expirationDate: expiration,
+                              revocationDate: transaction.revocationDate, price: transaction.price)
         }
-        return months
+        return PaidPeriod.paidSpans(of: periods).reduce(0) { $0 + Self.months(from: $1.lowerBound, to: $1.upperBound) }
     }
 
     /// Calendar months from `start` to `end` in the store calendar, and the days left over as a

@@ -205,6 +205,7 @@ extension LocalStore {
                 change(&settings)
                 try StoreWriter.saveSettings(settings, in: connection)
             }
+            try refreshWinBackEligibility()
         }
     }
 
@@ -212,6 +213,7 @@ extension LocalStore {
     public func resetSettings() throws {
         try serially {
             try state.write { try $0.execute("DELETE FROM local_store_setting") }
+            try refreshWinBackEligibility()
         }
     }
 
@@ -221,5 +223,12 @@ extension LocalStore {
             _ = try catchUp()
             return try perform(body).1
         }
+    }
+
+    /// Signs again the renewal info whose eligible win-back offers the new settings changed,
+    /// in a write of its own that runs with them.
+    private func refreshWinBackEligibility() throws {
+        guard catalog.hasWinBackOffers else { return }
+        _ = try perform { try $0.refreshWinBackEligibility() }
     }
 }

@@ -143,12 +143,16 @@ public final class LocalStore: Sendable {
         try deliverPending()
         var sent: [StoreNotification] = []
         while true {
-            let (processed, notifications) = try perform { try $0.processNextDueEvent() }
-            sent += notifications
-            guard processed else {
-                if catalog.hasWinBackOffers { _ = try perform { try $0.refreshWinBackEligibility() } }
-                return sent
+            // Once no event is due, the same write brings win-back eligibility up to the clock.
+            let (processed, notifications) = try perform { writer in
+                guard try writer.processNextDueEvent() else {
+                    try writer.refreshWinBackEligibilityAsTimePasses()
+                    return false
+                }
+                return true
             }
+            sent += notifications
+            guard processed else { return sent }
         }
     }
 

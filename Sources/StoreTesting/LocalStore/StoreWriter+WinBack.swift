@@ -55,24 +55,28 @@ extension StoreWriter {
         }
     }
 
+    /// The history of `subscription`'s customer in its group: paid months as the ledger counts
+    /// them (``StoreCore/PaidPeriod/paidSpans(of:)``), measured in store months.
     private func winBackHistory(of subscription: SubscriptionRecord) throws -> WinBackHistory {
-        var paidMonths = 0.0
+        var periods: [PaidPeriod] = []
         var redeemed = Set<String>()
         for record in try transactions("WHERE customer_id = ? AND group_id = ? AND shared_from IS NULL",
                                        [subscription.customerID, subscription.groupID]) {
             let payload = try record.payload()
             if payload.offerType == .winBackOffer, let id = payload.offerIdentifier { redeemed.insert(id) }
-            guard record.revocationDate == nil, (payload.price ?? 0) > 0, let end = record.expirationDate else { continue }
-            paidMonths += max(0, timeline.months(from: record.purchaseDate, to: min(end, now)))
+            guard let end = record.expirationDate else { continue }
+            periods.append(PaidPeriod(originalID: record.originalID, purchaseDate: record.purchaseDate, expirationDate: end,
+                                      revocationDate: record.revocationDate, price: payload.price))
         }
+        let paidMonths = PaidPeriod.paidSpans(of: periods).reduce(0) { $0 + timeline.months(from: $1.lowerBound, to: $1.upperBound) }
         return WinBackHistory(paidMonths: paidMonths,
                               monthsSinceLapse: timeline.months(from: subscription.expirationDate, to: now),
                               redeemedOfferIDs: redeemed)
     }
 
     /// Signs renewal info again for each lapsed subscription whose eligible win-back offers
-    /// changed as time passed, and owes it to the app (the App Store sends no notification
-    /// for this). Nothing to do when the catalog has no win-back offer.
+    /// changed, and owes it to the app (the App Store sends no notification for this). Nothing
+    /// to do when the catalog has no win-back offer.
     func refreshWinBackEligibility() throws {
         let groups = catalog.subscriptionGroups.filter(\.hasWinBackOffers)
         guard !groups.isEmpty else { return }
@@ -87,6 +91,20 @@ extension StoreWriter {
             _ = try issueRenewalInfo(for: &subscription, at: now)
             try subscription.save(in: connection)
         }
+    }
+
+    /// ``refreshWinBackEligibility()`` when time can change eligibility: some win-back offer,
+    /// under the settings, counts the months since a lapse or between redemptions. Under
+    /// StoreKit Testing's rule alone, eligibility changes only with events that sign renewal
+    /// info anyway, and with the settings, which refresh it themselves.
+    func refreshWinBackEligibilityAsTimePasses() throws {
+        let offers = catalog.subscriptionGroups.flatMap(\.subscriptions).compactMap(\.subscription).flatMap(\.winBackOffers)
+        let timed = offers.contains { offer in
+            let rules = (offer.winBackEligibility ?? Product.WinBackEligibility()).overridden(by: settings.winBackCriteria)
+            return rules.monthsSinceLapse != nil || rules.monthsBetweenOffers != nil
+        }
+        guard timed else { return }
+        try refreshWinBackEligibility()
     }
 }
 
