@@ -156,7 +156,7 @@ public struct HookRequest: Sendable, Decodable {
             outcome = (decision.value.map { .value($0.luaValue) } ?? .null, decision.trace, Self.origin(of: decision.source))
         case .winBackOffer:
             let productID = try string(0, "product id")
-            let offerIDs = try offerIDsArgument(at: 1, productID: productID, catalog: engine.catalog)
+            let offerIDs = try offerIDsArgument(at: 1, productID: productID, engine: engine, context: context)
             let decision = engine.winBackOffer(context, productID: productID, offerIDs: offerIDs, traced: true)
             outcome = (decision.value.map(HookResult.string) ?? .null, decision.trace, Self.origin(of: decision.source))
         case nil:
@@ -169,15 +169,12 @@ public struct HookRequest: Sendable, Decodable {
     /// The eligible win-back offers at `index`: a list of offer ids, or of offer tables with an
     /// `id`, each a win-back offer of `productID`; absent, the product's offers among the
     /// context's `win_back_offers` for its group, as the storefront asks.
-    private func offerIDsArgument(at index: Int, productID: String, catalog: PolicyCatalog) throws(PolicyError) -> [String] {
-        guard let subscription = catalog.products[productID]?.subscription else {
+    private func offerIDsArgument(at index: Int, productID: String, engine: PolicyEngine, context: PolicyContext) throws(PolicyError) -> [String] {
+        guard let subscription = engine.catalog.products[productID]?.subscription else {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "'\(productID)' is not an auto-renewable subscription of the catalog")
         }
         let offered = subscription.winBackOffers.compactMap(\.id)
-        guard index < arguments.count else {
-            let eligible = context.customer.subscriptions[subscription.groupId]?.winBackOfferIDs ?? []
-            return eligible.filter(offered.contains)
-        }
+        guard index < arguments.count else { return engine.eligibleWinBackOfferIDs(context, productID: productID) }
         let reason = "argument \(index + 1) must be the eligible offers: a list of offer ids, or of offers with an id"
         guard case .table(let table) = arguments[index], table.hash.isEmpty else {
             throw PolicyError(kind: .badRequest, hook: hook, reason: reason)

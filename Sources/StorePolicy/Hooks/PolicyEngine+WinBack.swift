@@ -36,6 +36,15 @@ extension PolicyEngine {
         return decision
     }
 
+    /// The win-back offers of `productID` the customer in `context` may redeem: the product's
+    /// among its group's `win_back_offers`, best first.
+    func eligibleWinBackOfferIDs(_ context: PolicyContext, productID: String) -> [String] {
+        guard let subscription = catalog.products[productID]?.subscription,
+              let snapshot = context.customer.subscriptions[subscription.groupId] else { return [] }
+        let offered = Set(subscription.winBackOffers.compactMap(\.id))
+        return snapshot.winBackOfferIDs.filter(offered.contains)
+    }
+
     /// The catalog's win-back offers of `productID` among `offerIDs`, in the order of `offerIDs`.
     private func eligibleOffers(productID: String, offerIDs: [String]) -> [PolicyProduct.Offer] {
         let offers = catalog.products[productID]?.subscription?.winBackOffers ?? []

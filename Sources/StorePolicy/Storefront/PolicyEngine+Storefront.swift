@@ -109,8 +109,7 @@ extension PolicyEngine {
         let ordered = group.products.filter { $0 == snapshot.productID } + group.products.filter { $0 != snapshot.productID }
         for productID in ordered {
             guard let product = catalog.products[productID], let info = product.subscription else { continue }
-            let offered = Set(info.winBackOffers.compactMap(\.id))
-            let eligible = snapshot.winBackOfferIDs.filter(offered.contains)
+            let eligible = eligibleWinBackOfferIDs(context, productID: productID)
             guard !eligible.isEmpty else { continue }
             let decision = winBackOffer(context, productID: productID, offerIDs: eligible)
             notes.record(.winBackOffer, productID, decision, decision.value ?? "none")
