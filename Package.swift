@@ -28,7 +28,7 @@ let package = Package(
         // The libraries: Lua through its C API; the purchase pipeline; the policy engine joining them.
         .target(name: "LuaBridge", dependencies: ["CLua"]),
         .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
-        .target(name: "StorePolicy", dependencies: ["LuaBridge", "StoreCore", "TextMatching"]),
+        .target(name: "StorePolicy", dependencies: ["LuaBridge", "CPolicyContext", "StoreCore", "TextMatching"]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "AppStoreServerAPI"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL", "AppStoreServerAPI"]),
@@ -54,6 +54,8 @@ let package = Package(
         .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreService", "StoreCore", "PostgresLedger",
                                                          "AppStoreServerAPI"]),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
+        // ctx and ctx.customer, made in C from a plain-data snapshot as hooks read them.
+        .target(name: "CPolicyContext", dependencies: ["CLua"]),
         .executableTarget(
             name: "storerules",
             dependencies: ["StorePolicy", "StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StoreBench", "StoreCore",

@@ -11,6 +11,10 @@ public struct LuaStack {
         self.state = state
     }
 
+    /// The `lua_State` this stack belongs to, for C code written against the Lua C API that
+    /// keeps its stack discipline.
+    public var luaState: OpaquePointer { state }
+
     /// The index of the top value (the number of values on the stack).
     @inlinable
     public var top: Int32 { lua_gettop(state) }
@@ -392,6 +396,9 @@ public enum LuaType: Int32, Sendable {
 /// A value kept in a state's registry, such as a compiled hook function.
 public struct LuaReference: Sendable, Hashable {
     @usableFromInline let slot: Int32
+
+    /// The registry index that holds the value, for C code that reads it with `lua_rawgeti`.
+    public var registrySlot: Int32 { slot }
 
     @usableFromInline init(slot: Int32) {
         self.slot = slot

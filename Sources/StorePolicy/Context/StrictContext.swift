@@ -21,19 +21,10 @@ struct StrictContext {
     let offer: LuaReference
     let transaction: LuaReference
 
-    /// The fields of `ctx`, by their Lua names.
-    enum ContextField: String, CaseIterable {
-        case now, storefront, locale, environment, catalog, customer
-    }
-
-    /// The fields of `ctx.customer`, by their Lua names.
-    enum CustomerField: String, CaseIterable {
-        case id, seed, statusKnown = "status_known", entitlements, subscriptions, balances, attributes, events
-    }
-
-    /// The fields of each strict table, as the host pushes them.
-    static let contextFields = ContextField.allCases.map(\.rawValue)
-    static let customerFields = CustomerField.allCases.map(\.rawValue)
+    /// The fields of each strict table, as the host pushes them (`ctx`'s and `ctx.customer`'s
+    /// in the order `CPolicyContext` knows them by).
+    static let contextFields = ["now", "storefront", "locale", "environment", "catalog", "customer"]
+    static let customerFields = ["id", "seed", "status_known", "entitlements", "subscriptions", "balances", "attributes", "events"]
     static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible",
                                      "win_back_offers", "paid_months"]
     static let productFields = ["id", "type", "display_name", "description", "price", "display_price", "is_family_shareable", "subscription"]
@@ -73,11 +64,16 @@ struct StrictContext {
     /// The error for reading the key at index 2 of a strict table `name` of `fields`, raised
     /// at the policy line that read it, with the nearest field when there is one.
     static func unknownField(of name: String, fields: [String], _ stack: LuaStack) -> LuaError {
+        LuaError(kind: .runtime, message: stack.location(level: 1) + unknownFieldMessage(of: name, fields: fields, stack))
+    }
+
+    /// ``unknownField(of:fields:_:)``'s message without its location.
+    static func unknownFieldMessage(of name: String, fields: [String], _ stack: LuaStack) -> String {
         let key = keyText(stack)
         let hint = stack.type(at: 2) == .string
             ? NearestName.nearest(to: key, in: fields).map { " (did you mean '\($0)'?)" } ?? ""
             : ""
-        return LuaError(kind: .runtime, message: stack.location(level: 1) + "\(name) has no field '\(key)'\(hint)")
+        return "\(name) has no field '\(key)'\(hint)"
     }
 
     /// The key at index 2 as `tostring` shows a string, number or boolean, or its type's name.

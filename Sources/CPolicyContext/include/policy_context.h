@@ -1,0 +1,95 @@
+#ifndef STORERULES_POLICY_CONTEXT_H
+#define STORERULES_POLICY_CONTEXT_H
+
+/*
+ * `ctx` and `ctx.customer` as policy hooks receive them, built in C.
+ *
+ * The host prepares a plain-data snapshot of the context once per request (strings as bytes
+ * and lengths, numbers, flags); the tables a hook reads are made from it the first time the
+ * hook reads them, by C functions that Lua calls directly as the tables' `__index`.  Every
+ * key is interned once per state and every table is preallocated to its final shape, so
+ * reading `ctx.customer.subscriptions` costs no call into the host.  Only `attributes` and
+ * `events`, whose values are arbitrary trees, are pushed by a host function; so is the text
+ * of an unknown-field error, which names the nearest field.
+ */
+
+#include <lua.h>
+#include <stddef.h>
+
+/* UTF-8 bytes, not NUL-terminated. */
+typedef struct policy_context_string {
+    const char *bytes;
+    size_t length;
+} policy_context_string;
+
+/* One entry of `ctx.customer.subscriptions`, with the group it is filed under. */
+typedef struct policy_context_subscription {
+    policy_context_string group_id;
+    policy_context_string product_id;
+    policy_context_string state;
+    lua_Integer group_level;
+    lua_Number paid_months;
+    lua_Integer expiration_date;          /* seconds since 1970, when has_expiration_date */
+    int has_expiration_date;
+    int will_auto_renew;
+    int intro_eligible;
+    int win_back_offer_count;
+    const policy_context_string *win_back_offers;
+} policy_context_subscription;
+
+/* One entry of `ctx.customer.balances`. */
+typedef struct policy_context_balance {
+    policy_context_string item;
+    lua_Integer amount;
+} policy_context_balance;
+
+/* Everything of a context that is plain data. */
+typedef struct policy_context_snapshot {
+    lua_Integer now;
+    policy_context_string storefront;
+    policy_context_string locale;
+    policy_context_string environment;
+    policy_context_string customer_id;
+    lua_Integer seed;
+    int status_known;
+    int entitlement_count;
+    const policy_context_string *entitlements;
+    int subscription_count;
+    const policy_context_subscription *subscriptions;
+    int balance_count;
+    const policy_context_balance *balances;
+} policy_context_snapshot;
+
+/* The parts of `ctx.customer` a host function pushes: the function is called with the part's
+ * number and must push exactly one table. */
+enum { POLICY_CONTEXT_ATTRIBUTES = 1, POLICY_CONTEXT_EVENTS = 2 };
+
+/* The text of an unknown-field error: the host function is called with the table's number
+ * (POLICY_CONTEXT_CTX or POLICY_CONTEXT_CUSTOMER) and the key, and returns the message
+ * without its location, which is added here. */
+enum { POLICY_CONTEXT_CTX = 1, POLICY_CONTEXT_CUSTOMER = 2 };
+
+typedef struct policy_context policy_context;
+
+/*
+ * Makes the metatables of `ctx` and `ctx.customer` in `L`, once per state.  The registry
+ * slots name the catalog `ctx.catalog` shows, the metatable every subscription entry gets,
+ * the `next` function `pairs` walks with, the host function that pushes attributes and
+ * events, and the host function that words an unknown-field error.  The context lives as long
+ * as the state (it is a userdata anchored in the registry).  Raises a Lua error when memory
+ * runs out, so call it protected or while the state has room.
+ */
+policy_context *policy_context_open(lua_State *L, int catalog_slot, int entry_metatable_slot, int next_slot,
+                                    int push_part_slot, int unknown_field_slot);
+
+/* Pushes a new `ctx` for `snapshot`, which becomes the current one; the snapshot's memory
+ * must stay valid until policy_context_end. */
+void policy_context_push(lua_State *L, policy_context *context, const policy_context_snapshot *snapshot);
+
+/* Pushes the current `ctx` again, for the next hook of a storefront plan. */
+void policy_context_push_current(lua_State *L, policy_context *context);
+
+/* Ends the current context: its tables answer no more reads. */
+void policy_context_end(policy_context *context);
+
+#endif

@@ -1,0 +1,381 @@
+#include "policy_context.h"
+
+#include <lauxlib.h>
+
+/* What is made on first read and kept, in a registry slot, for the rest of the context's life. */
+enum part { PART_CUSTOMER, PART_ENTITLEMENTS, PART_SUBSCRIPTIONS, PART_BALANCES, PART_ATTRIBUTES, PART_EVENTS, PART_COUNT };
+
+struct policy_context {
+    const policy_context_snapshot *snapshot; /* NULL once the context has ended */
+    unsigned built;                          /* one bit per part */
+    int context_slot;
+    int context_metatable_slot;
+    int part_slots[PART_COUNT];
+    int customer_metatable_slot;
+    int entry_keys_slot;
+    int catalog_slot;
+    int entry_metatable_slot;
+    int next_slot;
+    int push_part_slot;
+    int unknown_field_slot;
+};
+
+static const char *const context_fields[] = {"now", "storefront", "locale", "environment", "catalog", "customer"};
+static const char *const customer_fields[] = {"id", "seed", "status_known", "entitlements", "subscriptions", "balances",
+                                              "attributes", "events"};
+static const char *const entry_fields[] = {"product_id", "group_level", "state", "will_auto_renew", "expiration_date",
+                                           "intro_eligible", "win_back_offers", "paid_months"};
+enum {
+    CONTEXT_FIELD_COUNT = sizeof context_fields / sizeof *context_fields,
+    CUSTOMER_FIELD_COUNT = sizeof customer_fields / sizeof *customer_fields,
+    ENTRY_FIELD_COUNT = sizeof entry_fields / sizeof *entry_fields
+};
+enum entry_key { KEY_PRODUCT_ID = 1, KEY_GROUP_LEVEL, KEY_STATE, KEY_WILL_AUTO_RENEW, KEY_EXPIRATION_DATE, KEY_INTRO_ELIGIBLE,
+                 KEY_WIN_BACK_OFFERS, KEY_PAID_MONTHS };
+
+/* One kind of strict table: `ctx` or `ctx.customer`. */
+struct table_kind {
+    int which;                 /* POLICY_CONTEXT_CTX or POLICY_CONTEXT_CUSTOMER */
+    const char *name;
+    const char *const *fields;
+    int field_count;
+};
+
+static const struct table_kind context_kind = {POLICY_CONTEXT_CTX, "ctx", context_fields, CONTEXT_FIELD_COUNT};
+static const struct table_kind customer_kind = {POLICY_CONTEXT_CUSTOMER, "ctx.customer", customer_fields, CUSTOMER_FIELD_COUNT};
+
+static void push_string(lua_State *L, policy_context_string string) {
+    lua_pushlstring(L, string.bytes, string.length);
+}
+
+static void store(lua_State *L, int slot) {
+    lua_rawseti(L, LUA_REGISTRYINDEX, slot);
+}
+
+static int new_slot(lua_State *L) {
+    lua_pushboolean(L, 0);
+    return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* ---- parts ------------------------------------------------------------------------ */
+
+static void push_list(lua_State *L, const policy_context_string *items, int count) {
+    lua_createtable(L, count, 0);
+    for (int i = 0; i < count; i++) {
+        push_string(L, items[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
+/* Sets field `key` (an entry_key) of the entry at `entry` to the value on top. */
+static void set_entry_field(lua_State *L, int keys, int entry, int key) {
+    lua_rawgeti(L, keys, key);
+    lua_insert(L, -2);
+    lua_rawset(L, entry);
+}
+
+static void push_entry(lua_State *L, const policy_context *context, int keys, const policy_context_subscription *item) {
+    lua_createtable(L, 0, ENTRY_FIELD_COUNT);
+    int entry = lua_gettop(L);
+    push_string(L, item->product_id);
+    set_entry_field(L, keys, entry, KEY_PRODUCT_ID);
+    lua_pushinteger(L, item->group_level);
+    set_entry_field(L, keys, entry, KEY_GROUP_LEVEL);
+    push_string(L, item->state);
+    set_entry_field(L, keys, entry, KEY_STATE);
+    lua_pushboolean(L, item->will_auto_renew);
+    set_entry_field(L, keys, entry, KEY_WILL_AUTO_RENEW);
+    if (item->has_expiration_date) {
+        lua_pushinteger(L, item->expiration_date);
+        set_entry_field(L, keys, entry, KEY_EXPIRATION_DATE);
+    }
+    lua_pushboolean(L, item->intro_eligible);
+    set_entry_field(L, keys, entry, KEY_INTRO_ELIGIBLE);
+    push_list(L, item->win_back_offers, item->win_back_offer_count);
+    set_entry_field(L, keys, entry, KEY_WIN_BACK_OFFERS);
+    lua_pushnumber(L, item->paid_months);
+    set_entry_field(L, keys, entry, KEY_PAID_MONTHS);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, context->entry_metatable_slot);
+    lua_setmetatable(L, entry);
+}
+
+static void make_subscriptions(lua_State *L, const policy_context *context) {
+    const policy_context_snapshot *snapshot = context->snapshot;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, context->entry_keys_slot);
+    int keys = lua_gettop(L);
+    lua_createtable(L, 0, snapshot->subscription_count);
+    int table = lua_gettop(L);
+    for (int i = 0; i < snapshot->subscription_count; i++) {
+        const policy_context_subscription *item = &snapshot->subscriptions[i];
+        push_string(L, item->group_id);
+        push_entry(L, context, keys, item);
+        lua_rawset(L, table);
+    }
+    lua_remove(L, keys);
+}
+
+static void make_balances(lua_State *L, const policy_context_snapshot *snapshot) {
+    lua_createtable(L, 0, snapshot->balance_count);
+    for (int i = 0; i < snapshot->balance_count; i++) {
+        push_string(L, snapshot->balances[i].item);
+        lua_pushinteger(L, snapshot->balances[i].amount);
+        lua_rawset(L, -3);
+    }
+}
+
+static void make_part(lua_State *L, policy_context *context, enum part part) {
+    const policy_context_snapshot *snapshot = context->snapshot;
+    switch (part) {
+    case PART_CUSTOMER:
+        lua_createtable(L, 0, 0);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, context->customer_metatable_slot);
+        lua_setmetatable(L, -2);
+        break;
+    case PART_ENTITLEMENTS:
+        push_list(L, snapshot->entitlements, snapshot->entitlement_count);
+        break;
+    case PART_SUBSCRIPTIONS:
+        make_subscriptions(L, context);
+        break;
+    case PART_BALANCES:
+        make_balances(L, snapshot);
+        break;
+    case PART_ATTRIBUTES:
+    case PART_EVENTS:
+        lua_rawgeti(L, LUA_REGISTRYINDEX, context->push_part_slot);
+        lua_pushinteger(L, part == PART_ATTRIBUTES ? POLICY_CONTEXT_ATTRIBUTES : POLICY_CONTEXT_EVENTS);
+        lua_call(L, 1, 1);
+        break;
+    case PART_COUNT:
+        lua_pushnil(L);
+        break;
+    }
+}
+
+/* Pushes `part`, making it the first time the current context needs it. */
+static void push_part(lua_State *L, policy_context *context, enum part part) {
+    unsigned bit = 1u << part;
+    if (context->built & bit) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, context->part_slots[part]);
+        return;
+    }
+    make_part(L, context, part);
+    lua_pushvalue(L, -1);
+    store(L, context->part_slots[part]);
+    context->built |= bit;
+}
+
+/* ---- fields ----------------------------------------------------------------------- */
+
+/* Pushes field `position` (0-based, in context_fields' order) of `ctx`. */
+static void push_context_field(lua_State *L, policy_context *context, int position) {
+    const policy_context_snapshot *snapshot = context->snapshot;
+    switch (position) {
+    case 0: lua_pushinteger(L, snapshot->now); break;
+    case 1: push_string(L, snapshot->storefront); break;
+    case 2: push_string(L, snapshot->locale); break;
+    case 3: push_string(L, snapshot->environment); break;
+    case 4: lua_rawgeti(L, LUA_REGISTRYINDEX, context->catalog_slot); break;
+    default: push_part(L, context, PART_CUSTOMER); break;
+    }
+}
+
+/* Pushes field `position` (0-based, in customer_fields' order) of `ctx.customer`. */
+static void push_customer_field(lua_State *L, policy_context *context, int position) {
+    const policy_context_snapshot *snapshot = context->snapshot;
+    switch (position) {
+    case 0: push_string(L, snapshot->customer_id); break;
+    case 1: lua_pushinteger(L, snapshot->seed); break;
+    case 2: lua_pushboolean(L, snapshot->status_known); break;
+    case 3: push_part(L, context, PART_ENTITLEMENTS); break;
+    case 4: push_part(L, context, PART_SUBSCRIPTIONS); break;
+    case 5: push_part(L, context, PART_BALANCES); break;
+    case 6: push_part(L, context, PART_ATTRIBUTES); break;
+    default: push_part(L, context, PART_EVENTS); break;
+    }
+}
+
+static void push_field(lua_State *L, policy_context *context, const struct table_kind *kind, int position) {
+    if (kind->which == POLICY_CONTEXT_CTX) {
+        push_context_field(L, context, position);
+    } else {
+        push_customer_field(L, context, position);
+    }
+}
+
+/* ---- metamethods -------------------------------------------------------------------- */
+
+/* Upvalues of every metamethod: 1 the context, 2 a light userdata to its table_kind,
+ * 3 the table of the kind's field names to their 0-based positions. */
+
+static policy_context *context_of(lua_State *L) {
+    return (policy_context *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static const struct table_kind *kind_of(lua_State *L) {
+    return (const struct table_kind *)lua_touserdata(L, lua_upvalueindex(2));
+}
+
+/* Whether the table at index 1 is the current context's table of `kind`. */
+static int is_current(lua_State *L, const policy_context *context, const struct table_kind *kind) {
+    if (context->snapshot == NULL) return 0;
+    int slot;
+    if (kind->which == POLICY_CONTEXT_CTX) {
+        slot = context->context_slot;
+    } else {
+        if (!(context->built & (1u << PART_CUSTOMER))) return 0;
+        slot = context->part_slots[PART_CUSTOMER];
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, slot);
+    int same = lua_rawequal(L, 1, -1);
+    lua_pop(L, 1);
+    return same;
+}
+
+static int raise_ended(lua_State *L, const struct table_kind *kind) {
+    luaL_where(L, 1);
+    lua_pushfstring(L, "%s belongs to a hook call that has ended; keep the values a later call needs, not %s", kind->name,
+                    kind->name);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static int index_metamethod(lua_State *L) {
+    policy_context *context = context_of(L);
+    const struct table_kind *kind = kind_of(L);
+    if (!is_current(L, context, kind)) return raise_ended(L, kind);
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER) {
+        int position = (int)lua_tointeger(L, -1);
+        lua_settop(L, 2);
+        push_field(L, context, kind, position);
+        return 1;
+    }
+    lua_settop(L, 2);
+    luaL_where(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, context->unknown_field_slot);
+    lua_pushinteger(L, kind->which);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static int pairs_metamethod(lua_State *L) {
+    policy_context *context = context_of(L);
+    const struct table_kind *kind = kind_of(L);
+    if (!is_current(L, context, kind)) return raise_ended(L, kind);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, context->next_slot);
+    lua_createtable(L, 0, kind->field_count);
+    int snapshot = lua_gettop(L);
+    for (int position = 0; position < kind->field_count; position++) {
+        push_field(L, context, kind, position);
+        lua_setfield(L, snapshot, kind->fields[position]);
+    }
+    lua_pushnil(L);
+    return 3;
+}
+
+/* The key at index 2 as `tostring` shows a string, number or boolean, or its type's name. */
+static const char *key_text(lua_State *L) {
+    switch (lua_type(L, 2)) {
+    case LUA_TSTRING: return lua_tostring(L, 2);
+    case LUA_TNUMBER: {
+        int integral = 0;
+        lua_Integer integer = lua_tointegerx(L, 2, &integral);
+        return integral ? lua_pushfstring(L, "%I", (LUAI_UACINT)integer) : lua_pushfstring(L, "%f", (LUAI_UACNUMBER)lua_tonumber(L, 2));
+    }
+    case LUA_TBOOLEAN: return lua_toboolean(L, 2) ? "true" : "false";
+    default: return luaL_typename(L, 2);
+    }
+}
+
+static int newindex_metamethod(lua_State *L) {
+    const struct table_kind *kind = kind_of(L);
+    lua_settop(L, 2);
+    const char *key = key_text(L);
+    luaL_where(L, 1);
+    lua_pushfstring(L, "attempt to modify read-only table '%s' (field '%s')", kind->name, key);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+/* ---- setup ------------------------------------------------------------------------- */
+
+/* Pushes a closure of `function` over the three shared upvalues; the positions table is at `positions`. */
+static void push_metamethod(lua_State *L, lua_CFunction function, int holder, const struct table_kind *kind, int positions) {
+    lua_pushvalue(L, holder);
+    lua_pushlightuserdata(L, (void *)kind);
+    lua_pushvalue(L, positions);
+    lua_pushcclosure(L, function, 3);
+}
+
+/* Makes the locked metatable of `kind` and returns its registry slot. */
+static int make_metatable(lua_State *L, int holder, const struct table_kind *kind) {
+    lua_createtable(L, 0, kind->field_count);
+    int positions = lua_gettop(L);
+    for (int position = 0; position < kind->field_count; position++) {
+        lua_pushinteger(L, position);
+        lua_setfield(L, positions, kind->fields[position]);
+    }
+    lua_createtable(L, 0, 4);
+    int metatable = lua_gettop(L);
+    push_metamethod(L, index_metamethod, holder, kind, positions);
+    lua_setfield(L, metatable, "__index");
+    push_metamethod(L, pairs_metamethod, holder, kind, positions);
+    lua_setfield(L, metatable, "__pairs");
+    push_metamethod(L, newindex_metamethod, holder, kind, positions);
+    lua_setfield(L, metatable, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, metatable, "__metatable");
+    int slot = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pop(L, 1);
+    return slot;
+}
+
+policy_context *policy_context_open(lua_State *L, int catalog_slot, int entry_metatable_slot, int next_slot,
+                                    int push_part_slot, int unknown_field_slot) {
+    int base = lua_gettop(L);
+    policy_context *context = (policy_context *)lua_newuserdatauv(L, sizeof *context, 0);
+    int holder = lua_gettop(L);
+    context->snapshot = NULL;
+    context->built = 0;
+    context->catalog_slot = catalog_slot;
+    context->entry_metatable_slot = entry_metatable_slot;
+    context->next_slot = next_slot;
+    context->push_part_slot = push_part_slot;
+    context->unknown_field_slot = unknown_field_slot;
+    context->context_slot = new_slot(L);
+    for (int part = 0; part < PART_COUNT; part++) context->part_slots[part] = new_slot(L);
+    lua_createtable(L, ENTRY_FIELD_COUNT, 0);
+    for (int i = 0; i < ENTRY_FIELD_COUNT; i++) {
+        lua_pushstring(L, entry_fields[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    context->entry_keys_slot = luaL_ref(L, LUA_REGISTRYINDEX);
+    context->context_metatable_slot = make_metatable(L, holder, &context_kind);
+    context->customer_metatable_slot = make_metatable(L, holder, &customer_kind);
+    lua_settop(L, holder);
+    luaL_ref(L, LUA_REGISTRYINDEX); /* anchors the context for the state's life */
+    lua_settop(L, base);
+    return context;
+}
+
+void policy_context_push(lua_State *L, policy_context *context, const policy_context_snapshot *snapshot) {
+    lua_createtable(L, 0, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, context->context_metatable_slot);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    store(L, context->context_slot);
+    context->snapshot = snapshot;
+    context->built = 0;
+}
+
+void policy_context_push_current(lua_State *L, policy_context *context) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, context->context_slot);
+}
+
+void policy_context_end(policy_context *context) {
+    context->snapshot = NULL;
+}

@@ -1,0 +1,125 @@
+import CPolicyContext
+import Foundation
+
+/// The plain-data copy of a ``PolicyContext`` that the C context (`CPolicyContext`) makes
+/// `ctx` from: its strings as UTF-8 bytes in an arena, its numbers and flags as they are.
+///
+/// One snapshot serves one state: each ``fill(from:)`` reuses the arena of the last one, so
+/// preparing a request allocates nothing once the arena has grown to the largest context seen.
+/// The pointer it returns stays valid until the next fill.
+final class ContextSnapshot {
+    private let snapshot = UnsafeMutablePointer<policy_context_snapshot>.allocate(capacity: 1)
+    private var arena = SnapshotArena()
+
+    deinit {
+        arena.deallocate()
+        snapshot.deallocate()
+    }
+
+    /// Copies `context`'s plain data, all but the customer's attributes and events.
+    func fill(from context: PolicyContext) -> UnsafePointer<policy_context_snapshot> {
+        arena.reset()
+        let customer = context.customer
+        var filled = policy_context_snapshot()
+        filled.now = lua_Integer(EpochSeconds.whole(context.now))
+        filled.storefront = arena.copy(context.storefront)
+        filled.locale = arena.copy(context.locale)
+        filled.environment = arena.copy(context.environment.rawValue)
+        filled.customer_id = arena.copy(customer.id)
+        filled.seed = lua_Integer(customer.seed)
+        filled.status_known = customer.statusKnown ? 1 : 0
+        filled.entitlement_count = Int32(customer.entitlements.count)
+        filled.entitlements = UnsafePointer(arena.copy(customer.entitlements))
+        filled.subscription_count = Int32(customer.subscriptions.count)
+        filled.subscriptions = UnsafePointer(copySubscriptions(customer.subscriptions))
+        filled.balance_count = Int32(customer.balances.count)
+        let balances = arena.allocate(policy_context_balance.self, count: customer.balances.count)
+        for (position, (item, amount)) in customer.balances.enumerated() {
+            balances[position] = policy_context_balance(item: arena.copy(item), amount: lua_Integer(amount))
+        }
+        filled.balances = UnsafePointer(balances)
+        snapshot.pointee = filled
+        return UnsafePointer(snapshot)
+    }
+
+    private func copySubscriptions(_ subscriptions: [String: SubscriptionSnapshot]) -> UnsafeMutablePointer<policy_context_subscription> {
+        let items = arena.allocate(policy_context_subscription.self, count: subscriptions.count)
+        for (position, (groupID, subscription)) in subscriptions.enumerated() {
+            var item = policy_context_subscription()
+            item.group_id = arena.copy(groupID)
+            item.product_id = arena.copy(subscription.productID)
+            item.state = arena.copy(subscription.state.rawValue)
+            item.group_level = lua_Integer(subscription.groupLevel)
+            item.paid_months = subscription.paidMonths
+            if let expirationDate = subscription.expirationDate {
+                item.has_expiration_date = 1
+                item.expiration_date = lua_Integer(EpochSeconds.whole(expirationDate))
+            }
+            item.will_auto_renew = subscription.willAutoRenew ? 1 : 0
+            item.intro_eligible = subscription.introEligible ? 1 : 0
+            item.win_back_offer_count = Int32(subscription.winBackOfferIDs.count)
+            item.win_back_offers = UnsafePointer(arena.copy(subscription.winBackOfferIDs))
+            items[position] = item
+        }
+        return items
+    }
+}
+
+/// Memory for one snapshot at a time, in chunks that never move while a snapshot uses them.
+private struct SnapshotArena {
+    private static let chunkSize = 4096
+    private var chunks: [(start: UnsafeMutableRawPointer, size: Int)] = []
+    private var used = 0
+
+    /// Forgets the last snapshot, keeping the largest chunk for the next one.
+    mutating func reset() {
+        if chunks.count > 1, let largest = chunks.max(by: { $0.size < $1.size }) {
+            for chunk in chunks where chunk.start != largest.start { chunk.start.deallocate() }
+            chunks = [largest]
+        }
+        used = 0
+    }
+
+    /// Gives every chunk back.
+    mutating func deallocate() {
+        for chunk in chunks { chunk.start.deallocate() }
+        chunks = []
+    }
+
+    /// Room for `count` values of `type`, uninitialized.
+    mutating func allocate<Value>(_ type: Value.Type, count: Int) -> UnsafeMutablePointer<Value> {
+        bytes(MemoryLayout<Value>.stride * count, alignment: MemoryLayout<Value>.alignment).bindMemory(to: Value.self, capacity: count)
+    }
+
+    /// `string`'s UTF-8 bytes, copied.
+    mutating func copy(_ string: String) -> policy_context_string {
+        var string = string
+        return string.withUTF8 { utf8 in
+            let destination = bytes(utf8.count, alignment: 1)
+            if let source = utf8.baseAddress { destination.copyMemory(from: source, byteCount: utf8.count) }
+            return policy_context_string(bytes: destination.assumingMemoryBound(to: CChar.self), length: utf8.count)
+        }
+    }
+
+    /// Each of `strings`, copied, in a list.
+    mutating func copy(_ strings: [String]) -> UnsafeMutablePointer<policy_context_string> {
+        let list = allocate(policy_context_string.self, count: strings.count)
+        for (position, string) in strings.enumerated() { list[position] = copy(string) }
+        return list
+    }
+
+    private mutating func bytes(_ count: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        if let current = chunks.last {
+            let start = (used + alignment - 1) & ~(alignment - 1)
+            if start + count <= current.size {
+                used = start + count
+                return current.start + start
+            }
+        }
+        let size = max(Self.chunkSize, count * 2)
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        chunks.append((chunk, size))
+        used = count
+        return chunk
+    }
+}
