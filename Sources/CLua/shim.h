@@ -200,6 +200,27 @@ static inline void srlua_disarm(lua_State *L) {
     lua_sethook(L, NULL, 0, 0);
 }
 
+/* ---- read-only views ------------------------------------------------------------- */
+
+/* The `__index` every frozen view shares: upvalue 1 is the weak table from each view to the
+ * table it shows, and the key is read from that table as policy code would read it (through
+ * its own metatable, so a strict table's check still runs). */
+static inline int srlua_view_index(lua_State *L) {
+    lua_settop(L, 2);
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TTABLE) return 0;
+    lua_pushvalue(L, 2);
+    lua_gettable(L, -2);
+    return 1;
+}
+
+/* Given the view-to-target table, returns srlua_view_index closed over it. */
+static inline int srlua_make_view_index(lua_State *L) {
+    lua_settop(L, 1);
+    lua_pushcclosure(L, srlua_view_index, 1);
+    return 1;
+}
+
 /* ---- the message handler ------------------------------------------------------- */
 
 /* Adds a traceback to a string error.  Other error values are described by their type

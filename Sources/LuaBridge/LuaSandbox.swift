@@ -26,15 +26,16 @@ enum LuaSandbox {
         "local BASE_FUNCTIONS = {" + baseFunctions.map { "\"\($0)\"" }.joined(separator: ", ") + "}\n"
     }
 
-    private static let builderPrefix = "local base, libraries, print = ...\n"
+    private static let builderPrefix = "local base, libraries, print, make_view_index = ...\n"
 
     private static let builderBody = """
     local error, type, rawget, select = base.error, base.type, base.rawget, base.select
     local real_setmetatable, real_load, real_collectgarbage, tostring =
         base.setmetatable, base.load, base.collectgarbage, base.tostring
 
-    -- The views' metamethods are shared: each view is an empty table and a metatable
-    -- whose __index is its target; the target and name are found by the view.
+    -- A view is an empty table whose metatable answers reads from the table it shows, its
+    -- target, and refuses writes. view_targets finds each view's target (the host reads it
+    -- through __proxied) and view_names its name, for errors.
     local view_targets = real_setmetatable({}, { __mode = "k" })
     local view_names = real_setmetatable({}, { __mode = "k" })
     local function view_newindex(view, key)
@@ -47,19 +48,29 @@ enum LuaSandbox {
     end
     local function view_len(view) return #view_targets[view] end
 
-    local function readonly(target, name)
-        local view = real_setmetatable({}, {
-            __index = target,
-            __newindex = view_newindex,
-            __pairs = view_pairs,
-            __len = view_len,
-            __metatable = false,
-            __proxied = target,
-        })
+    local function view_of(target, name, metatable)
+        local view = real_setmetatable({}, metatable)
         view_targets[view] = target
         view_names[view] = name
         return view
     end
+
+    -- The globals and libraries, read on nearly every line, get a metatable each whose __index
+    -- is the target itself: a read is one table lookup.
+    local function readonly(target, name)
+        return view_of(target, name, {
+            __index = target, __newindex = view_newindex, __pairs = view_pairs, __len = view_len,
+            __metatable = false, __proxied = view_targets,
+        })
+    end
+
+    -- Frozen host data (the catalog, its products, offers and lists) shares one metatable whose
+    -- __index, a C function, finds the target through view_targets: a view costs an empty
+    -- table and two weak entries instead of a metatable of its own.
+    local frozen_metatable = {
+        __index = make_view_index(view_targets), __newindex = view_newindex, __pairs = view_pairs, __len = view_len,
+        __metatable = false, __proxied = view_targets,
+    }
 
     local globals = {}
     for _, name in ipairs(BASE_FUNCTIONS) do globals[name] = base[name] end
@@ -94,7 +105,7 @@ enum LuaSandbox {
         for key, value in next, target do
             if type(value) == "table" then target[key] = freeze(value, name .. "." .. tostring(key)) end
         end
-        return readonly(target, name)
+        return view_of(target, name, frozen_metatable)
     end
     return sandbox, freeze
     """

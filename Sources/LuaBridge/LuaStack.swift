@@ -105,12 +105,16 @@ public struct LuaStack {
     public func rawEqual(_ first: Int32, _ second: Int32) -> Bool { lua_rawequal(state, first, second) != 0 }
 
     /// Where the Lua function `level` calls up the stack is running, as Lua prefixes its
-    /// error messages (`policy.lua:12: `); empty when that is not a Lua function. Level 1 is
-    /// the caller of the running host function.
+    /// error messages (`policy.lua:12: `). Level 1 is the caller of the running host function;
+    /// C functions between it and the Lua code (a read-only view's `__index`, say) are passed
+    /// over, up to three of them. Empty when no Lua function is found.
     public func location(level: Int32) -> String {
-        luaL_where(state, level)
-        defer { lua_settop(state, -2) }
-        return string(at: -1) ?? ""
+        for candidate in level..<(level + 4) {
+            luaL_where(state, candidate)
+            defer { lua_settop(state, -2) }
+            if let text = string(at: -1), !text.isEmpty { return text }
+        }
+        return ""
     }
 
     /// Gives the table at `table` the metatable `metatable` refers to.
@@ -254,11 +258,16 @@ public struct LuaStack {
     public func pushReadOnlyTarget(of index: Int32) -> Bool {
         let absolute = lua_absindex(state, index)
         guard lua_type(state, absolute) == LUA_TTABLE, lua_getmetatable(state, absolute) != 0 else { return false }
-        if pushField("__proxied", of: -1) == .table {
-            replace(-2)
-            return true
+        let metatable = top
+        if pushField("__proxied", of: metatable) == .table {
+            lua_pushvalue(state, absolute)
+            if lua_rawget(state, -2) == LUA_TTABLE {
+                replace(metatable)
+                setTop(metatable)
+                return true
+            }
         }
-        setTop(top - 2)
+        setTop(metatable - 1)
         return false
     }
 

@@ -407,7 +407,8 @@ public final class LuaState {
             stack.setField(named: library.name, of: copy - 1)
         }
         srlua_push_callback(handle, printTrampoline, Unmanaged.passUnretained(printBox).toOpaque())
-        let status2 = srlua_pcall(handle, 3, 2, 0)
+        lua_pushcclosure(handle, srlua_make_view_index, 0)
+        let status2 = srlua_pcall(handle, 4, 2, 0)
         guard status2 == LUA_OK else {
             throw LuaError(kind: .runtime, message: stack.string(at: -1) ?? "sandbox failed to build")
         }

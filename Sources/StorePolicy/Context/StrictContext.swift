@@ -13,8 +13,6 @@ import StoreCore
 /// stay open, `rawget` still reads these tables without the check, and the metatables are locked
 /// (`getmetatable` gives `false`), so no policy can change them for a later call.
 struct StrictContext {
-    let context: LuaReference
-    let customer: LuaReference
     let subscription: LuaReference
     let product: LuaReference
     let productSubscription: LuaReference
@@ -35,30 +33,32 @@ struct StrictContext {
     static let transactionFields = LuaEncoder.luaKeys(ofPropertiesOf: JWSTransactionDecodedPayload())
 
     /// Makes the metatables in `state`, once per state: each a locked table whose `__index`
-    /// is a host function holding its fields.
+    /// is a host function holding its fields. (`ctx` and `ctx.customer` are the engine's
+    /// ``LazyContext``'s; a test file's are made with ``metatable(_:fields:in:)``.)
     init(in state: LuaState) {
-        func metatable(_ name: String, _ fields: [String]) -> LuaReference {
-            let known = Set(fields)
-            let index = state.functionReference { stack throws(LuaError) in
-                if stack.type(at: 2) == .string, let key = stack.string(at: 2), known.contains(key) { return 0 }
-                throw Self.unknownField(of: name, fields: fields, stack)
-            }
-            return state.withStack { stack in
-                stack.pushTable(fieldCount: 2)
-                stack.push(index)
-                stack.setField("__index", of: -2)
-                stack.push(false)
-                stack.setField("__metatable", of: -2)
-                return state.reference(toValueAt: -1)
-            }
+        subscription = Self.metatable("a subscription entry of ctx.customer.subscriptions", fields: Self.subscriptionFields, in: state)
+        product = Self.metatable("a product", fields: Self.productFields, in: state)
+        productSubscription = Self.metatable("a product's subscription", fields: Self.productSubscriptionFields, in: state)
+        offer = Self.metatable("an offer", fields: Self.offerFields, in: state)
+        transaction = Self.metatable("the transaction", fields: Self.transactionFields, in: state)
+    }
+
+    /// A locked metatable for the strict table `name` of `fields`: its `__index` is a host
+    /// function that raises ``unknownField(of:fields:_:)`` for a key `fields` does not list.
+    static func metatable(_ name: String, fields: [String], in state: LuaState) -> LuaReference {
+        let known = Set(fields)
+        let index = state.functionReference { stack throws(LuaError) in
+            if stack.type(at: 2) == .string, let key = stack.string(at: 2), known.contains(key) { return 0 }
+            throw Self.unknownField(of: name, fields: fields, stack)
         }
-        context = metatable("ctx", Self.contextFields)
-        customer = metatable("ctx.customer", Self.customerFields)
-        subscription = metatable("a subscription entry of ctx.customer.subscriptions", Self.subscriptionFields)
-        product = metatable("a product", Self.productFields)
-        productSubscription = metatable("a product's subscription", Self.productSubscriptionFields)
-        offer = metatable("an offer", Self.offerFields)
-        transaction = metatable("the transaction", Self.transactionFields)
+        return state.withStack { stack in
+            stack.pushTable(fieldCount: 2)
+            stack.push(index)
+            stack.setField("__index", of: -2)
+            stack.push(false)
+            stack.setField("__metatable", of: -2)
+            return state.reference(toValueAt: -1)
+        }
     }
 
     /// The error for reading the key at index 2 of a strict table `name` of `fields`, raised

@@ -22,16 +22,18 @@ package enum PolicyTestLibrary {
             return 1
         }
         let strict = StrictContext(in: state)
+        let context = StrictContext.metatable("ctx", fields: StrictContext.contextFields, in: state)
+        let customer = StrictContext.metatable("ctx.customer", fields: StrictContext.customerFields, in: state)
         strict.applyToProducts(of: catalog, in: state)
         let library = try state.compileFunction(source, chunkName: "storerules-test-library", environment: environment)
         try state.call(library, arguments: { stack in
-            stack.push(strict.context)
-            stack.push(strict.customer)
+            stack.push(context)
+            stack.push(customer)
             stack.push(strict.subscription)
             stack.push(strict.transaction)
             return 4
         }, results: { _, _, _ in })
-        return StrictContextBuilder(strict: strict)
+        return StrictContextBuilder(strict: strict, context: context, customer: customer)
     }
 
     /// Defines `decide(hook, ctx, ...)`: `hook` run through `engine` on the context `ctx`

@@ -6,6 +6,9 @@ import LuaBridge
 /// 'subscriptions'?)`), through the same metatables `context{...}` uses in the state.
 package struct StrictContextBuilder {
     let strict: StrictContext
+    /// The metatables of `ctx` and of `ctx.customer`.
+    let context: LuaReference
+    let customer: LuaReference
 
     /// Pushes `context` as a plain table with `catalog` as its `ctx.catalog`, and makes it,
     /// its customer and each subscription entry strict.
@@ -21,9 +24,9 @@ package struct StrictContextBuilder {
                     stack.setMetatable(strict.subscription, of: entry)
                 }
             }
-            stack.setMetatable(strict.customer, of: customer)
+            stack.setMetatable(self.customer, of: customer)
         }
         stack.setTop(table)
-        stack.setMetatable(strict.context, of: table)
+        stack.setMetatable(self.context, of: table)
     }
 }
