@@ -6,7 +6,7 @@
 enum part { PART_CUSTOMER, PART_ENTITLEMENTS, PART_SUBSCRIPTIONS, PART_BALANCES, PART_ATTRIBUTES, PART_EVENTS, PART_COUNT };
 
 struct policy_context {
-    const policy_context_snapshot *snapshot; /* NULL once the context has ended */
+    policy_context_snapshot *snapshot; /* NULL once the context has ended */
     unsigned built;                          /* one bit per part */
     int context_slot;
     int context_metatable_slot;
@@ -124,7 +124,11 @@ static void make_balances(lua_State *L, const policy_context_snapshot *snapshot)
 }
 
 static void make_part(lua_State *L, policy_context *context, enum part part) {
-    const policy_context_snapshot *snapshot = context->snapshot;
+    policy_context_snapshot *snapshot = context->snapshot;
+    if ((part == PART_ENTITLEMENTS || part == PART_SUBSCRIPTIONS || part == PART_BALANCES) && !snapshot->collections_filled) {
+        snapshot->fill_collections(snapshot->owner, snapshot);
+        snapshot->collections_filled = 1;
+    }
     switch (part) {
     case PART_CUSTOMER:
         lua_createtable(L, 0, 0);
@@ -362,7 +366,7 @@ policy_context *policy_context_open(lua_State *L, int catalog_slot, int entry_me
     return context;
 }
 
-void policy_context_push(lua_State *L, policy_context *context, const policy_context_snapshot *snapshot) {
+void policy_context_push(lua_State *L, policy_context *context, policy_context_snapshot *snapshot) {
     lua_createtable(L, 0, 0);
     lua_rawgeti(L, LUA_REGISTRYINDEX, context->context_metatable_slot);
     lua_setmetatable(L, -2);

@@ -43,8 +43,16 @@ typedef struct policy_context_balance {
     lua_Integer amount;
 } policy_context_balance;
 
-/* Everything of a context that is plain data. */
-typedef struct policy_context_snapshot {
+typedef struct policy_context_snapshot policy_context_snapshot;
+
+/* Fills a snapshot's customer collections (entitlements, subscriptions, balances); called
+ * with the snapshot's owner the first time a hook reads one of them.  It must not raise a Lua
+ * error. */
+typedef void (*policy_context_fill)(void *owner, policy_context_snapshot *snapshot);
+
+/* Everything of a context that is plain data.  The scalars are set before the context is
+ * pushed; the collections when `fill_collections` runs, at most once per context. */
+struct policy_context_snapshot {
     lua_Integer now;
     policy_context_string storefront;
     policy_context_string locale;
@@ -58,7 +66,10 @@ typedef struct policy_context_snapshot {
     const policy_context_subscription *subscriptions;
     int balance_count;
     const policy_context_balance *balances;
-} policy_context_snapshot;
+    int collections_filled;
+    policy_context_fill fill_collections;
+    void *owner;
+};
 
 /* The parts of `ctx.customer` a host function pushes: the function is called with the part's
  * number and must push exactly one table. */
@@ -84,7 +95,7 @@ policy_context *policy_context_open(lua_State *L, int catalog_slot, int entry_me
 
 /* Pushes a new `ctx` for `snapshot`, which becomes the current one; the snapshot's memory
  * must stay valid until policy_context_end. */
-void policy_context_push(lua_State *L, policy_context *context, const policy_context_snapshot *snapshot);
+void policy_context_push(lua_State *L, policy_context *context, policy_context_snapshot *snapshot);
 
 /* Pushes the current `ctx` again, for the next hook of a storefront plan. */
 void policy_context_push_current(lua_State *L, policy_context *context);

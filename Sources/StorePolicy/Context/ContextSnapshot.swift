@@ -4,22 +4,26 @@ import Foundation
 /// The plain-data copy of a ``PolicyContext`` that the C context (`CPolicyContext`) makes
 /// `ctx` from: its strings as UTF-8 bytes in an arena, its numbers and flags as they are.
 ///
-/// One snapshot serves one state: each ``fill(from:)`` reuses the arena of the last one, so
-/// preparing a request allocates nothing once the arena has grown to the largest context seen.
-/// The pointer it returns stays valid until the next fill.
+/// ``fill(from:)`` copies the scalars; the customer's collections (entitlements, subscriptions,
+/// balances) are copied the first time a hook reads one of them, so a hook that reads none pays
+/// nothing for them. One snapshot serves one state: each fill reuses the arena of the last one,
+/// so preparing a request allocates nothing once the arena has grown to the largest context
+/// seen. The pointer it returns stays valid until the next fill.
 final class ContextSnapshot {
     private let snapshot = UnsafeMutablePointer<policy_context_snapshot>.allocate(capacity: 1)
     private var arena = SnapshotArena()
+    /// The customer of the last fill, whose attributes and events Swift pushes.
+    private(set) var customer = CustomerContext()
 
     deinit {
         arena.deallocate()
         snapshot.deallocate()
     }
 
-    /// Copies `context`'s plain data, all but the customer's attributes and events.
-    func fill(from context: PolicyContext) -> UnsafePointer<policy_context_snapshot> {
+    /// Copies `context`'s scalars and keeps its customer for the collections.
+    func fill(from context: PolicyContext) -> UnsafeMutablePointer<policy_context_snapshot> {
         arena.reset()
-        let customer = context.customer
+        customer = context.customer
         var filled = policy_context_snapshot()
         filled.now = lua_Integer(EpochSeconds.whole(context.now))
         filled.storefront = arena.copy(context.storefront)
@@ -28,18 +32,27 @@ final class ContextSnapshot {
         filled.customer_id = arena.copy(customer.id)
         filled.seed = lua_Integer(customer.seed)
         filled.status_known = customer.statusKnown ? 1 : 0
-        filled.entitlement_count = Int32(customer.entitlements.count)
-        filled.entitlements = UnsafePointer(arena.copy(customer.entitlements))
-        filled.subscription_count = Int32(customer.subscriptions.count)
-        filled.subscriptions = UnsafePointer(copySubscriptions(customer.subscriptions))
-        filled.balance_count = Int32(customer.balances.count)
+        filled.fill_collections = { owner, snapshot in
+            guard let owner, let snapshot else { return }
+            Unmanaged<ContextSnapshot>.fromOpaque(owner).takeUnretainedValue().fillCollections(snapshot)
+        }
+        filled.owner = Unmanaged.passUnretained(self).toOpaque()
+        snapshot.pointee = filled
+        return snapshot
+    }
+
+    /// Copies the customer's entitlements, subscriptions and balances into `snapshot`.
+    private func fillCollections(_ snapshot: UnsafeMutablePointer<policy_context_snapshot>) {
+        snapshot.pointee.entitlement_count = Int32(customer.entitlements.count)
+        snapshot.pointee.entitlements = UnsafePointer(arena.copy(customer.entitlements))
+        snapshot.pointee.subscription_count = Int32(customer.subscriptions.count)
+        snapshot.pointee.subscriptions = UnsafePointer(copySubscriptions(customer.subscriptions))
+        snapshot.pointee.balance_count = Int32(customer.balances.count)
         let balances = arena.allocate(policy_context_balance.self, count: customer.balances.count)
         for (position, (item, amount)) in customer.balances.enumerated() {
             balances[position] = policy_context_balance(item: arena.copy(item), amount: lua_Integer(amount))
         }
-        filled.balances = UnsafePointer(balances)
-        snapshot.pointee = filled
-        return UnsafePointer(snapshot)
+        snapshot.pointee.balances = UnsafePointer(balances)
     }
 
     private func copySubscriptions(_ subscriptions: [String: SubscriptionSnapshot]) -> UnsafeMutablePointer<policy_context_subscription> {

@@ -18,24 +18,18 @@ import LuaBridge
 /// which shares one): the tables check that they are the current ones, so a `ctx` kept past
 /// its call can never show the next customer's data; reading it is an error instead.
 final class LazyContext {
-    /// The customer's parts that Swift pushes, for as long as the context is current.
-    private final class SwiftParts {
-        var attributes: [String: LuaValue] = [:]
-        var events: [String: EventHistory] = [:]
-    }
-
     private let handle: OpaquePointer
-    private let snapshot = ContextSnapshot()
-    private let swiftParts = SwiftParts()
+    private let snapshot: ContextSnapshot
 
     /// Makes the metatables in `state`; `entryMetatable` makes each subscription entry strict.
     init(in state: LuaState, catalog: LuaReference, entryMetatable: LuaReference) {
-        let parts = swiftParts
+        let snapshot = ContextSnapshot()
+        self.snapshot = snapshot
         let pushPart = state.functionReference { stack throws(LuaError) in
             if stack.integer(at: 1) == Int64(POLICY_CONTEXT_ATTRIBUTES) {
-                CustomerContext.pushAttributes(parts.attributes, onto: stack)
+                CustomerContext.pushAttributes(snapshot.customer.attributes, onto: stack)
             } else {
-                CustomerContext.pushEvents(parts.events, onto: stack)
+                CustomerContext.pushEvents(snapshot.customer.events, onto: stack)
             }
             return 1
         }
@@ -56,8 +50,6 @@ final class LazyContext {
 
     /// Pushes a new `ctx` for `context`, which becomes the current one.
     func push(_ context: PolicyContext, onto stack: LuaStack) {
-        swiftParts.attributes = context.customer.attributes
-        swiftParts.events = context.customer.events
         policy_context_push(stack.luaState, handle, snapshot.fill(from: context))
     }
 
