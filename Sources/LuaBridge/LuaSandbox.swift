@@ -29,7 +29,9 @@ enum LuaSandbox {
     private static let builderPrefix = "local base, libraries, print, make_view_index = ...\n"
 
     private static let builderBody = """
-    local error, type, rawget, select = base.error, base.type, base.rawget, base.select
+    -- Every name the sandbox's functions use is a local, so none of them keeps the full
+    -- globals table (this chunk's _ENV) alive once the sandbox is built.
+    local error, type, rawget, select, next = base.error, base.type, base.rawget, base.select, base.next
     local real_setmetatable, real_load, real_collectgarbage, tostring =
         base.setmetatable, base.load, base.collectgarbage, base.tostring
 

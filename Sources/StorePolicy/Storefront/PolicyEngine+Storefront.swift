@@ -46,7 +46,7 @@ extension PolicyEngine {
             placement: placement, customerID: context.customer.id, policyVersion: version,
             showMerchandising: merchandising.value, statusLine: Self.statusLine(context),
             products: products, storeButtons: buttons(context, view: .store, notes: notes),
-            subscriptionStores: storefrontLayout.groups.map { subscriptionStore(context, group: $0, notes: notes) },
+            subscriptionStores: storefrontLayout.groups.map { subscriptionStore(context, group: $0, catalog: storefrontLayout.catalog, notes: notes) },
             decisions: notes.all)
     }
 
@@ -60,7 +60,9 @@ extension PolicyEngine {
         return (prominence, prices[product.id] ?? 0, product.id)
     }
 
-    private func subscriptionStore(_ context: PolicyContext, group: PolicyCatalog.Group, notes: DecisionNotes) -> StorefrontPlan.SubscriptionStore {
+    private func subscriptionStore(_ context: PolicyContext, group layout: StorefrontLayout.Group, catalog: PolicyCatalog,
+                                   notes: DecisionNotes) -> StorefrontPlan.SubscriptionStore {
+        let group = layout.group
         let snapshot = context.customer.subscriptions[group.id]
         let active = snapshot.map { $0.state.isEntitled || $0.state == .inBillingRetry } ?? false
         let relationships = visibleRelationships(context, groupID: group.id)
@@ -71,40 +73,41 @@ extension PolicyEngine {
         let lapsed = snapshot != nil && !active
 
         var plans: [StorefrontPlan.Plan] = []
-        for productID in group.products {
-            guard let product = catalog.products[productID], let info = product.subscription else { continue }
+        plans.reserveCapacity(layout.plans.count)
+        for plan in layout.plans {
+            let productID = plan.product.id
             var relationship: SubscriptionRelationship?
             if let current, let currentLevel {
                 if productID == current { relationship = .current }
-                else if info.groupLevel < currentLevel { relationship = .upgrade }
-                else if info.groupLevel > currentLevel { relationship = .downgrade }
+                else if plan.subscription.groupLevel < currentLevel { relationship = .upgrade }
+                else if plan.subscription.groupLevel > currentLevel { relationship = .downgrade }
                 else { relationship = .crossgrade }
             }
             if let relationship, !relationships.value.contains(.all), !relationships.value.contains(relationship) { continue }
             let icon = planIcon(context, productID: productID)
             notes.record(.planIcon, productID, icon, icon.value ?? "none")
             var offer: String?
-            if relationship == nil, introEligible, let intro = info.introductoryOffer {
-                offer = OfferPhrase.describe(intro)
-            } else if lapsed, let promotional = info.promotionalOffers.first {
-                offer = OfferPhrase.describe(promotional)
+            if relationship == nil, introEligible, let intro = plan.introductoryOffer {
+                offer = intro
+            } else if lapsed, let promotional = plan.promotionalOffer {
+                offer = promotional
             }
-            plans.append(.init(id: productID, displayName: product.displayName, displayPrice: product.displayPrice,
-                               period: OfferPhrase.period(info.period), level: info.groupLevel,
+            plans.append(.init(id: productID, displayName: plan.product.displayName, displayPrice: plan.product.displayPrice,
+                               period: plan.period, level: plan.subscription.groupLevel,
                                relationship: relationship?.rawValue ?? "new", icon: icon.value, offer: offer,
                                buttonLabel: Self.buttonLabel(relationship, offer: offer)))
         }
         return .init(groupID: group.id, groupName: group.name, visibleRelationships: relationships.value,
                      currentProductID: current, controlStyle: plans.count > 1 ? "picker" : "buttons", plans: plans,
                      buttons: buttons(context, view: .subscriptionStore, notes: notes),
-                     winBack: lapsed ? winBackCard(context, group: group, snapshot: snapshot, notes: notes) : nil)
+                     winBack: lapsed ? winBackCard(context, group: group, catalog: catalog, snapshot: snapshot, notes: notes) : nil)
     }
 
     /// The win-back card of a lapsed subscriber: `winback_offer` is asked about each plan with
     /// offers the customer may redeem, the lapsed plan first, and the first offer chosen makes
     /// the card.
-    private func winBackCard(_ context: PolicyContext, group: PolicyCatalog.Group, snapshot: SubscriptionSnapshot?,
-                             notes: DecisionNotes) -> StorefrontPlan.WinBackCard? {
+    private func winBackCard(_ context: PolicyContext, group: PolicyCatalog.Group, catalog: PolicyCatalog,
+                             snapshot: SubscriptionSnapshot?, notes: DecisionNotes) -> StorefrontPlan.WinBackCard? {
         guard let snapshot, !snapshot.winBackOfferIDs.isEmpty else { return nil }
         let ordered = group.products.filter { $0 == snapshot.productID } + group.products.filter { $0 != snapshot.productID }
         for productID in ordered {
@@ -162,7 +165,7 @@ extension PolicyEngine {
         guard let subscription = subscriptions.first(where: { $0.state != .expired && $0.state != .revoked }) ?? subscriptions.first else {
             return nil
         }
-        let date = subscription.expirationDate.map { $0.formatted(StatusDateStyle.style(for: context.locale)) }
+        let date = subscription.expirationDate.map { StatusDateStyle.text(of: $0, locale: context.locale) }
         switch subscription.state {
         case .subscribed:
             guard let date else { return "Subscribed" }
@@ -177,9 +180,29 @@ extension PolicyEngine {
     }
 }
 
-/// The style of a status line's date, in a locale (abbreviated, in UTC), made once per locale.
+/// A status line's date in a locale: abbreviated, in UTC, so it depends only on the day. Each
+/// locale's style is made once, and each day's text once per locale; both caches are bounded.
 enum StatusDateStyle {
+    private struct Day: Hashable {
+        let locale: String
+        let day: Int64
+    }
+
     private static let styles = Mutex<[String: Date.FormatStyle]>([:])
+    private static let texts = Mutex<[Day: String]>([:])
+
+    /// "Dec 29, 2026" for `date` in `locale`.
+    static func text(of date: Date, locale: String) -> String {
+        let key = Day(locale: locale, day: Int64((date.timeIntervalSince1970 / 86_400).rounded(.down)))
+        if let text = texts.withLock({ $0[key] }) { return text }
+        let text = date.formatted(style(for: locale))
+        texts.withLock { texts in
+            // Plans ask about the days near now; a cache that fills up starts afresh.
+            if texts.count >= 4_096 { texts.removeAll() }
+            texts[key] = text
+        }
+        return text
+    }
 
     static func style(for locale: String) -> Date.FormatStyle {
         if let style = styles.withLock({ $0[locale] }) { return style }
