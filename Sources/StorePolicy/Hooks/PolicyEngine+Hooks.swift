@@ -76,7 +76,7 @@ extension PolicyEngine {
     /// `store_buttons(ctx, view)`: the visibility of each store button in `view`.
     /// Buttons the hook leaves out, and every button by default, are `automatic`.
     public func storeButtons(_ context: PolicyContext, view: StoreViewKind, traced: Bool = false) -> Decision<[StoreButtonKind: StoreButtonVisibility]> {
-        let automatic = Dictionary(uniqueKeysWithValues: StoreButtonKind.allCases.map { ($0, StoreButtonVisibility.automatic) })
+        let automatic = Self.automaticButtons
         return decide(PolicyHook.storeButtons.name, context: context, traced: traced, inputs: [.string(view.rawValue)],
                       fallback: { automatic },
                       arguments: { _, stack in stack.push(view.rawValue); return 1 },
@@ -103,6 +103,9 @@ extension PolicyEngine {
                           return buttons
                       })
     }
+
+    /// Every store button at `automatic`: `store_buttons`' default, and what its answer changes.
+    private static let automaticButtons = Dictionary(uniqueKeysWithValues: StoreButtonKind.allCases.map { ($0, StoreButtonVisibility.automatic) })
 
     /// `features(ctx)`: the features unlocked for the customer.
     ///

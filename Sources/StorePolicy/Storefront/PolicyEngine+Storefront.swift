@@ -24,7 +24,8 @@ extension PolicyEngine {
 
     private func plan(_ context: PolicyContext, placement: String, layout storefrontLayout: StorefrontLayout,
                       version: String) -> StorefrontPlan {
-        let notes = DecisionNotes()
+        let notes = DecisionNotes(capacity: 2 + 2 * storefrontLayout.storeProducts.count
+                                  + storefrontLayout.groups.reduce(0) { $0 + 3 + $1.plans.count })
         let merchandising = showMerchandising(context, placement: placement)
         notes.record(.showMerchandising, placement, merchandising, merchandising.value ? "shown" : "hidden")
 
@@ -40,7 +41,7 @@ extension PolicyEngine {
                                   style: style.value, icon: icon.value,
                                   owned: product.type != "consumable" && owned.contains(product.id)))
         }
-        products = products.map { (displayOrder($0, prices: storefrontLayout.prices), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        products.sort { displayOrder($0, ranks: storefrontLayout.priceRanks) < displayOrder($1, ranks: storefrontLayout.priceRanks) }
 
         return StorefrontPlan(
             placement: placement, customerID: context.customer.id, policyVersion: version,
@@ -51,13 +52,13 @@ extension PolicyEngine {
     }
 
     /// Where a product goes in the store: large, regular, then compact, then by price and id.
-    private func displayOrder(_ product: StorefrontPlan.Product, prices: [String: Decimal]) -> (Int, Decimal, String) {
+    private func displayOrder(_ product: StorefrontPlan.Product, ranks: [String: Int]) -> (Int, Int) {
         let prominence = switch product.style {
         case .large: 0
         case .regular: 1
         case .compact: 2
         }
-        return (prominence, prices[product.id] ?? 0, product.id)
+        return (prominence, ranks[product.id] ?? 0)
     }
 
     private func subscriptionStore(_ context: PolicyContext, group layout: StorefrontLayout.Group, catalog: PolicyCatalog,
@@ -220,6 +221,11 @@ enum StatusDateStyle {
 /// The hook decisions behind a storefront plan, in the order they were made.
 final class DecisionNotes {
     private(set) var all: [StorefrontPlan.DecisionNote] = []
+
+    /// Notes with room for `capacity` decisions.
+    init(capacity: Int) {
+        all.reserveCapacity(capacity)
+    }
 
     func record<Value>(_ hook: PolicyHook, _ subject: String, _ decision: Decision<Value>, _ outcome: String) {
         let source: String

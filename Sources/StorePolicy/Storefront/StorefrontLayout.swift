@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a storefront plan takes from the catalog and what never changes between plans, worked
-/// out once per policy version: the catalog itself, the store's products by id, their prices as
-/// numbers for ordering, and each subscription group's plans with their wording.
+/// out once per policy version: the catalog itself, the store's products by id, their order by
+/// price, and each subscription group's plans with their wording.
 struct StorefrontLayout: Sendable {
     /// One plan of a subscription group, as every customer's plan starts from it.
     struct Plan: Sendable {
@@ -26,15 +26,18 @@ struct StorefrontLayout: Sendable {
     let catalog: PolicyCatalog
     /// Every product but auto-renewable subscriptions, by id.
     let storeProducts: [PolicyProduct]
-    /// Each product's price as a number (0 when it does not read as one), by id.
-    let prices: [String: Decimal]
+    /// Each store product's place when ordered by price (as a number, 0 when it does not read
+    /// as one), then id: the order within each prominence of a plan's store.
+    let priceRanks: [String: Int]
     /// The subscription groups, by name then id.
     let groups: [Group]
 
     init(_ catalog: PolicyCatalog) {
         self.catalog = catalog
         storeProducts = catalog.products.values.filter { $0.subscription == nil }.sorted { $0.id < $1.id }
-        prices = catalog.products.mapValues { Decimal(string: $0.price) ?? 0 }
+        let prices = catalog.products.mapValues { Decimal(string: $0.price) ?? 0 }
+        let byPrice = storeProducts.map(\.id).sorted { (prices[$0] ?? 0, $0) < (prices[$1] ?? 0, $1) }
+        priceRanks = Dictionary(uniqueKeysWithValues: byPrice.enumerated().map { ($1, $0) })
         groups = catalog.groups.values.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.map { group in
             Group(group: group, plans: group.products.compactMap { productID in
                 guard let product = catalog.products[productID], let subscription = product.subscription else { return nil }
