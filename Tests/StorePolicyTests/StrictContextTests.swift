@@ -100,6 +100,24 @@ import Testing
         #expect(engine.features(subscriber).value == ["Box of Pellets", "nil", "nil"])
     }
 
+    @Test func aCatalogTypoIsReportedAtThePolicyLineThatReadItThroughTheSharedView() throws {
+        let engine = try PolicyEngine(source: PolicySource(text: """
+        return {
+            product_style = function(ctx, product)
+                local entry = ctx.catalog.products[product.id]
+                return entry.dispaly_name
+            end,
+        }
+        """), catalog: testCatalog)
+        let style = engine.productStyle(subscriber, productID: "pellets.box")
+        guard case .fallback(let error) = style.source else {
+            Issue.record("the typo did not fail product_style: \(style.source)")
+            return
+        }
+        #expect(error.line == 4)
+        #expect(error.description.contains("a product has no field 'dispaly_name' (did you mean 'display_name'?)"))
+    }
+
     @Test func theTransactionGrantReceivesIsStrictAndItsUnsetFieldsReadAsNil() throws {
         let engine = try PolicyEngine(source: PolicySource(text: """
         return { grant = function(ctx, tx, product)
