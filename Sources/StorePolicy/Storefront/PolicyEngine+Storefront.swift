@@ -205,6 +205,7 @@ enum StatusDateStyle {
         return text
     }
 
+    /// The style of `locale`'s dates: abbreviated, without a time, in UTC.
     static func style(for locale: String) -> Date.FormatStyle {
         if let style = styles.withLock({ $0[locale] }) { return style }
         let style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: locale),
