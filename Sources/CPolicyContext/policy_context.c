@@ -17,7 +17,7 @@ struct policy_context {
     int entry_metatable_slot;
     int next_slot;
     int push_part_slot;
-    int unknown_field_slot;
+    int error_text_slot;
 };
 
 static const char *const context_fields[] = {"now", "storefront", "locale", "environment", "catalog", "customer"};
@@ -236,18 +236,37 @@ static int is_current(lua_State *L, const policy_context *context, const struct 
     return same;
 }
 
-static int raise_ended(lua_State *L, const struct table_kind *kind) {
+/* The context of the running metamethod, after checking that the table at index 1 is its
+ * current table of `kind`: a table kept past its call raises an error instead. */
+static policy_context *current_context(lua_State *L, const struct table_kind *kind) {
+    policy_context *context = context_of(L);
+    if (!is_current(L, context, kind)) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "%s belongs to a hook call that has ended; keep the values a later call needs, not %s",
+                        kind->name, kind->name);
+        lua_concat(L, 2);
+        lua_error(L);
+    }
+    return context;
+}
+
+/* Raises the error for reading (`writing` 0) a key that `kind` does not list, or for writing
+ * (`writing` 1) any key, at index 2; the host function words it, the location is added here. */
+static int raise_key_error(lua_State *L, const policy_context *context, const struct table_kind *kind, int writing) {
+    lua_settop(L, 2);
     luaL_where(L, 1);
-    lua_pushfstring(L, "%s belongs to a hook call that has ended; keep the values a later call needs, not %s", kind->name,
-                    kind->name);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, context->error_text_slot);
+    lua_pushinteger(L, kind->which);
+    lua_pushvalue(L, 2);
+    lua_pushboolean(L, writing);
+    lua_call(L, 3, 1);
     lua_concat(L, 2);
     return lua_error(L);
 }
 
 static int index_metamethod(lua_State *L) {
-    policy_context *context = context_of(L);
     const struct table_kind *kind = kind_of(L);
-    if (!is_current(L, context, kind)) return raise_ended(L, kind);
+    policy_context *context = current_context(L, kind);
     lua_settop(L, 2);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER) {
@@ -256,20 +275,12 @@ static int index_metamethod(lua_State *L) {
         push_field(L, context, kind, position);
         return 1;
     }
-    lua_settop(L, 2);
-    luaL_where(L, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, context->unknown_field_slot);
-    lua_pushinteger(L, kind->which);
-    lua_pushvalue(L, 2);
-    lua_call(L, 2, 1);
-    lua_concat(L, 2);
-    return lua_error(L);
+    return raise_key_error(L, context, kind, 0);
 }
 
 static int pairs_metamethod(lua_State *L) {
-    policy_context *context = context_of(L);
     const struct table_kind *kind = kind_of(L);
-    if (!is_current(L, context, kind)) return raise_ended(L, kind);
+    policy_context *context = current_context(L, kind);
     lua_rawgeti(L, LUA_REGISTRYINDEX, context->next_slot);
     lua_createtable(L, 0, kind->field_count);
     int snapshot = lua_gettop(L);
@@ -281,28 +292,8 @@ static int pairs_metamethod(lua_State *L) {
     return 3;
 }
 
-/* The key at index 2 as `tostring` shows a string, number or boolean, or its type's name. */
-static const char *key_text(lua_State *L) {
-    switch (lua_type(L, 2)) {
-    case LUA_TSTRING: return lua_tostring(L, 2);
-    case LUA_TNUMBER: {
-        int integral = 0;
-        lua_Integer integer = lua_tointegerx(L, 2, &integral);
-        return integral ? lua_pushfstring(L, "%I", (LUAI_UACINT)integer) : lua_pushfstring(L, "%f", (LUAI_UACNUMBER)lua_tonumber(L, 2));
-    }
-    case LUA_TBOOLEAN: return lua_toboolean(L, 2) ? "true" : "false";
-    default: return luaL_typename(L, 2);
-    }
-}
-
 static int newindex_metamethod(lua_State *L) {
-    const struct table_kind *kind = kind_of(L);
-    lua_settop(L, 2);
-    const char *key = key_text(L);
-    luaL_where(L, 1);
-    lua_pushfstring(L, "attempt to modify read-only table '%s' (field '%s')", kind->name, key);
-    lua_concat(L, 2);
-    return lua_error(L);
+    return raise_key_error(L, context_of(L), kind_of(L), 1);
 }
 
 /* ---- setup ------------------------------------------------------------------------- */
@@ -339,7 +330,7 @@ static int make_metatable(lua_State *L, int holder, const struct table_kind *kin
 }
 
 policy_context *policy_context_open(lua_State *L, int catalog_slot, int entry_metatable_slot, int next_slot,
-                                    int push_part_slot, int unknown_field_slot) {
+                                    int push_part_slot, int error_text_slot) {
     int base = lua_gettop(L);
     policy_context *context = (policy_context *)lua_newuserdatauv(L, sizeof *context, 0);
     int holder = lua_gettop(L);
@@ -349,7 +340,7 @@ policy_context *policy_context_open(lua_State *L, int catalog_slot, int entry_me
     context->entry_metatable_slot = entry_metatable_slot;
     context->next_slot = next_slot;
     context->push_part_slot = push_part_slot;
-    context->unknown_field_slot = unknown_field_slot;
+    context->error_text_slot = error_text_slot;
     context->context_slot = new_slot(L);
     for (int part = 0; part < PART_COUNT; part++) context->part_slots[part] = new_slot(L);
     lua_createtable(L, ENTRY_FIELD_COUNT, 0);

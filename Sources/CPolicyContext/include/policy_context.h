@@ -9,8 +9,8 @@
  * hook reads them, by C functions that Lua calls directly as the tables' `__index`.  Every
  * key is interned once per state and every table is preallocated to its final shape, so
  * reading `ctx.customer.subscriptions` costs no call into the host.  Only `attributes` and
- * `events`, whose values are arbitrary trees, are pushed by a host function; so is the text
- * of an unknown-field error, which names the nearest field.
+ * `events`, whose values are arbitrary trees, are pushed by a host function; a host function
+ * also words the errors for an unknown field (naming the nearest one) and for a write.
  */
 
 #include <lua.h>
@@ -75,9 +75,10 @@ struct policy_context_snapshot {
  * number and must push exactly one table. */
 enum { POLICY_CONTEXT_ATTRIBUTES = 1, POLICY_CONTEXT_EVENTS = 2 };
 
-/* The text of an unknown-field error: the host function is called with the table's number
- * (POLICY_CONTEXT_CTX or POLICY_CONTEXT_CUSTOMER) and the key, and returns the message
- * without its location, which is added here. */
+/* The text of an error about a key: the host function is called with the table's number
+ * (POLICY_CONTEXT_CTX or POLICY_CONTEXT_CUSTOMER), the key, and whether the key was written
+ * (every write is refused) rather than read (a read fails only for a key the table does not
+ * list); it returns the message without its location, which is added here. */
 enum { POLICY_CONTEXT_CTX = 1, POLICY_CONTEXT_CUSTOMER = 2 };
 
 typedef struct policy_context policy_context;
@@ -86,12 +87,12 @@ typedef struct policy_context policy_context;
  * Makes the metatables of `ctx` and `ctx.customer` in `L`, once per state.  The registry
  * slots name the catalog `ctx.catalog` shows, the metatable every subscription entry gets,
  * the `next` function `pairs` walks with, the host function that pushes attributes and
- * events, and the host function that words an unknown-field error.  The context lives as long
+ * events, and the host function that words an error about a key.  The context lives as long
  * as the state (it is a userdata anchored in the registry).  Raises a Lua error when memory
  * runs out, so call it protected or while the state has room.
  */
 policy_context *policy_context_open(lua_State *L, int catalog_slot, int entry_metatable_slot, int next_slot,
-                                    int push_part_slot, int unknown_field_slot);
+                                    int push_part_slot, int error_text_slot);
 
 /* Pushes a new `ctx` for `snapshot`, which becomes the current one; the snapshot's memory
  * must stay valid until policy_context_end. */

@@ -8,8 +8,8 @@ import LuaBridge
 /// They are C functions (`CPolicyContext`) that make each field from a plain-data
 /// ``ContextSnapshot`` prepared once per context, with keys interned once per state and each
 /// table allocated to its final shape: reading `ctx.customer.subscriptions` calls no Swift.
-/// Only `attributes` and `events` (trees of any values) are pushed by Swift, as is the text of
-/// an unknown-field error. A field's value is made once per context and kept in a registry
+/// Only `attributes` and `events` (trees of any values) are pushed by Swift, which also words
+/// the errors for an unknown field and for a write. A field's value is made once per context and kept in a registry
 /// slot of the state, so reading `ctx.customer` twice gives the same table. The strict check
 /// lives in the same place: a field the contract does not list is an error naming the nearest
 /// one that it does.
@@ -33,18 +33,20 @@ final class LazyContext {
             }
             return 1
         }
-        let unknownField = state.functionReference { stack throws(LuaError) in
-            if stack.integer(at: 1) == Int64(POLICY_CONTEXT_CTX) {
-                stack.push(StrictContext.unknownFieldMessage(of: "ctx", fields: StrictContext.contextFields, stack))
+        let errorText = state.functionReference { stack throws(LuaError) in
+            let (name, fields) = stack.integer(at: 1) == Int64(POLICY_CONTEXT_CTX)
+                ? ("ctx", StrictContext.contextFields) : ("ctx.customer", StrictContext.customerFields)
+            if stack.bool(at: 3) == true {
+                stack.push("attempt to modify read-only table '\(name)' (field '\(StrictContext.keyText(stack))')")
             } else {
-                stack.push(StrictContext.unknownFieldMessage(of: "ctx.customer", fields: StrictContext.customerFields, stack))
+                stack.push(StrictContext.unknownFieldMessage(of: name, fields: fields, stack))
             }
             return 1
         }
         let next = state.globalReference(named: "next")
         handle = state.withStack { stack in
             policy_context_open(stack.luaState, catalog.registrySlot, entryMetatable.registrySlot, next.registrySlot,
-                                pushPart.registrySlot, unknownField.registrySlot)
+                                pushPart.registrySlot, errorText.registrySlot)
         }
     }
 

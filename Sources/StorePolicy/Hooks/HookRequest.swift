@@ -170,11 +170,12 @@ public struct HookRequest: Sendable, Decodable {
     /// `id`, each a win-back offer of `productID`; absent, the product's offers among the
     /// context's `win_back_offers` for its group, as the storefront asks.
     private func offerIDsArgument(at index: Int, productID: String, engine: PolicyEngine, context: PolicyContext) throws(PolicyError) -> [String] {
-        guard let subscription = engine.catalog.products[productID]?.subscription else {
+        let catalog = engine.catalog
+        guard let subscription = catalog.products[productID]?.subscription else {
             throw PolicyError(kind: .badRequest, hook: hook, reason: "'\(productID)' is not an auto-renewable subscription of the catalog")
         }
         let offered = subscription.winBackOffers.compactMap(\.id)
-        guard index < arguments.count else { return engine.eligibleWinBackOfferIDs(context, productID: productID) }
+        guard index < arguments.count else { return engine.eligibleWinBackOfferIDs(context, productID: productID, in: catalog) }
         let reason = "argument \(index + 1) must be the eligible offers: a list of offer ids, or of offers with an id"
         guard case .table(let table) = arguments[index], table.hash.isEmpty else {
             throw PolicyError(kind: .badRequest, hook: hook, reason: reason)

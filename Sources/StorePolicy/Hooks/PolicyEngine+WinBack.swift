@@ -36,9 +36,9 @@ extension PolicyEngine {
         return decision
     }
 
-    /// The win-back offers of `productID` the customer in `context` may redeem: the product's
-    /// among its group's `win_back_offers`, best first.
-    func eligibleWinBackOfferIDs(_ context: PolicyContext, productID: String) -> [String] {
+    /// The win-back offers of `productID` in `catalog` the customer in `context` may redeem:
+    /// the product's among its group's `win_back_offers`, best first.
+    func eligibleWinBackOfferIDs(_ context: PolicyContext, productID: String, in catalog: PolicyCatalog) -> [String] {
         guard let subscription = catalog.products[productID]?.subscription,
               let snapshot = context.customer.subscriptions[subscription.groupId] else { return [] }
         let offered = Set(subscription.winBackOffers.compactMap(\.id))

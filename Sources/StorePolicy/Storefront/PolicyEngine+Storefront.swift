@@ -113,7 +113,7 @@ extension PolicyEngine {
         let ordered = group.products.filter { $0 == snapshot.productID } + group.products.filter { $0 != snapshot.productID }
         for productID in ordered {
             guard let product = catalog.products[productID], let info = product.subscription else { continue }
-            let eligible = eligibleWinBackOfferIDs(context, productID: productID)
+            let eligible = eligibleWinBackOfferIDs(context, productID: productID, in: catalog)
             guard !eligible.isEmpty else { continue }
             let decision = winBackOffer(context, productID: productID, offerIDs: eligible)
             notes.record(.winBackOffer, productID, decision, decision.value ?? "none")
@@ -206,7 +206,7 @@ enum StatusDateStyle {
     }
 
     /// The style of `locale`'s dates: abbreviated, without a time, in UTC.
-    static func style(for locale: String) -> Date.FormatStyle {
+    private static func style(for locale: String) -> Date.FormatStyle {
         if let style = styles.withLock({ $0[locale] }) { return style }
         let style = Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: locale),
                                      timeZone: TimeZone(identifier: "UTC") ?? .gmt)
