@@ -77,7 +77,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .badRequest, .verificationFailed: 400
         case .ledgerRefused(let error):
             switch error {
-            case .conflictingTransaction, .appAccountTokenInUse, .conflictingAppAccountToken: 409
+            case .conflictingTransaction, .transactionOfAnotherCustomer, .appAccountTokenInUse, .conflictingAppAccountToken: 409
             case .tooManyEventNames: 422
             case .decisionOutpaced: 503
             default: 400

@@ -100,7 +100,6 @@ import Testing
     }
 
     @Test(arguments: [
-        ("customer", "bob", LedgerFixtures.transaction(id: "1004", signedAt: 1)),
         ("productId", "ada", LedgerFixtures.transaction(id: "1004", productID: "com.example.seeds", signedAt: 1)),
         ("quantity", "ada", LedgerFixtures.transaction(id: "1004", quantity: 9, signedAt: 1)),
         ("purchaseDate", "ada", LedgerFixtures.transaction(id: "1004", purchasedAt: 99, signedAt: 1)),

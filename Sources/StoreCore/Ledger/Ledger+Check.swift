@@ -7,14 +7,26 @@ extension Ledger {
     /// - only granted transactions have grants, and every reversed grant was granted;
     /// - every stored JWS decodes to the transaction fields stored beside it;
     /// - app account tokens are canonical, and no two customers hold the same one but for case;
-    /// - no notification is kept as a conflict with a stored transaction.
+    /// - no notification is kept as a conflict with a stored transaction;
+    /// - every transaction is its account's: none is stored for a customer other than the one
+    ///   its app account token is registered to, and one subscription's transactions are all
+    ///   stored for one customer.
     public func checkInvariants() throws -> [String] {
         try reading { ledger in
             let customers = try ledger.customers()
             var violations = Self.appAccountTokenViolations(of: customers)
+            let tokenOwners = Dictionary(
+                customers.compactMap { customer in customer.appAccountToken.map { ($0, customer.id) } },
+                uniquingKeysWith: { first, _ in first })
+            var subscriptionOwners: [String: Set<String>] = [:]
             for customer in customers {
                 var expected: [String: Int] = [:]
                 for transaction in try ledger.transactions(.customer(customer.id)) {
+                    subscriptionOwners[transaction.originalID, default: []].insert(customer.id)
+                    if let token = transaction.appAccountToken, let owner = tokenOwners[token], owner != customer.id {
+                        violations.append("transaction \(transaction.id) is stored for \(customer.id), "
+                                          + "but its app account token \(token) is registered to \(owner)")
+                    }
                     let grants = try ledger.grants(ofTransaction: transaction.id)
                     let reversed = try ledger.reversedGrants(ofTransaction: transaction.id)
                     if !grants.isEmpty, transaction.grantState != .granted {
@@ -32,6 +44,10 @@ extension Ledger {
                     violations.append("the \(item) balance of \(customer.id) is \(balances[item] ?? 0); "
                                       + "its grants minus reversals are \(expected[item] ?? 0)")
                 }
+            }
+            for (originalID, owners) in subscriptionOwners.sorted(by: { $0.key < $1.key }) where owners.count > 1 {
+                violations.append("the transactions of original transaction \(originalID) are stored for several customers: "
+                                  + owners.sorted().joined(separator: ", "))
             }
             for conflict in try ledger.notificationConflicts() {
                 violations.append("notification \(conflict.uuid) is kept as a conflict: transaction \(conflict.transactionID) "

@@ -16,7 +16,9 @@ extension Ledger {
     ///   - decide: the grants for the transaction (the policy's `grant` hook).
     /// - Returns: the stored transaction and what this call did.
     /// - Throws: ``LedgerError`` for an invalid payload, an empty customer id, a transaction
-    ///   already stored with another customer, product, kind, purchase date, quantity or
+    ///   that belongs to another customer (``LedgerError/transactionOfAnotherCustomer(transactionID:refusal:)``:
+    ///   its app account token is registered to another, or it or its subscription is stored
+    ///   for another), a transaction already stored with another product, kind, purchase date, quantity or
     ///   environment (nothing is stored then), a transaction that kept changing while it was
     ///   decided, or a storage failure. An error from `decide` is not thrown: it is recorded as
     ///   the unfinished reason.
@@ -35,6 +37,7 @@ extension Ledger {
             decision(about: $0, isStored: existing != nil, at: now, decide: decide)
         }
         let settlement = try writing { ledger -> Settlement in
+            try Self.checkClaim(of: received, in: ledger)
             if existing == nil, let early, let result = try Self.insertDecided(received, decision: early, at: now, in: ledger) {
                 return .settled(result)
             }
@@ -224,6 +227,7 @@ extension Ledger {
                 }
                 let received = try Self.receivedTransaction(
                     signedTransaction.payload, jwsRepresentation: signedTransaction.jws, customerID: owner)
+                try Self.checkClaim(of: received, in: ledger)
                 if existing == nil, let early {
                     transactionResult = try Self.insertDecided(received, decision: early, at: now, in: ledger)
                 }

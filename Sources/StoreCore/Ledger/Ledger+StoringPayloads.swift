@@ -12,6 +12,17 @@ extension Ledger {
         let revocation: TransactionIngestResult.Outcome?
     }
 
+    /// Refuses `received` when it belongs to another customer than the one it is stored for:
+    /// its app account token is registered to another, or it or its subscription is stored for
+    /// another. A token no customer has registered refuses nothing.
+    static func checkClaim(of received: StoredTransaction, in ledger: any LedgerWriting) throws {
+        if let refusal = try ledger.claimRefusal(
+            transactionID: received.id, originalID: received.originalID, appAccountToken: received.appAccountToken,
+            customerID: received.customerID) {
+            throw LedgerError.transactionOfAnotherCustomer(transactionID: received.id, refusal: refusal)
+        }
+    }
+
     /// Stores a new transaction, or applies a newer version to the stored one under its row
     /// lock. Two writers storing the same new transaction at once: one inserts it, the other
     /// finds it stored and goes on as for a later delivery.
@@ -64,10 +75,13 @@ extension Ledger {
             transaction: try requireLockedTransaction(id: existing.id, in: ledger), storage: .updated, revocation: revocation)
     }
 
-    /// Refuses a version that changes what never changes for one transaction.
+    /// Refuses a version that changes what never changes for one transaction; one claimed for
+    /// another customer than its own is refused without naming either.
     private static func checkUnchangeableFields(of stored: StoredTransaction, against received: StoredTransaction) throws {
+        guard stored.customerID == received.customerID else {
+            throw LedgerError.transactionOfAnotherCustomer(transactionID: stored.id, refusal: .storedForAnotherCustomer)
+        }
         let fields: [(String, String, String)] = [
-            ("customer", stored.customerID, received.customerID),
             ("originalTransactionId", stored.originalID, received.originalID),
             ("productId", stored.productID, received.productID),
             ("type", stored.productType.rawValue, received.productType.rawValue),

@@ -11,6 +11,9 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A transaction already stored arrived with a different value of a field that never
     /// changes for one transaction (its customer, product, purchase date …).
     case conflictingTransaction(transactionID: String, field: String, stored: String, received: String)
+    /// A customer claimed a transaction that belongs to another customer's account; nothing
+    /// was stored or granted.
+    case transactionOfAnotherCustomer(transactionID: String, refusal: TransactionClaimRefusal)
     /// The app account token is already attached to another customer.
     case appAccountTokenInUse(token: String, customerID: String)
     /// The customer already has a different app account token.
@@ -59,6 +62,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the app account token '\(token)' is not a UUID, such as 7e3fb20b-4cdb-47cc-936d-99d65f608138"
         case .conflictingTransaction(let transactionID, let field, let stored, let received):
             "transaction \(transactionID) is stored with \(field) \(stored), and arrived with \(received)"
+        case .transactionOfAnotherCustomer(let transactionID, let refusal):
+            "transaction \(transactionID) belongs to another account: \(refusal.description); nothing was stored or granted"
         case .appAccountTokenInUse(let token, let customerID):
             "the app account token \(token) already belongs to customer \(customerID)"
         case .conflictingAppAccountToken(let customerID, let stored, let received):

@@ -148,6 +148,13 @@ public protocol LedgerReading {
 public protocol LedgerWriting: LedgerReading {
     /// The transaction with this id, its row held for this write until it commits.
     func lockTransaction(id: String) throws -> StoredTransaction?
+    /// Why `customerID` may not claim the transaction `transactionID` of the subscription
+    /// `originalID` signed with `appAccountToken`, in one statement: the token is registered
+    /// to another customer, or the transaction or its subscription is stored for another; nil
+    /// when the claim stands.
+    func claimRefusal(
+        transactionID: String, originalID: String, appAccountToken: String?, customerID: String
+    ) throws -> TransactionClaimRefusal?
     /// Records a customer unless one with this id exists.
     func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws
     /// Gives a customer who has none an app account token; returns whether it was given

@@ -115,8 +115,14 @@ extension HTTPRouter {
             }
             return .json(200, answer)
         } catch {
-            if case .verificationFailed(_, let failure) = error {
+            switch error {
+            case .verificationFailed(_, let failure):
                 metrics.recordVerification(kind: "transaction", status: failure.status.rawValue)
+            case .ledgerRefused(.transactionOfAnotherCustomer(_, let refusal)):
+                metrics.recordVerification(kind: "transaction", status: "OK")
+                metrics.recordIngest(kind: "transaction", outcome: "refused_\(refusal.rawValue)")
+            default:
+                break
             }
             throw error
         }
