@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "TextMatching"),
         // The options both service executables take, declared once.
         .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreService", "StoreCore", "PostgresLedger",
-                                                         "AppStoreServerAPI"]),
+                                                         "AppStoreServerAPI", "TextMatching"]),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         // ctx and ctx.customer, made in C from a plain-data snapshot as hooks read them.
         .target(name: "CPolicyContext", dependencies: ["CLua"]),
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "StoreJourneysTests", dependencies: ["StoreJourneys", "StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreServiceTests", dependencies: ["StoreService", "StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger",
-                                                         "ServiceCommandLine"]),
+                                                         "ServiceCommandLine", "TestPrerequisites"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
         .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine", "TestPrerequisites", "StoreService"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),

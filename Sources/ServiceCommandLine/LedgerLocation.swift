@@ -3,8 +3,12 @@ import StoreCore
 import StoreService
 
 /// Where a ledger is, as `--ledger` takes it: a `postgres://` or `postgresql://` URL for a
-/// PostgreSQL database, anything else a SQLite file's path. Here the executables compose the
-/// storages: the service opens either through ``StoreService/ServiceLedgerSource``.
+/// PostgreSQL database, or a SQLite file's path — plain (`ledger.sqlite`, `./data/ledger`,
+/// `/var/lib/storerules/ledger.sqlite`) or written `sqlite:PATH`. A value that looks like
+/// anything else (another scheme, `user@host`, libpq's `host=… dbname=…` pairs) is refused
+/// with the reason, so an instance of a fleet never grants from a private SQLite file named
+/// after a mistyped URL. Here the executables compose the storages: the service opens either
+/// through ``StoreService/ServiceLedgerSource``.
 public enum LedgerLocation: ServiceLedgerSource, Hashable {
     /// A SQLite file, created when missing.
     case sqlite(path: String)
@@ -12,9 +16,11 @@ public enum LedgerLocation: ServiceLedgerSource, Hashable {
     case postgres(url: String)
 
     /// Reads `text` as a location.
-    public init(_ text: String) {
-        let lowered = text.lowercased()
-        self = lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") ? .postgres(url: text) : .sqlite(path: text)
+    ///
+    /// - Throws: ``LedgerLocationError`` for an empty value, a scheme other than `postgres://`,
+    ///   `postgresql://` and `sqlite:`, a `user@host` form, or key/value connection pairs.
+    public init(_ text: String) throws(LedgerLocationError) {
+        self = try Self.parse(text)
     }
 
     /// Opens the ledger here, bringing its schema up to date.
@@ -49,29 +55,65 @@ public enum LedgerLocation: ServiceLedgerSource, Hashable {
         }
     }
 
-    /// `text` with every password of a PostgreSQL URL in it replaced by `***`: the one in
-    /// `user:password@` and the value of a `password=` parameter, so a URL can be printed,
-    /// in a message or an error, without its secret.
+    /// `text` with every password in it replaced by `***`: the one in `user:password@` of a URL
+    /// (whatever its scheme, spelt right or not, with `//` or without), and the value of a
+    /// `password=` or `passwd=` pair in a URL's query or a key/value connection string, so a
+    /// location can be printed, in a message or an error, without its secret.
     public static func maskingPasswords(in text: String) -> String {
-        var masked = ""
-        var rest = Substring(text)
-        while let scheme = rest.range(of: "://") {
-            masked += rest[..<scheme.upperBound]
-            rest = rest[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex { "/?# \t\n\"'".contains($0) } ?? rest.endIndex
-            let authority = rest[..<authorityEnd]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                masked += authority[...colon] + "***" + authority[at...]
-                rest = rest[authorityEnd...]
+        maskingKeyValuePasswords(in: maskingUserInfoPasswords(in: text))
+    }
+
+    /// The characters that end a location written inside a longer text.
+    private static let locationEnd: Set<Character> = [" ", "\t", "\n", "\"", "'", "(", ")", "<", ">", ","]
+
+    /// Masks the password of every `user:password@host` in `text`: each `@` whose word holds a
+    /// `:` before it hides what lies between the last such `:` (after any `scheme://`) and the `@`.
+    private static func maskingUserInfoPasswords(in text: String) -> String {
+        var characters = Array(text)
+        var index = characters.startIndex
+        while index < characters.endIndex {
+            guard characters[index] == "@" else {
+                index += 1
+                continue
             }
+            var wordStart = index
+            while wordStart > characters.startIndex, !locationEnd.contains(characters[wordStart - 1]) { wordStart -= 1 }
+            var userInfoStart = wordStart
+            if let scheme = Self.range(of: "://", in: characters, from: wordStart, to: index) { userInfoStart = scheme }
+            if let colon = characters[userInfoStart..<index].lastIndex(of: ":"), colon + 1 < index,
+               characters[(colon + 1)..<index] != ["*", "*", "*"] {
+                characters.replaceSubrange((colon + 1)..<index, with: Array("***"))
+                index = colon + 4
+            }
+            index += 1
         }
-        masked += rest
+        return String(characters)
+    }
+
+    /// The index just past the first `pattern` in `characters[start..<end]`.
+    private static func range(of pattern: String, in characters: [Character], from start: Int, to end: Int) -> Int? {
+        let pattern = Array(pattern)
+        guard end - start >= pattern.count else { return nil }
+        for position in start...(end - pattern.count) where Array(characters[position..<(position + pattern.count)]) == pattern {
+            return position + pattern.count
+        }
+        return nil
+    }
+
+    /// Masks the value of every `password=` and `passwd=` pair, in any case.
+    private static func maskingKeyValuePasswords(in text: String) -> String {
         var result = ""
-        var remaining = Substring(masked)
-        while let found = remaining.range(of: "password=", options: .caseInsensitive) {
+        var remaining = Substring(text)
+        while let found = ["password=", "passwd="].compactMap({ remaining.range(of: $0, options: .caseInsensitive) })
+            .min(by: { $0.lowerBound < $1.lowerBound }) {
             result += remaining[..<found.upperBound] + "***"
             remaining = remaining[found.upperBound...]
-            remaining = remaining[(remaining.firstIndex { "& \t\n\"'".contains($0) } ?? remaining.endIndex)...]
+            if remaining.first == "'" {
+                let closing = remaining.dropFirst().firstIndex(of: "'").map { remaining.index(after: $0) } ?? remaining.endIndex
+                remaining = remaining[closing...]
+            } else {
+                remaining = remaining[(remaining.firstIndex { "& \t\n\"'".contains($0) } ?? remaining.endIndex)...]
+            }
         }
         return result + remaining
     }

@@ -8,8 +8,9 @@ import StoreCore
 public enum ServiceOptionDeclarations {
     /// `--ledger URL`: a SQLite file's path or a PostgreSQL URL.
     public static let ledger = TypedOption<LedgerLocation>.value(
-        "ledger", "URL", help: "The ledger: a SQLite file's path (created when missing), or a postgres:// or postgresql:// URL. Required."
-    ) { text in LedgerLocation(text) }
+        "ledger", "URL", help: "The ledger: a SQLite file's path (created when missing; sqlite:PATH or ./PATH when it could be read "
+            + "otherwise), or a postgres:// or postgresql:// URL. Required.",
+        reading: LedgerLocation.option)
 
     /// `--root PEM`..., the files of the roots signed data must chain to.
     public static let root = TypedOption<String>.repeatable(

@@ -15,7 +15,7 @@ public struct BenchPostgresDatabase: Sendable {
     /// Creates the database on the server at `serverURL`.
     public init(serverURL: String) throws {
         guard var components = URLComponents(string: serverURL) else {
-            throw BenchFailure("--postgres \(LedgerLocation(serverURL).displayName) is not a URL")
+            throw BenchFailure("--postgres \(LedgerLocation.maskingPasswords(in: serverURL)) is not a URL")
         }
         self.serverURL = serverURL
         name = "storerules_bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

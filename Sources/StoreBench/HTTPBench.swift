@@ -47,11 +47,11 @@ public struct HTTPBench {
     /// `postgresURL` when given, with one instance and then two.
     public func run(postgresURL: String?) throws -> [HTTPBenchFigures] {
         let sqlite = file("ledger.sqlite").path
-        var figures = [try measure(ledger: sqlite, customers: try seed(LedgerLocation(sqlite)), label: "sqlite", instances: 1, run: 0)]
+        var figures = [try measure(ledger: sqlite, customers: try seed(.sqlite(path: sqlite)), label: "sqlite", instances: 1, run: 0)]
         if let postgresURL {
             let database = try BenchPostgresDatabase(serverURL: postgresURL)
             defer { try? database.drop() }
-            let customers = try seed(LedgerLocation(database.url))
+            let customers = try seed(.postgres(url: database.url))
             figures.append(try measure(ledger: database.url, customers: customers, label: "postgres", instances: 1, run: 1))
             figures.append(try measure(ledger: database.url, customers: customers, label: "postgres", instances: 2, run: 2))
         }

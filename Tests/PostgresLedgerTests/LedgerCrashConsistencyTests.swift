@@ -4,6 +4,7 @@ import Testing
 import PostgresLedger
 import ServiceCommandLine
 import StoreCore
+import TestPrerequisites
 
 #if canImport(Glibc)
 import Glibc
@@ -17,11 +18,14 @@ import Glibc
 /// ``ingestStreamAsCrashChild()`` — skipped in ordinary runs — does the child's work. It prints
 /// `LEDGER-ACK <step>` after each ingest returns; the parent reads those acknowledgements.
 ///
-/// The default run kills 20 children; set `STORERULES_LEDGER_CRASH_KILLS` for more.
+/// The default run kills 20 children; set `STORERULES_LEDGER_CRASH_KILLS` for more. Where the
+/// children start and when they are killed come from a seed the test prints on standard error and
+/// in its failures; `STORERULES_LEDGER_CRASH_SEED` runs the same choices again.
 @Suite(.serialized) struct LedgerCrashConsistencyTests {
     static let childEnvironmentKey = "STORERULES_LEDGER_CRASH_CHILD"
     static let childStartKey = "STORERULES_LEDGER_CRASH_START"
     static let killsKey = "STORERULES_LEDGER_CRASH_KILLS"
+    static let seedKey = "STORERULES_LEDGER_CRASH_SEED"
     static let acknowledgementPrefix = "LEDGER-ACK "
 
     private static var isChild: Bool { ProcessInfo.processInfo.environment[childEnvironmentKey] != nil }
@@ -86,7 +90,7 @@ import Glibc
     @Test(.enabled(if: isChild, "runs only as the child process of the crash-consistency test"))
     func ingestStreamAsCrashChild() throws {
         let environment = ProcessInfo.processInfo.environment
-        let location = LedgerLocation(try #require(environment[Self.childEnvironmentKey]))
+        let location = try LedgerLocation(try #require(environment[Self.childEnvironmentKey]))
         let start = Int(environment[Self.childStartKey] ?? "0") ?? 0
         let ledger = try location.open()
         try ledger.retryUnfinished(decide: Self.decide)
@@ -100,14 +104,16 @@ import Glibc
 
     // MARK: - The parent
 
-    @Test(.enabled(if: !isChild && canRunChildren, "needs /proc/self/exe to run itself as the child"),
+    @Test(.enabled(if: !isChild && TestPrerequisite.runs(canRunChildren), "needs /proc/self/exe to run itself as the child"),
           arguments: LedgerBackend.available)
     func killedIngestsLeaveEveryAcknowledgedTransactionGrantedOnceOrUnfinished(on backend: LedgerBackend) async throws {
         let kills = Int(ProcessInfo.processInfo.environment[Self.killsKey] ?? "") ?? 20
         let location = try backend.freshLocation()
         let path = location.text
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var generator = SeededGenerator(seed: UInt64(UInt32.random(in: 0...UInt32.max)))
+        let seed = UInt64(ProcessInfo.processInfo.environment[Self.seedKey] ?? "") ?? UInt64(UInt32.random(in: 0...UInt32.max))
+        FileHandle.standardError.write(Data("ledger crash test on \(backend): seed \(seed) (\(Self.seedKey)=\(seed) makes the same choices)\n".utf8))
+        var generator = SeededGenerator(seed: seed)
         var acknowledged = Set<Int>()
         var killedMidStream = 0
 
@@ -118,19 +124,19 @@ import Glibc
                 executable: executable, path: path, start: start,
                 killAfterAcknowledgements: Int.random(in: 0...12, using: &generator),
                 extraDelayMicroseconds: UInt32.random(in: 0...4_000, using: &generator))
-            #expect(!run.timedOut, "the child did not finish within its deadline")
+            #expect(!run.timedOut, "the child did not finish within its deadline (seed \(seed))")
             if run.wasKilled {
                 killedMidStream += 1
             } else {
-                #expect(run.exitStatus == 0, "a child that was not killed failed (status \(run.exitStatus)): \(run.standardError)")
+                #expect(run.exitStatus == 0, "a child that was not killed failed (status \(run.exitStatus), seed \(seed)): \(run.standardError)")
             }
             acknowledged.formUnion(run.acknowledged)
             let ledger = try location.open()
             let problems = try Self.consistencyProblems(in: ledger, acknowledged: acknowledged)
-            #expect(problems.isEmpty, "after a kill at step \(run.acknowledged.max() ?? start): \(problems)")
+            #expect(problems.isEmpty, "after a kill at step \(run.acknowledged.max() ?? start) (seed \(seed)): \(problems)")
             if !problems.isEmpty { return }
         }
-        #expect(killedMidStream > 0, "no child was killed before finishing the stream")
+        #expect(killedMidStream > 0, "no child was killed before finishing the stream (seed \(seed))")
 
         let final = try await Self.runChild(
             executable: executable, path: path, start: 0, killAfterAcknowledgements: nil, extraDelayMicroseconds: 0)

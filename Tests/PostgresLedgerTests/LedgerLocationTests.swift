@@ -14,10 +14,56 @@ import Testing
               ("connection to \"postgres://a:s3cret@h/d\" failed: password=s3cret rejected", "connection to \"postgres://a:***@h/d\" failed: password=*** rejected"),
               ("postgresql://ledger@db/rules", "postgresql://ledger@db/rules"),
               ("/var/lib/ledger.sqlite", "/var/lib/ledger.sqlite"),
+              ("postgress://ledger:s3cret@db/rules", "postgress://ledger:***@db/rules"),
+              ("postgres:s3cret@db", "postgres:***@db"),
+              ("--ledger 'ledger:s3cret@db/rules' looks like USER@HOST", "--ledger 'ledger:***@db/rules' looks like USER@HOST"),
+              ("host=db user=ledger password=s3cret dbname=rules", "host=db user=ledger password=*** dbname=rules"),
+              ("host=db passwd=s3cret", "host=db passwd=***"),
+              ("host=db password='s3cret with spaces' dbname=rules", "host=db password=*** dbname=rules"),
+              ("mailto ana@example.com", "mailto ana@example.com"),
           ])
     func passwordsAreMasked(text: String, masked: String) {
         #expect(LedgerLocation.maskingPasswords(in: text) == masked)
         #expect(!LedgerLocation.maskingPasswords(in: text).contains("s3cret"))
+    }
+
+    @Test("a plain path, ./PATH and sqlite:PATH are SQLite files; postgres:// and postgresql:// URLs are PostgreSQL",
+          arguments: [
+              ("ledger.sqlite", LedgerLocation.sqlite(path: "ledger.sqlite")),
+              ("./postgres:pw@db", .sqlite(path: "./postgres:pw@db")),
+              ("/var/lib/storerules/ledger.sqlite", .sqlite(path: "/var/lib/storerules/ledger.sqlite")),
+              ("sqlite:ledger.sqlite", .sqlite(path: "ledger.sqlite")),
+              ("sqlite:///var/lib/ledger.sqlite", .sqlite(path: "/var/lib/ledger.sqlite")),
+              ("SQLite:data/a@b.sqlite", .sqlite(path: "data/a@b.sqlite")),
+              ("postgres://ledger@db/rules", .postgres(url: "postgres://ledger@db/rules")),
+              ("PostgreSQL://ledger@db/rules", .postgres(url: "PostgreSQL://ledger@db/rules")),
+          ])
+    func locationsAreReadUnambiguously(text: String, location: LedgerLocation) throws {
+        #expect(try LedgerLocation(text) == location)
+    }
+
+    @Test("what is neither a path nor a URL StoreRules takes is refused with the reason and without its password",
+          arguments: [
+              ("postgres:s3cret@db", "begins with the scheme 'postgres:'"),
+              ("postgress://ledger:s3cret@db/rules", "did you mean postgres://"),
+              ("postgresql:/ledger:s3cret@db", "did you mean postgresql://"),
+              ("mysql://ledger:s3cret@db/rules", "neither postgres://, postgresql:// nor sqlite:"),
+              ("sqlite3:ledger.sqlite", "did you mean sqlite:PATH"),
+              ("ledger:s3cret@db", "begins with the scheme 'ledger:'"),
+              ("ledger@db.internal/rules", "looks like USER@HOST"),
+              ("host=db user=ledger password=s3cret dbname=rules", "key/value connection string ('host=…')"),
+              ("dbname=rules", "key/value connection string ('dbname=…')"),
+              ("", "--ledger is empty"),
+              ("  ", "--ledger is empty"),
+              ("sqlite:", "names no file"),
+          ])
+    func ambiguousLocationsAreRefused(text: String, reason: String) {
+        #expect {
+            try LedgerLocation(text)
+        } throws: { error in
+            let message = (error as? LedgerLocationError)?.description ?? ""
+            return message.contains(reason) && !message.contains("s3cret")
+        }
     }
 
     @Test("a connection names itself storerules in pg_stat_activity, unless the URL names it otherwise",

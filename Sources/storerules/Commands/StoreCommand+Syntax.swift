@@ -9,7 +9,7 @@ extension StoreCommand {
     /// `--ledger FILE|URL`.
     static let ledger = TypedOption<LedgerLocation>.value(
         "ledger", "FILE|URL", help: "The ledger: a SQLite file (created when missing) or a postgres:// or postgresql:// URL. Required."
-    ) { LedgerLocation($0) }
+    ) { text throws(UsageError) in try LedgerLocation.option(text) }
     /// `--store-state STATE`.
     static let storeState = TypedOption<String>.text(
         "store-state", "STATE", help: "The store's own state, a SQLite file (created when missing; default: the ledger's "

@@ -29,7 +29,7 @@ enum StorefrontCommand: Command {
     static let ledger = TypedOption<LedgerLocation>.value(
         "ledger", "FILE|URL", help: "Build the customer's context from a ledger, a SQLite file or a postgres:// or postgresql:// "
             + "URL: entitlements, subscription statuses, balances; at the local store's time for a ledger kept by `storerules store`."
-    ) { LedgerLocation($0) }
+    ) { text throws(UsageError) in try LedgerLocation.option(text) }
     static let customerID = TypedOption<String>.text("customer-id", "ID", help: "The customer whose context --ledger builds.")
     static let storeState = TypedOption<String>.text(
         "store-state", "STATE", help: "The state of the local store that keeps the ledger (default: the ledger's FILE.store.sqlite; "

@@ -24,7 +24,7 @@ struct RunWorkspace {
     ///   without a ledger.
     init(ledger given: String?, storeState: String?) throws {
         if let given {
-            ledger = LedgerLocation(given)
+            ledger = try LedgerLocation.option(given)
             let files = try StoreFiles(ledger: ledger, storeState: storeState)
             if case .sqlite(let path) = ledger, FileManager.default.fileExists(atPath: path) {
                 throw CommandFailure("\(path) exists; a journey starts from a fresh ledger and store")
