@@ -70,7 +70,9 @@ extension HTTPRouter {
             if readiness.policyProblem != nil {
                 readiness.policyProblem = "a reload or release failed; the previous version keeps serving (GET /v1/admin/policy says why)"
             }
-            return .json(readiness.isReady ? 200 : 503, readiness)
+            var response = HTTPResponse.json(readiness.isReady ? 200 : 503, readiness)
+            if !readiness.isReady { response.headers["Retry-After"] = "5" }
+            return response
         },
         HTTPRoute("GET", "/metrics", role: .admin) { router, _, _ throws(ServiceError) in
             let unfinished = try? router.service.ledger.unfinishedTransactions().count
@@ -97,10 +99,25 @@ extension HTTPRouter {
             }
             return .json(200, answer)
         } catch {
-            if case .verificationFailed(_, let failure) = error {
+            if case .verificationFailed(let part, let failure) = error {
                 metrics.recordVerification(kind: "notification", status: failure.status.rawValue)
+                refusals.log(
+                    "a notification was refused (\(failure.status.rawValue)): \(part): \(failure.description); "
+                        + Self.whatToCheck(for: failure),
+                    kind: "notification \(failure.status.rawValue)")
             }
             throw error
+        }
+    }
+
+    /// Which of the service's options a verification failure points at.
+    static func whatToCheck(for failure: VerificationError) -> String {
+        switch failure.status {
+        case .invalidAppIdentifier: "check --bundle-id (and --app-apple-id), which must be the app's the notifications are for"
+        case .invalidEnvironment: "check --environment, which must be the one whose notifications this URL receives"
+        case .verificationFailure, .invalidCertificate, .invalidChainLength:
+            "check --root (Apple Root CA - G3 for the App Store, the local store's root for the local store), "
+                + "and that what posts here is Apple or a local store"
         }
     }
 

@@ -27,6 +27,8 @@ public final class HTTPRouter: Sendable {
     public let log: @Sendable (String) -> Void
     /// What answers Apple's Retention Messaging requests.
     public let retention: RetentionResponder
+    /// Lines about refused notifications, one of each kind a minute.
+    let refusals: RateLimitedLog
     private let middleware: [any HTTPMiddleware]
 
     /// A router over `service`, checking callers with `access`; log lines go to `log`
@@ -40,6 +42,7 @@ public final class HTTPRouter: Sendable {
         self.metrics = metrics
         self.decisionLog = decisionLog
         self.log = log
+        refusals = RateLimitedLog(write: log)
         retention = RetentionResponder(service: service, offerSigner: offerSigner, metrics: metrics, decisionLog: decisionLog, log: log)
         middleware = [
             RequestIDMiddleware(),

@@ -21,6 +21,22 @@ public final class ServiceMetrics: Sendable {
         var verifications: [[String]: UInt64] = [:]
         var ingests: [[String]: UInt64] = [:]
         var reloads: [[String]: UInt64] = [:]
+        var reconciliations: [[String]: UInt64] = [:]
+        var reconciliationChanges: UInt64 = 0
+        var reconciliationCustomerFailures: UInt64 = 0
+        var lastReconciliationSuccess: Double?
+    }
+
+    /// How a background reconcile ended.
+    public enum ReconciliationResult: String, Sendable {
+        /// Everything in the window was ingested; the checkpoint moved.
+        case success
+        /// The notifications were read, and some customers' histories failed.
+        case partial
+        /// The reconcile failed before its end (the API or the ledger could not be read).
+        case failure
+        /// Another instance of the fleet was reconciling.
+        case skipped
     }
 
     private let counts = Mutex(Counts())
@@ -57,6 +73,20 @@ public final class ServiceMetrics: Sendable {
         counts.withLock { $0.ingests[[kind, outcome], default: 0] += 1 }
     }
 
+    /// Counts one background reconcile with its result, and the changes and customer failures of
+    /// its `summary` when it ran to its end; a success is the last success from now on.
+    public func recordReconciliation(_ result: ReconciliationResult, summary: ReconciliationSummary? = nil) {
+        let now = Date().timeIntervalSince1970
+        counts.withLock { counts in
+            counts.reconciliations[[result.rawValue], default: 0] += 1
+            if let summary {
+                counts.reconciliationChanges += UInt64(max(0, summary.changes))
+                counts.reconciliationCustomerFailures += UInt64(summary.failures.count)
+            }
+            if result == .success { counts.lastReconciliationSuccess = now }
+        }
+    }
+
     /// Counts one reload with its result (`success`, `failure`).
     public func recordReload(result: String) {
         counts.withLock { $0.reloads[[result], default: 0] += 1 }
@@ -88,6 +118,22 @@ public final class ServiceMetrics: Sendable {
         text.counter("storerules_ingests_total", help: "Signed data ingested into the ledger, by kind and outcome.",
                      labels: ["kind", "outcome"], counts.ingests)
         text.counter("storerules_policy_reloads_total", help: "Policy reloads, by result.", labels: ["result"], counts.reloads)
+        text.counter("storerules_reconciliations_total",
+                     help: "Background reconciles with the App Store Server API, by result (success, partial, failure, skipped).",
+                     labels: ["result"], counts.reconciliations)
+        if !counts.reconciliations.isEmpty {
+            text.family("storerules_reconciliation_changes_total", type: "counter",
+                        help: "Changes background reconciles made to the ledger (what the service had missed).")
+            text.sample("storerules_reconciliation_changes_total", [], Double(counts.reconciliationChanges))
+            text.family("storerules_reconciliation_customer_failures_total", type: "counter",
+                        help: "Customers whose history a background reconcile could not read.")
+            text.sample("storerules_reconciliation_customer_failures_total", [], Double(counts.reconciliationCustomerFailures))
+        }
+        if let lastSuccess = counts.lastReconciliationSuccess {
+            text.family("storerules_reconciliation_last_success_timestamp_seconds", type: "gauge",
+                        help: "When a background reconcile last ran to its end without a failure, in seconds since 1970.")
+            text.sample("storerules_reconciliation_last_success_timestamp_seconds", [], lastSuccess)
+        }
         text.family("storerules_policy_info", type: "gauge", help: "The policy version serving (always 1).")
         text.sample("storerules_policy_info", [("version", policyVersion)], 1)
         if let unfinishedTransactions {

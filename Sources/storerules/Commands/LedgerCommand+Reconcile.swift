@@ -30,9 +30,9 @@ extension LedgerCommand {
                 if showsProgress { Output.error("storerules ledger reconcile: \(step)") }
             }
         } catch let error as AppStoreServerAPIError {
-            throw CommandFailure(error.description)
+            throw CommandFailure(ReconciliationAdvice.explanation(of: error, client: client))
         } catch let error as LedgerError {
-            throw CommandFailure(error.description)
+            throw CommandFailure(ReconciliationAdvice.explanation(of: error, client: client))
         }
         if parsed.flag("json") {
             Output.line(try Output.json(summary))

@@ -172,7 +172,7 @@ enum ServeCommand: Command {
         var schedule: ReconciliationSchedule?
         if let client, let interval = options.reconcileEvery, let location = options.service.ledger as? LedgerLocation {
             schedule = ReconciliationSchedule(reconciler: Reconciler(service: service, client: client), every: interval,
-                                              lock: location.reconciliationLock) {
+                                              lock: location.reconciliationLock, metrics: metrics) {
                 Output.error("storerules serve: " + $0)
             }
         }
