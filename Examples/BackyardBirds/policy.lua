@@ -198,9 +198,11 @@ local function left_of(ctx, item)
     return math.max(0, (ctx.customer.balances[item] or 0) - (fed and fed.count or 0))
 end
 
--- What we tell Apple when a bird watcher asks for a refund. For food we say how much of the
--- purchase was fed (the latest purchase is the last fed), and prefer to decline once most of
--- it is gone. The pass starts with a free month, a sample; one bought by mistake is refunded.
+-- What we tell Apple when a bird watcher asks for a refund. A purchase the ledger never
+-- granted reached no one: nothing was delivered, and the refund is welcome. For food we say
+-- how much of the purchase was fed (the latest purchase is the last fed), and prefer to
+-- decline once most of it is gone. The pass starts with a free month, a sample; one bought by
+-- mistake is refunded.
 function policy.consumption(ctx, tx, request)
     local product = ctx.catalog.products[tx.product_id]
     if product == nil then return nil end           -- not a product we sell: send nothing
@@ -209,6 +211,11 @@ function policy.consumption(ctx, tx, request)
         delivery_status = "DELIVERED",
         sample_content_provided = product.type == "auto_renewable",
     }
+    if not tx.granted then
+        answer.delivery_status = "UNDELIVERED_OTHER"
+        answer.refund_preference = "GRANT_FULL"
+        return answer
+    end
     local contents = FOOD[product.id]
     if contents ~= nil then
         local granted, left = 0, 0

@@ -220,6 +220,22 @@ function test_the_latest_box_is_the_last_fed()
     expect_eq("GRANT_FULL", answer.refund_preference)
 end
 
+function test_a_box_the_ledger_never_granted_was_not_delivered_and_is_refunded()
+    -- Nothing of it reached the feeder: an empty balance is not "all fed".
+    local answer = decide("consumption", feeder({}, 0), transaction{ product_id = "pellet.box", granted = false },
+                          { reason = "UNSATISFIED_WITH_PURCHASE" })
+    expect_eq("UNDELIVERED_OTHER", answer.delivery_status)
+    expect_eq("GRANT_FULL", answer.refund_preference)
+    expect_nil(answer.consumption_percentage)
+end
+
+function test_a_pass_the_ledger_never_granted_is_refunded()
+    local tx = transaction{ product_id = "pass.premium", type = "Auto-Renewable Subscription", granted = false }
+    local answer = decide("consumption", feeder({}, 0), tx, { reason = "OTHER" })
+    expect_eq("UNDELIVERED_OTHER", answer.delivery_status)
+    expect_eq("GRANT_FULL", answer.refund_preference)
+end
+
 function test_a_pass_bought_by_mistake_is_refunded_and_its_free_month_is_a_sample()
     local tx = transaction{ product_id = "pass.premium", type = "Auto-Renewable Subscription" }
     local answer = decide("consumption", watcher("pass.premium"), tx, { reason = "UNINTENDED_PURCHASE" })

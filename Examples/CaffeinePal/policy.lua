@@ -131,14 +131,19 @@ function policy.features(ctx)
     return features
 end
 
--- What we tell Apple when a coffee lover asks for a refund. A tip is enjoyed the moment it
--- is given: fully consumed, and we let Apple decide. A recipe never opened is refunded; one
--- opened is used, and we prefer to decline. Pro's free week is a sample; Pro bought by
--- mistake is refunded.
+-- What we tell Apple when a coffee lover asks for a refund. A purchase the ledger never
+-- granted was not delivered, and is refunded. A tip is enjoyed the moment it is given: fully
+-- consumed, and we let Apple decide. A recipe never opened is refunded; one opened is used,
+-- and we prefer to decline. Pro's free week is a sample; Pro bought by mistake is refunded.
 function policy.consumption(ctx, tx, request)
     local product = ctx.catalog.products[tx.product_id]
     if product == nil then return nil end
     local answer = { customer_consented = true, delivery_status = "DELIVERED", sample_content_provided = false }
+    if not tx.granted then
+        answer.delivery_status = "UNDELIVERED_OTHER"
+        answer.refund_preference = "GRANT_FULL"
+        return answer
+    end
     if TIP_CUPS[product.id] then
         answer.consumption_percentage = 100000
     elseif is_recipe(product) then

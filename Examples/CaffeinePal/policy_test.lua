@@ -144,6 +144,13 @@ function test_a_recipe_opened_is_used_and_its_refund_declined()
     expect_eq("DECLINE", answer.refund_preference)
 end
 
+function test_a_recipe_the_ledger_never_granted_was_not_delivered_and_is_refunded()
+    local tx = transaction{ product_id = "recipe.latte", type = "Non-Consumable", granted = false }
+    local answer = decide("consumption", coffee_lover(), tx, { reason = "UNSATISFIED_WITH_PURCHASE" })
+    expect_eq("UNDELIVERED_OTHER", answer.delivery_status)
+    expect_eq("GRANT_FULL", answer.refund_preference)
+end
+
 function test_a_tip_is_fully_consumed_and_left_to_apple()
     local answer = decide("consumption", coffee_lover(), bought("tip.large", "Consumable"), { reason = "OTHER" })
     expect_eq(100000, answer.consumption_percentage)

@@ -10,6 +10,7 @@ extension Service {
         do {
             let customer = try ledger.registerCustomer(id: customerID, appAccountToken: appAccountToken)
             let resolved = try ledger.resolvePendingNotifications(decide: grantDecision)
+            try grantsSettled(resolved.compactMap(\.transactionResult))
             return CustomerAnswer(customerID: customer.id, appAccountToken: customer.appAccountToken,
                                   notificationsProcessed: resolved.count)
         } catch {
@@ -59,6 +60,7 @@ extension Service {
         do {
             let resolved = try ledger.resolvePendingNotifications(decide: grantDecision)
             let retried = try ledger.retryUnfinished(decide: grantDecision)
+            try grantsSettled(resolved.compactMap(\.transactionResult) + retried)
             var balances: [String: [String: Int]] = [:]
             for customerID in Set(retried.map(\.transaction.customerID)) {
                 balances[customerID] = try ledger.balances(customerID: customerID)

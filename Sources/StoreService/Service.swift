@@ -45,12 +45,16 @@ public final class Service: Sendable {
     }
 
     /// Calls `observer` each time a `CONSUMPTION_REQUEST` notification brings a refund request
-    /// new to the ledger, such as to wake a ``ConsumptionResponder``.
+    /// new to the ledger (once its transaction is ingested), and each time registering a customer
+    /// or a retry grants a transaction a refund request waits for, such as to wake a
+    /// ``ConsumptionResponder``.
     public func onConsumptionRequest(_ observer: @escaping @Sendable () -> Void) {
         consumptionRequestObserver.withLock { $0 = observer }
     }
 
-    private func consumptionRequestRecorded() {
+    /// Wakes the ``onConsumptionRequest(_:)`` observer: a refund request is new, or one may have
+    /// stopped waiting for its transaction's grant.
+    func wakeConsumptionResponder() {
         consumptionRequestObserver.withLock { $0 }?()
     }
 
@@ -206,11 +210,11 @@ public final class Service: Sendable {
             subtype: notification.subtype?.rawValue, status: "already_processed")
         do {
             // Kept before the notification is processed, and again whenever Apple sends it again,
-            // so a request is never lost between the two writes.
-            if let request = ConsumptionRequestRecord(notification: notification, transaction: transaction),
-               try ledger.recordConsumptionRequest(request) {
-                consumptionRequestRecorded()
-            }
+            // so a request is never lost between the two writes; the responder is woken once the
+            // notification's transaction is settled, which the answer reads.
+            let requested = try ConsumptionRequestRecord(notification: notification, transaction: transaction)
+                .map(ledger.recordConsumptionRequest) ?? false
+            defer { if requested { wakeConsumptionResponder() } }
             let result = try ledger.ingest(notification: notification, transaction: transaction, renewalInfo: renewalInfo,
                                            customerID: customerID, decide: grantDecision)
             // Every ledger outcome is answered here, so a new one is a compile error in this switch.

@@ -11,6 +11,9 @@ import Testing
                                        requestedAt: Date(timeIntervalSince1970: 1_700_000_000),
                                        deadline: Date(timeIntervalSince1970: 1_700_043_200))
 
+    /// A purchase the ledger granted.
+    static let delivered = TransactionDelivery(grantState: .granted, grantedDate: Date(timeIntervalSince1970: 1_699_000_000))
+
     static func transaction(type: TransactionProductType = .consumable) -> JWSTransactionDecodedPayload {
         var transaction = JWSTransactionDecodedPayload()
         transaction.transactionId = "2000000000000001"
@@ -23,7 +26,7 @@ import Testing
     /// The answer of a policy whose hook returns `answer` (Lua).
     static func decide(returning answer: String, type: TransactionProductType = .consumable) throws -> Decision<ConsumptionAnswer?> {
         let engine = try makeEngine("return { consumption = function(ctx, tx, request) return \(answer) end }")
-        return engine.consumption(newCustomer, transaction: transaction(type: type), request: request)
+        return engine.consumption(newCustomer, transaction: transaction(type: type), delivery: delivered, request: request)
     }
 
     @Test func aValidAnswerIsAppleBody() throws {
@@ -49,7 +52,7 @@ import Testing
                 return { customer_consented = true, delivery_status = "UNDELIVERED_SERVER_OUTAGE", sample_content_provided = true }
             end }
             """)
-        let decision = engine.consumption(newCustomer, transaction: Self.transaction(), request: Self.request)
+        let decision = engine.consumption(newCustomer, transaction: Self.transaction(), delivery: Self.delivered, request: Self.request)
         #expect(decision.value?.deliveryStatus == .undeliveredServerOutage, "\(String(describing: decision.failure))")
     }
 
@@ -84,7 +87,7 @@ import Testing
         #expect(answeredNil.source == .policy)
         #expect(answeredNil.value == nil)
         let engine = try makeEngine("return {}")
-        let missing = engine.consumption(newCustomer, transaction: Self.transaction(), request: Self.request)
+        let missing = engine.consumption(newCustomer, transaction: Self.transaction(), delivery: Self.delivered, request: Self.request)
         #expect(missing.source == .defaultForMissingHook)
         #expect(missing.value == nil)
     }

@@ -30,4 +30,31 @@ extension Ledger {
     public func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws {
         try writing { try $0.updateConsumptionRequest(request) }
     }
+
+    /// Makes the requests waiting for these transactions' grants due at `now` (milliseconds since
+    /// 1970): what a grant does to a refund request that waits for it. A request an attempt
+    /// holds — due again by `heldBefore` — is left to that attempt. Returns how many became due.
+    @discardableResult
+    public func hastenConsumptionRequests(transactionIDs: some Sequence<String>, at now: Int64, heldBefore: Int64) throws -> Int {
+        let transactionIDs = Array(transactionIDs)
+        guard !transactionIDs.isEmpty else { return 0 }
+        return try writing { ledger in
+            try transactionIDs.reduce(0) { $0 + (try ledger.hastenConsumptionRequests(transactionID: $1, at: now, heldBefore: heldBefore)) }
+        }
+    }
+
+    /// What the ledger delivered of the transaction `transactionID`, read in one transaction:
+    /// its grant state, when it was granted and its grants, each marked when reversed.
+    public func delivery(ofTransaction transactionID: String) throws -> TransactionDelivery {
+        try reading { ledger in
+            guard let stored = try ledger.transaction(id: transactionID) else { return .notStored }
+            guard stored.grantState == .granted else { return TransactionDelivery(grantState: stored.grantState) }
+            let standing = Set(try ledger.unreversedGrants(ofTransaction: transactionID).map(\.position))
+            let grants = try ledger.grants(ofTransaction: transactionID).enumerated().map { position, grant in
+                TransactionDelivery.DeliveredGrant(item: grant.item, amount: grant.amount, isReversed: !standing.contains(position))
+            }
+            let granted = try ledger.grantedDate(ofTransaction: transactionID).map(Date.init(millisecondsSince1970:))
+            return TransactionDelivery(grantState: .granted, grantedDate: granted, grants: grants)
+        }
+    }
 }

@@ -255,6 +255,16 @@ extension SQLLedgerTransaction {
             """)
     }
 
+    public func hastenConsumptionRequests(transactionID: String, at now: Int64, heldBefore: Int64) throws -> Int {
+        try connection.rows(
+            """
+            UPDATE consumption_request SET next_attempt_date = \(now)
+            WHERE transaction_id = \(transactionID) AND state = 'pending' AND answer IS NULL AND next_attempt_date > \(heldBefore)
+            RETURNING notification_uuid
+            """
+        ).count
+    }
+
     public func upsertRenewalExtension(_ record: RenewalExtensionRecord) throws {
         try connection.send(
             """

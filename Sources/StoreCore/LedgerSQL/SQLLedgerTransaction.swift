@@ -113,6 +113,12 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
         ).map(LedgerRecords.grant(from:))
     }
 
+    public func grantedDate(ofTransaction transactionID: String) throws -> Int64? {
+        try connection.firstRow(
+            "SELECT finished_date FROM store_transaction WHERE transaction_id = \(transactionID) AND grant_state = 'granted'"
+        ).flatMap { try $0.optionalInteger("finished_date") }
+    }
+
     public func unreversedGrants(ofTransaction transactionID: String) throws -> [(position: Int, grant: Grant)] {
         try connection.rows(
             """

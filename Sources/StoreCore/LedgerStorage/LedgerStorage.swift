@@ -111,6 +111,9 @@ public protocol LedgerReading {
     func reversedGrants(ofTransaction transactionID: String) throws -> [Grant]
     /// The grants of a transaction not reversed yet, with their positions.
     func unreversedGrants(ofTransaction transactionID: String) throws -> [(position: Int, grant: Grant)]
+    /// When a granted transaction's grant decision was recorded, in milliseconds since 1970;
+    /// nil for a transaction not stored or not granted.
+    func grantedDate(ofTransaction transactionID: String) throws -> Int64?
     /// A customer's balance of every item whose balance is not zero.
     func balances(customerID: String) throws -> [String: Int]
     /// The renewal info stored for a subscription.
@@ -209,6 +212,9 @@ public protocol LedgerWriting: LedgerReading {
     func claimConsumptionRequest(notificationUUID: String, at now: Int64, heldUntil: Int64) throws -> ConsumptionRequestRecord?
     /// Writes a request's state, answer, policy version, attempts, failure, next attempt and answer date.
     func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws
+    /// Makes the pending, undecided requests about `transactionID` due at `now`, except one an
+    /// attempt holds (due again by `heldBefore` or sooner); returns how many.
+    func hastenConsumptionRequests(transactionID: String, at now: Int64, heldBefore: Int64) throws -> Int
     /// Records a renewal extension request, replacing the one with its request identifier.
     func upsertRenewalExtension(_ record: RenewalExtensionRecord) throws
 }

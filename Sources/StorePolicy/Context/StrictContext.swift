@@ -2,7 +2,7 @@ import LuaBridge
 import StoreCore
 
 /// The metatables that make each subscription entry, each catalog product (with its
-/// `subscription` and its offers), `grant`'s transaction, `winback_offer`'s offers, and a test file's `context{...}` strict (the
+/// `subscription` and its offers), `grant`'s and `consumption`'s transactions, `winback_offer`'s offers, and a test file's `context{...}` strict (the
 /// engine's own `ctx` and `ctx.customer` are ``LazyContext``'s, with the same check): reading
 /// a field they do not have raises an error naming it and the nearest field they do have
 /// (`ctx.customer has no field 'subscription' (did you mean 'subscriptions'?)`), while a known
@@ -18,6 +18,7 @@ struct StrictContext {
     let productSubscription: LuaReference
     let offer: LuaReference
     let transaction: LuaReference
+    let refundedTransaction: LuaReference
 
     /// The fields of each strict table, as the host pushes them (`ctx`'s and `ctx.customer`'s
     /// in the order `CPolicyContext` knows them by).
@@ -31,6 +32,8 @@ struct StrictContext {
     static let offerFields = ["id", "type", "payment_mode", "price", "display_price", "period", "period_count"]
     /// A transaction as `grant` receives it: every field of Apple's payload, set or not.
     static let transactionFields = LuaEncoder.luaKeys(ofPropertiesOf: JWSTransactionDecodedPayload())
+    /// A transaction as `consumption` receives it: `grant`'s, with what the ledger delivered of it.
+    static let refundedTransactionFields = transactionFields + TransactionDelivery.luaFields
 
     /// Makes the metatables in `state`, once per state: each a locked table whose `__index`
     /// is a host function holding its fields. (`ctx` and `ctx.customer` are the engine's
@@ -41,6 +44,7 @@ struct StrictContext {
         productSubscription = Self.metatable("a product's subscription", fields: Self.productSubscriptionFields, in: state)
         offer = Self.metatable("an offer", fields: Self.offerFields, in: state)
         transaction = Self.metatable("the transaction", fields: Self.transactionFields, in: state)
+        refundedTransaction = Self.metatable("the transaction", fields: Self.refundedTransactionFields, in: state)
     }
 
     /// A locked metatable for the strict table `name` of `fields`: its `__index` is a host

@@ -12,7 +12,7 @@ import LuaBridge
 /// hook whose decisions change with the seed under either policy. Each hook is asked with every
 /// argument it applies to: placements, groups, products, views, for `grant` each consumable
 /// at quantities 1 and 5; for `consumption` a purchase of each product with each refund reason
-/// the policies name (and `OTHER`); for `retention_message` each subscription product; for
+/// the policies name (and `OTHER`), once granted and once not granted by the ledger; for `retention_message` each subscription product; for
 /// `renewal_extension` each subscription product with incidents of 2, 30 and 240 hours.
 ///
 /// Then each value of ``PolicyDiffVariation`` — a storefront, locale or environment, an
@@ -122,9 +122,11 @@ struct PolicyDiffMatrix {
             }
         case .consumption:
             return products.flatMap { product in
-                reasons.map { reason in
-                    [Self.transaction(product.id, type: product.type, quantity: 1, at: now.addingTimeInterval(-3 * 86_400)),
-                     .table(LuaTable(hash: [.string("reason"): .string(reason), .string("requested_at"): .integer(Int64(now.timeIntervalSince1970))]))]
+                reasons.flatMap { reason in
+                    [true, false].map { granted in
+                        [Self.transaction(product.id, type: product.type, quantity: 1, at: now.addingTimeInterval(-3 * 86_400), granted: granted),
+                         .table(LuaTable(hash: [.string("reason"): .string(reason), .string("requested_at"): .integer(Int64(now.timeIntervalSince1970))]))]
+                    }
                 }
             }
         case .retentionMessage:
@@ -176,16 +178,19 @@ struct PolicyDiffMatrix {
         }
     }
 
-    /// A purchase as `eval --arg` takes it for `grant` and `consumption`: Apple's field names.
-    static func transaction(_ productID: String, type: String = "consumable", quantity: Int, at date: Date) -> LuaValue {
+    /// A purchase as `eval --arg` takes it for `grant` and `consumption`: Apple's field names,
+    /// and for `consumption` whether the ledger granted it (at its purchase, listing no grants).
+    static func transaction(_ productID: String, type: String = "consumable", quantity: Int, at date: Date, granted: Bool? = nil) -> LuaValue {
         let milliseconds = Int64(date.timeIntervalSince1970 * 1000)
-        return .table(LuaTable(hash: [
+        var fields: [LuaValue: LuaValue] = [
             .string("transactionId"): .string("2000000000000001"), .string("originalTransactionId"): .string("2000000000000001"),
             .string("productId"): .string(productID), .string("quantity"): .integer(Int64(quantity)),
             .string("type"): .string(transactionType(type)), .string("purchaseDate"): .integer(milliseconds),
             .string("environment"): .string("Xcode"), .string("storefront"): .string("USA"),
             .string("inAppOwnershipType"): .string("PURCHASED"),
-        ]))
+        ]
+        if let granted { fields[.string("granted")] = .boolean(granted) }
+        return .table(LuaTable(hash: fields))
     }
 
     /// The placements `show_merchandising` is called with in the tests, else `home` and `store`.

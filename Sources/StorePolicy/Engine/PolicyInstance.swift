@@ -115,6 +115,19 @@ final class PolicyInstance: @unchecked Sendable {
         stack.setMetatable(strictContext.transaction, of: -1)
     }
 
+    /// Pushes the transaction `consumption` is asked about with what the ledger delivered of
+    /// it (``TransactionDelivery/luaFields``), strict like `ctx`.
+    func pushRefundedTransaction(_ transaction: JWSTransactionDecodedPayload, delivery: TransactionDelivery,
+                                 onto stack: LuaStack) throws(LuaError) {
+        try encoder.push(transaction, onto: stack)
+        let table = stack.top
+        for (field, value) in delivery.luaFields {
+            stack.push(value)
+            stack.setField(named: field, of: table)
+        }
+        stack.setMetatable(strictContext.refundedTransaction, of: table)
+    }
+
     /// Pushes `offers` as a list of offer tables, each strict like the catalog's.
     func pushOffers(_ offers: [PolicyProduct.Offer], onto stack: LuaStack) throws(LuaError) {
         try encoder.push(offers, onto: stack)

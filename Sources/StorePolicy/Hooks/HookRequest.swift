@@ -133,8 +133,14 @@ public struct HookRequest: Sendable, Decodable {
             outcome = (.grants(decision.value), decision.trace, Self.origin(of: decision.source))
         case .consumption:
             let transaction = try transactionArgument()
+            let delivery: TransactionDelivery
+            do throws(PolicyInputError) {
+                delivery = try TransactionDelivery.described(by: arguments[0], purchaseDate: transaction.purchaseDate)
+            } catch {
+                throw PolicyError(kind: .badRequest, hook: hook, reason: "argument 1 is not a transaction: \(error.description)")
+            }
             let request = try refundRequestArgument(at: 1)
-            let decision = engine.consumption(context, transaction: transaction, request: request, traced: true)
+            let decision = engine.consumption(context, transaction: transaction, delivery: delivery, request: request, traced: true)
             outcome = (decision.value.map { .value($0.luaValue) } ?? .null, decision.trace, Self.origin(of: decision.source))
         case .retentionMessage:
             guard let first = arguments.first, case .table = first else {

@@ -6,7 +6,7 @@ import StoreCore
 ///
 /// `sorted_keys(t)` lists a table's keys in order, `context{...}` builds a complete `ctx` (every table present, the catalog attached),
 /// `product(id)` and `group(id)` look up the catalog, `transaction{...}` builds a transaction
-/// as `grant` receives it, and the `expect_*` functions fail a test with the expected and the
+/// as `consumption` receives it (`grant`'s, with `granted`, `granted_date` and `grants`), and the `expect_*` functions fail a test with the expected and the
 /// actual value and the line of the check.
 package enum PolicyTestLibrary {
     /// Defines the helpers, `CATALOG` and `NOW` in `environment`; returns what builds a strict
@@ -30,7 +30,7 @@ package enum PolicyTestLibrary {
             stack.push(context)
             stack.push(customer)
             stack.push(strict.subscription)
-            stack.push(strict.transaction)
+            stack.push(strict.refundedTransaction)
             return 4
         }, results: { _, _, _ in })
         return StrictContextBuilder(strict: strict, context: context, customer: customer)
@@ -103,13 +103,22 @@ package enum PolicyTestLibrary {
         return 2
     }
 
-    /// `decide("consumption", ctx, tx [, request])`: `tx` as `transaction{...}` builds it,
-    /// `request` a table of ``RefundRequest``'s fields (a request made at `ctx.now` when left out).
+    /// `decide("consumption", ctx, tx [, request])`: `tx` as `transaction{...}` builds it, what
+    /// the ledger delivered of it in its `granted`, `granted_date` and `grants` (granted at its
+    /// purchase, with no grants listed, when it does not say), `request` a table of
+    /// ``RefundRequest``'s fields (a request made at `ctx.now` when left out).
     private static func decideConsumption(_ stack: LuaStack, context: PolicyContext, engine: PolicyEngine) throws(LuaError) -> Int32 {
         guard stack.type(at: 3) == .table else {
             throw LuaError(kind: .runtime, message: "decide: consumption takes a transaction table, such as transaction{...} builds")
         }
         let transaction = try LuaDecoder().decode(JWSTransactionDecodedPayload.self, from: stack, at: 3)
+        let described = try stack.value(at: 3)
+        let delivery: TransactionDelivery
+        do throws(PolicyInputError) {
+            delivery = try TransactionDelivery.described(by: described, purchaseDate: transaction.purchaseDate)
+        } catch {
+            throw LuaError(kind: .runtime, message: "decide: the transaction: \(error.description)")
+        }
         var request = RefundRequest(reason: nil, notificationUUID: "", requestedAt: context.now, deadline: context.now.addingTimeInterval(12 * 3600))
         if stack.top >= 4, stack.type(at: 4) != .nil {
             let described = try stack.value(at: 4)
@@ -119,7 +128,7 @@ package enum PolicyTestLibrary {
                 throw LuaError(kind: .runtime, message: "decide: the refund request: \(error.description)")
             }
         }
-        let decision = engine.consumption(context, transaction: transaction, request: request)
+        let decision = engine.consumption(context, transaction: transaction, delivery: delivery, request: request)
         stack.push(decision.value.map(\.luaValue) ?? .nil)
         var how = LuaTable(hash: [.string("source"): .string(decision.source.name)])
         if let failure = decision.failure { how.hash[.string("reason")] = .string(failure.description) }
@@ -273,12 +282,18 @@ package enum PolicyTestLibrary {
     function transaction(spec)
         spec = spec or {}
         local p = spec.product_id and CATALOG.products[spec.product_id]
+        local granted = spec.granted ~= false
+        local purchase_date = spec.purchase_date or NOW
+        local grants = {}
+        for i, g in ipairs(spec.grants or {}) do
+            grants[i] = { item = g.item, amount = g.amount, reversed = g.reversed == true }
+        end
         return setmetatable({
             transaction_id = spec.transaction_id or "2000000000000001",
             original_transaction_id = spec.original_transaction_id or spec.transaction_id or "2000000000000001",
             product_id = spec.product_id,
             quantity = spec.quantity or 1,
-            purchase_date = spec.purchase_date or NOW,
+            purchase_date = purchase_date,
             type = spec.type or (p and APPLE_TYPES[p.type]) or nil,
             app_account_token = spec.app_account_token,
             offer_type = spec.offer_type,
@@ -286,6 +301,9 @@ package enum PolicyTestLibrary {
             environment = spec.environment or "Xcode",
             storefront = spec.storefront or "USA",
             in_app_ownership_type = spec.in_app_ownership_type or "PURCHASED",
+            granted = granted,
+            granted_date = spec.granted_date or (granted and purchase_date or nil),
+            grants = grants,
         }, STRICT_TRANSACTION)
     end
     """#

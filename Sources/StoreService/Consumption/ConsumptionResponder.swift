@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import Foundation
+import LuaBridge
 import StoreCore
 import StorePolicy
 
@@ -24,6 +25,14 @@ public final class ConsumptionResponder: Sendable {
     public static let attemptHold: Int64 = 60_000
     /// The longest wait between two attempts: 30 minutes.
     public static let longestWait: Int64 = 30 * 60_000
+    /// How long before Apple's window closes a request whose transaction the ledger has not
+    /// granted is decided anyway, with `tx.granted` false: an hour, which leaves the retries of
+    /// a send time to reach Apple.
+    public static let ungrantedDecisionLead: Int64 = 60 * 60_000
+    /// How often a request waiting for its transaction's grant looks again: 5 minutes. A grant
+    /// the service makes as it registers a customer or retries (``Service/onConsumptionRequest(_:)``'s
+    /// wake) makes it due at once.
+    public static let grantCheckInterval: Int64 = 5 * 60_000
 
     /// A responder for `service`'s requests, sending through `client`.
     public init(service: Service, client: AppStoreServerAPIClient, metrics: ServiceMetrics? = nil, decisionLog: DecisionLog? = nil) {
@@ -44,32 +53,38 @@ public final class ConsumptionResponder: Sendable {
                 notificationUUID: due.notificationUUID, at: start, heldUntil: start + Self.attemptHold)
             else { continue }
             let attempted = await attempt(request, now: now)
-            try service.ledger.updateConsumptionRequest(attempted)
-            attempts.append(ConsumptionAttempt(request: attempted))
+            try service.ledger.updateConsumptionRequest(attempted.request)
+            attempts.append(attempted)
         }
         return attempts
     }
 
-    /// One attempt: decide when nothing is decided yet, then send what is.
-    private func attempt(_ request: ConsumptionRequestRecord, now: Date) async -> ConsumptionRequestRecord {
+    /// One attempt: decide when nothing is decided yet — or wait for the transaction's grant —
+    /// then send what is.
+    private func attempt(_ request: ConsumptionRequestRecord, now: Date) async -> ConsumptionAttempt {
         var request = request
         let milliseconds = now.millisecondsSince1970
         guard milliseconds < request.deadlineDate else {
             request.state = .expired
             request.lastError = "Apple's window for an answer closed at \(Date(millisecondsSince1970: request.deadlineDate).formatted(.iso8601))"
-            return request
+            return ConsumptionAttempt(request: request, delivery: nil, isWaitingForGrant: false)
         }
-        request.attempts += 1
+        var delivery: TransactionDelivery?
         if request.answer == nil {
-            decide(&request, now: now)
-            guard request.state == .pending, request.answer != nil else { return request }
+            let decided = decide(&request, now: now)
+            delivery = decided.delivery
+            guard request.state == .pending, request.answer != nil else {
+                return ConsumptionAttempt(request: request, delivery: delivery, isWaitingForGrant: decided.waiting)
+            }
+        } else {
+            request.attempts += 1
         }
-        guard let answer = request.answer else { return request }
+        guard let answer = request.answer else { return ConsumptionAttempt(request: request, delivery: delivery, isWaitingForGrant: false) }
         do {
             try await client.sendConsumptionInformation(ConsumptionRequest(answer), transactionID: request.transactionID)
             request.state = .answered
             request.answeredDate = Date().millisecondsSince1970
-            request.lastError = nil
+            if delivery == nil || delivery?.isGranted == true { request.lastError = nil }
         } catch {
             request.lastError = "sending: \(error)"
             if error.isRetryable {
@@ -78,39 +93,53 @@ public final class ConsumptionResponder: Sendable {
                 request.state = .refused
             }
         }
-        return request
+        return ConsumptionAttempt(request: request, delivery: delivery, isWaitingForGrant: false)
     }
 
-    /// Asks the `consumption` hook about `request`, on the customer's state now.
-    private func decide(_ request: inout ConsumptionRequestRecord, now: Date) {
+    /// Asks the `consumption` hook about `request`, on the customer's state now and what the
+    /// ledger delivered of the transaction — or, while the ledger may still grant the
+    /// transaction and Apple's window leaves time, leaves it pending until the grant (see
+    /// ``grantCheckInterval``). Returns the delivery it read, when it read one, and whether it waits.
+    private func decide(_ request: inout ConsumptionRequestRecord, now: Date) -> (delivery: TransactionDelivery?, waiting: Bool) {
         let milliseconds = now.millisecondsSince1970
         let transaction: JWSTransactionDecodedPayload
         do {
             // Verified when the notification came; read here as the ledger kept it.
             transaction = try CompactJWS(parsing: request.transactionJWS).decodePayload(as: JWSTransactionDecodedPayload.self)
         } catch {
+            request.attempts += 1
             request.state = .unanswered
             request.lastError = "the kept transaction cannot be read: \(error)"
-            return
+            return (nil, false)
         }
         // A ledger that cannot be read now is tried again later: deciding as for a customer not
         // known would send Apple an answer about nobody.
+        let delivery: TransactionDelivery
         let context: PolicyContext
         do {
+            delivery = try service.ledger.delivery(ofTransaction: request.transactionID)
+            let lastCall = request.deadlineDate - Self.ungrantedDecisionLead
+            if delivery.mayStillBeGranted, milliseconds < lastCall {
+                request.lastError = try waitingNote(request, delivery: delivery, lastCall: lastCall)
+                request.nextAttemptDate = min(milliseconds + Self.grantCheckInterval, lastCall)
+                return (delivery, true)
+            }
             let customerID = try service.ledger.transaction(id: request.transactionID)?.customerID
             context = try customerID.map { customerID throws(ServiceError) in try service.context(of: customerID).context }
                 ?? PolicyContext(now: now, storefront: transaction.storefront ?? "USA", customer: CustomerContext(statusKnown: false))
         } catch {
+            request.attempts += 1
             request.lastError = "deciding: \((error as? ServiceError)?.message ?? String(describing: error))"
             request.nextAttemptDate = milliseconds + Self.wait(afterAttempt: request.attempts)
-            return
+            return (nil, false)
         }
+        request.attempts += 1
         let refund = RefundRequest(reason: request.reason, notificationUUID: request.notificationUUID,
                                    requestedAt: Date(millisecondsSince1970: request.deadlineDate - ConsumptionRequestRecord.answerWindowMilliseconds),
                                    deadline: Date(millisecondsSince1970: request.deadlineDate))
         let started = ContinuousClock.now
-        let decision = service.engine.consumption(context, transaction: transaction, request: refund)
-        record(decision, request: request, customerID: context.customer.id, elapsed: ContinuousClock.now - started)
+        let decision = service.engine.consumption(context, transaction: transaction, delivery: delivery, request: refund)
+        record(decision, request: request, delivery: delivery, customerID: context.customer.id, elapsed: ContinuousClock.now - started)
         switch decision.source {
         case .defaultForMissingHook:
             request.state = .unanswered
@@ -122,19 +151,49 @@ public final class ConsumptionResponder: Sendable {
             request.policyVersion = service.engine.version
             if let answer = decision.value {
                 request.answer = answer
+                request.lastError = delivery.isGranted ? nil : Self.ungrantedNote(request, delivery: delivery)
             } else {
                 request.state = .unanswered
                 request.lastError = "the consumption hook answered nil: nothing is sent"
             }
         }
+        return (delivery, false)
     }
 
-    private func record(_ decision: Decision<ConsumptionAnswer?>, request: ConsumptionRequestRecord, customerID: String, elapsed: Duration) {
+    /// Why a request waits: its transaction is not granted, and why not, and when it is decided anyway.
+    private func waitingNote(_ request: ConsumptionRequestRecord, delivery: TransactionDelivery, lastCall: Int64) throws -> String {
+        let until = Date(millisecondsSince1970: lastCall).formatted(.iso8601)
+        return "waiting for the ledger to grant transaction \(request.transactionID) (\(try whyNotGranted(request, delivery: delivery))); "
+            + "the hook is asked once it is granted, or at \(until) with tx.granted = false"
+    }
+
+    /// Why the ledger has not granted the request's transaction, in a phrase.
+    private func whyNotGranted(_ request: ConsumptionRequestRecord, delivery: TransactionDelivery) throws -> String {
+        switch delivery.grantState {
+        case .unfinished(let reason)?: return "stored unfinished: \(reason)"
+        case .revokedBeforeGrant?: return "revoked before it was granted"
+        case .granted?: return "granted"
+        case nil:
+            let kept = try service.ledger.pendingNotifications().contains { $0.transactionID == request.transactionID }
+            return kept ? "not stored: its notification is kept until a customer registers its app account token"
+                : "not stored: no purchase of it has reached the ledger"
+        }
+    }
+
+    /// What a decision made without the transaction's grant says: that the hook was told so.
+    private static func ungrantedNote(_ request: ConsumptionRequestRecord, delivery: TransactionDelivery) -> String {
+        let why = delivery.grantState == .revokedBeforeGrant ? "it was revoked before it was granted"
+            : "the ledger had not granted it when Apple's window was about to close"
+        return "decided with tx.granted = false: \(why) (transaction \(request.transactionID))"
+    }
+
+    private func record(_ decision: Decision<ConsumptionAnswer?>, request: ConsumptionRequestRecord, delivery: TransactionDelivery,
+                        customerID: String, elapsed: Duration) {
         let source = decision.source.name
         metrics?.recordDecision(hook: PolicyHook.consumption.name, source: source)
         decisionLog?.record(DecisionLog.Entry(
             time: DecisionLog.timestamp(Date()), requestID: request.notificationUUID, customer: customerID.isEmpty ? nil : customerID,
-            hook: PolicyHook.consumption.name, inputs: [.string(request.transactionID), .string(request.reason ?? "")],
+            hook: PolicyHook.consumption.name, inputs: [.string(request.transactionID), .table(LuaTable(hash: delivery.luaFieldTable)), .string(request.reason ?? "")],
             result: decision.value.map { .value($0.luaValue) } ?? .null, source: source,
             policyVersion: service.engine.version, durationMilliseconds: elapsed.seconds * 1000))
     }
@@ -149,6 +208,10 @@ public final class ConsumptionResponder: Sendable {
 public struct ConsumptionAttempt: Sendable, Encodable {
     /// The request as the attempt left it.
     public let request: ConsumptionRequestRecord
+    /// What the ledger had delivered of its transaction, when the attempt decided or waited.
+    public let delivery: TransactionDelivery?
+    /// Whether the attempt left the request waiting for its transaction's grant.
+    public let isWaitingForGrant: Bool
 
     /// The request's notification UUID.
     public var notificationUUID: String { request.notificationUUID }

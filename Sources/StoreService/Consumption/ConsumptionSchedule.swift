@@ -43,7 +43,9 @@ public final class ConsumptionSchedule: Sendable {
         let request = attempt.request
         let about = "refund request \(request.notificationUUID) (transaction \(request.transactionID))"
         switch request.state {
+        case .answered where request.lastError != nil: return "\(about): answered: \(request.lastError ?? "")"
         case .answered: return "\(about): answered"
+        case .pending where attempt.isWaitingForGrant: return "\(about): \(request.lastError ?? "waiting for its transaction's grant")"
         case .pending: return "\(about): will retry: \(request.lastError ?? "")"
         case .unanswered, .refused, .expired: return "\(about): \(request.state.rawValue): \(request.lastError ?? "")"
         }

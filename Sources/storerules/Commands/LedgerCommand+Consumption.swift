@@ -7,22 +7,24 @@ import StoreService
 
 extension LedgerCommand {
     /// `ledger consumption --ledger URL [--json]`: the refund requests Apple asked about, oldest
-    /// first, with what was decided and sent for each.
+    /// first, with what was decided and sent for each, and whether the ledger granted its
+    /// transaction.
     static func consumption(_ parsed: ParsedArguments) throws -> Int32 {
         try parsed.expectPositionals(atMost: 1)
         let ledger = try location(parsed).openForCommand(mustExist: true)
         let requests = try ledger.consumptionRequests()
+        let deliveries = try requests.map { try ledger.delivery(ofTransaction: $0.transactionID) }
         if parsed.flag(consumptionJSONFlag) {
-            Output.line(try Output.json(requests.map(ConsumptionRequestJSON.init)))
+            Output.line(try Output.json(zip(requests, deliveries).map { ConsumptionRequestJSON($0, delivery: $1) }))
             return 0
         }
         guard !requests.isEmpty else {
             Output.line("No refund request.")
             return 0
         }
-        for request in requests {
-            var line = "\(request.notificationUUID)  transaction \(request.transactionID)  \(request.reason ?? "no reason")  "
-                + request.state.rawValue
+        for (request, delivery) in zip(requests, deliveries) {
+            var line = "\(request.notificationUUID)  transaction \(request.transactionID) \(granted(delivery))  "
+                + "\(request.reason ?? "no reason")  " + request.state.rawValue
             if let answer = request.answer {
                 line += "  " + describe(answer)
             }
@@ -31,6 +33,12 @@ extension LedgerCommand {
             Output.line(line)
         }
         return 0
+    }
+
+    /// Whether and when the ledger granted a request's transaction, in a phrase.
+    private static func granted(_ delivery: TransactionDelivery) -> String {
+        guard delivery.isGranted else { return "not granted" }
+        return delivery.grantedDate.map { "granted \($0.formatted(.iso8601))" } ?? "granted"
     }
 
     /// An answer in one phrase: delivery, consumption, preference.

@@ -81,6 +81,10 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.reversedGrants(ofTransaction: transactionID)
     }
 
+    func grantedDate(ofTransaction transactionID: String) throws -> Int64? {
+        try base.grantedDate(ofTransaction: transactionID)
+    }
+
     func unreversedGrants(ofTransaction transactionID: String) throws -> [(position: Int, grant: Grant)] {
         try base.unreversedGrants(ofTransaction: transactionID)
     }

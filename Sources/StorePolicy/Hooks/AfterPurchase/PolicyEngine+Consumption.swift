@@ -8,20 +8,23 @@ extension PolicyEngine {
     ]
 
     /// `consumption(ctx, tx, request)`: what to tell Apple about a refund request for
-    /// `transaction`, or nil to send nothing. The answer is held to Apple's rules (see
-    /// ``StoreCore/ConsumptionAnswer/validate(autoRenewable:)``), a broken one named by its field.
+    /// `transaction`, or nil to send nothing. `tx` carries what the ledger delivered of it
+    /// (`tx.granted`, `tx.granted_date`, `tx.grants`: ``TransactionDelivery/luaFields``), so an
+    /// answer can tell a purchase used up from one never delivered. The answer is held to
+    /// Apple's rules (see ``StoreCore/ConsumptionAnswer/validate(autoRenewable:)``), a broken one
+    /// named by its field.
     ///
     /// Default (no hook): nothing is sent. A hook that fails, or answers something Apple would
     /// refuse, is a `fallback` decision whose value is nil: the caller does not guess an answer
     /// about money, it tries again later.
-    public func consumption(_ context: PolicyContext, transaction: JWSTransactionDecodedPayload, request: RefundRequest,
-                            traced: Bool = false) -> Decision<ConsumptionAnswer?> {
+    public func consumption(_ context: PolicyContext, transaction: JWSTransactionDecodedPayload, delivery: TransactionDelivery,
+                            request: RefundRequest, traced: Bool = false) -> Decision<ConsumptionAnswer?> {
         decide(PolicyHook.consumption.name, context: context, traced: traced,
-               inputs: [.string(transaction.transactionId ?? ""), request.luaValue],
+               inputs: [.string(transaction.transactionId ?? ""), .table(LuaTable(hash: delivery.luaFieldTable)), request.luaValue],
                fallback: { nil },
                arguments: { instance, stack throws(PolicyError) in
                    do throws(LuaError) {
-                       try instance.pushTransaction(transaction, onto: stack)
+                       try instance.pushRefundedTransaction(transaction, delivery: delivery, onto: stack)
                    } catch {
                        throw PolicyError(kind: .badRequest, hook: PolicyHook.consumption.name, reason: error.message)
                    }

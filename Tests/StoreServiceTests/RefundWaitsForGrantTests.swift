@@ -1,0 +1,119 @@
+import AppStoreServerAPI
+import Foundation
+import StoreCore
+import StoreService
+import StoreTesting
+import Synchronization
+import Testing
+
+/// A refund request for a purchase the ledger has not granted — its notification kept because
+/// no customer registered its app account token — is not decided on a customer who received
+/// nothing: it waits, is answered as delivered once registering the customer grants it, and
+/// otherwise is decided near the end of Apple's window with `tx.granted = false`, which the
+/// Backyard Birds rule answers as undelivered.
+@Suite struct RefundWaitsForGrantTests {
+    /// Bo buys a box of pellets with a token no customer has registered, and asks for a refund.
+    struct KeptPurchase {
+        let loop: ServiceLoop
+        let token = UUID()
+        let transactionID: String
+
+        init() throws {
+            loop = try ServiceLoop()
+            guard case .success(let bought) = try loop.store.purchase("pellet.box", customer: "bo", options: [.appAccountToken(token)]),
+                  let id = bought.payload.transactionId else { throw ServiceLoop.Failure() }
+            transactionID = id
+            try loop.deliver(try loop.store.notifications(customerID: "bo"))
+            try loop.deliver(try loop.store.requestRefund(transactionID: id))
+        }
+
+        /// The one request the ledger keeps.
+        func request() throws -> ConsumptionRequestRecord {
+            let requests = try loop.service.ledger.consumptionRequests()
+            try #require(requests.count == 1)
+            return requests[0]
+        }
+
+        /// What the store's API received for the purchase.
+        func sent() throws -> [ConsumptionRecord] {
+            try loop.store.consumptionRecords(transactionID: transactionID)
+        }
+    }
+
+    @Test func aRequestForAPurchaseKeptPendingWaitsAndIsAnsweredAsDeliveredOnceItsCustomerRegisters() async throws {
+        let bo = try KeptPurchase()
+        #expect(try bo.loop.service.ledger.transaction(id: bo.transactionID) == nil, "kept, not stored: no one registered the token")
+        let woken = Mutex(0)
+        bo.loop.service.onConsumptionRequest { woken.withLock { $0 += 1 } }
+        let responder = ConsumptionResponder(service: bo.loop.service, client: bo.loop.client)
+        let now = Date()
+
+        let waited = try await responder.answerDue(now: now)
+        #expect(waited.map(\.state) == [.pending])
+        #expect(waited.first?.isWaitingForGrant == true)
+        let waiting = try bo.request()
+        #expect(waiting.answer == nil)
+        #expect(waiting.attempts == 0, "waiting is no attempt")
+        #expect(waiting.nextAttemptDate == now.millisecondsSince1970 + ConsumptionResponder.grantCheckInterval)
+        #expect(waiting.lastError?.contains("waiting for the ledger to grant transaction \(bo.transactionID)") == true, "\(waiting)")
+        #expect(waiting.lastError?.contains("its notification is kept until a customer registers its app account token") == true)
+        #expect(try bo.sent().isEmpty, "nothing is told Apple about a purchase no one received yet")
+        let line = ConsumptionSchedule.describe(try #require(waited.first))
+        #expect(line.contains("waiting for the ledger to grant"), "\(line)")
+        #expect(try await responder.answerDue(now: now.addingTimeInterval(1)).isEmpty, "not due again before the grant or its next look")
+
+        _ = try bo.loop.service.answer(.registerCustomer(customerID: "bo", appAccountToken: bo.token.uuidString.lowercased()))
+        #expect(try bo.loop.service.ledger.transaction(id: bo.transactionID)?.grantState == .granted)
+        #expect(woken.withLock { $0 } == 1, "the grant wakes the responder")
+        let answered = try await responder.answerDue(now: Date())
+        #expect(answered.map(\.state) == [.answered], "the grant made the request due at once")
+        let body = try #require(try bo.sent().first).body
+        #expect(body.contains(#""deliveryStatus":"DELIVERED""#), "\(body)")
+        #expect(body.contains(#""consumptionPercentage":0"#), "five pellets granted, none fed: \(body)")
+        #expect(body.contains(#""refundPreference":"GRANT_FULL""#), "\(body)")
+    }
+
+    @Test func aPurchaseNeverGrantedIsDecidedUndeliveredAnHourBeforeApplesWindowCloses() async throws {
+        let bo = try KeptPurchase()
+        let logFile = bo.loop.directory.appending(path: "decisions.jsonl")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let responder = ConsumptionResponder(service: bo.loop.service, client: bo.loop.client,
+                                             decisionLog: DecisionLog(handle: try FileHandle(forWritingTo: logFile)))
+        let lastCall = try bo.request().deadlineDate - ConsumptionResponder.ungrantedDecisionLead
+
+        let late = Date(millisecondsSince1970: lastCall - 60_000)
+        #expect(try await responder.answerDue(now: late).map(\.isWaitingForGrant) == [true])
+        #expect(try bo.request().nextAttemptDate == lastCall, "its next look is the last call, not past it")
+        #expect(try bo.sent().isEmpty)
+
+        let decided = try await responder.answerDue(now: Date(millisecondsSince1970: lastCall))
+        #expect(decided.map(\.state) == [.answered])
+        let body = try #require(try bo.sent().first).body
+        #expect(body.contains(#""deliveryStatus":"UNDELIVERED_OTHER""#), "\(body)")
+        #expect(body.contains(#""refundPreference":"GRANT_FULL""#), "\(body)")
+        #expect(!body.contains("consumptionPercentage"), "\(body)")
+        let kept = try bo.request()
+        #expect(kept.lastError?.contains("decided with tx.granted = false") == true, "\(kept)")
+        let line = ConsumptionSchedule.describe(try #require(decided.first))
+        #expect(line.contains("answered: decided with tx.granted = false"), "\(line)")
+        let logged = try String(contentsOf: logFile, encoding: .utf8)
+        #expect(logged.contains(#""granted":false"#), "\(logged)")
+        #expect(logged.contains(#""consumption""#), "\(logged)")
+    }
+
+    @Test func aGrantedPurchaseIsDecidedAtOnceWithItsGrantsInTheDecisionLog() async throws {
+        let loop = try ServiceLoop()
+        try loop.deliver(try loop.store.requestRefund(transactionID: loop.transactionID))
+        let logFile = loop.directory.appending(path: "decisions.jsonl")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let responder = ConsumptionResponder(service: loop.service, client: loop.client,
+                                             decisionLog: DecisionLog(handle: try FileHandle(forWritingTo: logFile)))
+        let answered = try await responder.answerDue()
+        #expect(answered.map(\.state) == [.answered])
+        #expect(answered.first?.delivery?.grants == [.init(item: "pellet", amount: 5)])
+        let logged = try String(contentsOf: logFile, encoding: .utf8)
+        #expect(logged.contains(#""granted":true"#) && logged.contains(#""item":"pellet""#), "\(logged)")
+        let body = try #require(try loop.store.consumptionRecords(transactionID: loop.transactionID).first).body
+        #expect(body.contains(#""consumptionPercentage":80000"#), "four of five pellets fed: \(body)")
+    }
+}
