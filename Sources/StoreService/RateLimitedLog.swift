@@ -39,7 +39,7 @@ public final class RateLimitedLog: Sendable {
             return leftOut
         }
         guard let leftOut else { return }
-        let text = line().replacingOccurrences(of: "\n", with: " ")
+        let text = line().asLogLine
         write(leftOut == 0 ? text : "\(text) (\(leftOut) more like it since the last such line)")
     }
 }

@@ -22,6 +22,12 @@ import Testing
         #expect(lines.all == ["refused 1", "refused by bundle id"])
     }
 
+    @Test("a log line keeps its line breaks as \\n, whatever their form, so it stays one line")
+    func lineBreaksAreWrittenEscaped() {
+        #expect("policy.lua:3: boom\nstack traceback:\r\n\t[C]: in ?\rend".asLogLine
+                == #"policy.lua:3: boom\nstack traceback:\n\t[C]: in ?\nend"#.replacingOccurrences(of: #"\t"#, with: "\t"))
+    }
+
     @Test("after the interval the next line is written with the count of those left out, on one line")
     func theNextLineSaysHowManyWereLeftOut() {
         let lines = Lines()
@@ -37,7 +43,7 @@ import Testing
         elapsed.withLock { $0 = .seconds(61) }
         log.log("third\nwith a newline", kind: "root")
         log.log("left out again", kind: "root")
-        #expect(lines.all == ["first", "third with a newline (2 more like it since the last such line)"])
+        #expect(lines.all == ["first", #"third\nwith a newline (2 more like it since the last such line)"#])
     }
 }
 

@@ -55,9 +55,9 @@ public final class HTTPRouter: Sendable {
         ]
     }
 
-    /// Writes a log line to standard error.
+    /// Writes a log line to standard error, its line breaks written `\n` so it stays one line.
     public static let standardErrorLog: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data("storerules serve: \(line)\n".utf8))
+        FileHandle.standardError.write(Data("storerules serve: \(line.asLogLine)\n".utf8))
     }
 
     /// The response to `request`. Never throws and never traps, whatever the request holds.

@@ -53,6 +53,17 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(error.description)
         }
+        // The keys are read before the ledger opens, so a keys file without keys creates no ledger.
+        let access: AccessControl
+        if let keys = options.apiKeysPath {
+            do {
+                access = try AccessControl(keysAt: keys)
+            } catch {
+                throw CommandFailure("--api-keys: \(error)")
+            }
+        } else {
+            access = .unauthenticated
+        }
         var configuration = options.service
         var release: (store: PolicyReleaseStore, current: PolicyRelease)?
         if options.policyFromLedger, case .postgres(let url) = options.service.ledger as? LedgerLocation {
@@ -96,16 +107,6 @@ enum ServeCommand: Command {
         } else {
             client = nil
         }
-        let access: AccessControl
-        if let keys = options.apiKeysPath {
-            do {
-                access = try AccessControl(keysAt: keys)
-            } catch {
-                throw CommandFailure("--api-keys: \(error)")
-            }
-        } else {
-            access = .unauthenticated
-        }
         let decisionLog: DecisionLog?
         switch options.decisionLogPath {
         case nil: decisionLog = nil
@@ -125,7 +126,7 @@ enum ServeCommand: Command {
         } : nil
         let following = release.map { release in
             LedgerPolicyFollowing(service: service, feed: release.store, current: release.current, metrics: metrics) {
-                Output.error("storerules serve: " + $0)
+                Output.error("storerules serve: " + $0.asLogLine)
             }
         }
         if let keysPath = access.keysPath { logKeys(of: access, readFrom: keysPath) }
@@ -135,7 +136,7 @@ enum ServeCommand: Command {
                     try access.reloadKeys()
                     if let keysPath = access.keysPath { logKeys(of: access, readFrom: keysPath) }
                 } catch {
-                    Output.error("storerules serve: API keys kept: \(error)")
+                    Output.error("storerules serve: API keys kept: \(error)".asLogLine)
                 }
                 do {
                     try decisionLog?.reopen()
@@ -148,11 +149,11 @@ enum ServeCommand: Command {
                 case .reloaded(let message)?:
                     service.reportPolicyProblem(nil)
                     metrics.recordReload(result: "success")
-                    Output.error("storerules serve: \(message)")
+                    Output.error("storerules serve: \(message)".asLogLine)
                 case .failed(let message)?:
                     service.reportPolicyProblem(message)
                     metrics.recordReload(result: "failure")
-                    Output.error("storerules serve: \(message)")
+                    Output.error("storerules serve: \(message)".asLogLine)
                 case nil:
                     break
                 }
@@ -163,7 +164,7 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(error.description)
         }
-        for warning in service.engine.warnings { Output.error("storerules serve: warning: \(warning)") }
+        for warning in service.engine.warnings { Output.error("storerules serve: warning: \(warning)".asLogLine) }
         let scheme = options.http.tls == nil ? "http" : "https"
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
         Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "
@@ -173,12 +174,12 @@ enum ServeCommand: Command {
         if let client, let interval = options.reconcileEvery, let location = options.service.ledger as? LedgerLocation {
             schedule = ReconciliationSchedule(reconciler: Reconciler(service: service, client: client), every: interval,
                                               lock: location.reconciliationLock, metrics: metrics) {
-                Output.error("storerules serve: " + $0)
+                Output.error("storerules serve: " + $0.asLogLine)
             }
         }
         let refunds = client.map { client in
             ConsumptionSchedule(responder: ConsumptionResponder(service: service, client: client, metrics: metrics, decisionLog: decisionLog)) {
-                Output.error("storerules serve: " + $0)
+                Output.error("storerules serve: " + $0.asLogLine)
             }
         }
         await signals.wait()
@@ -195,7 +196,7 @@ enum ServeCommand: Command {
     private static func logKeys(of access: AccessControl, readFrom path: String) {
         Output.error("storerules serve: API keys read from \(path): \(access.keySummary ?? "none")")
         if let warning = APIKeyring.permissionWarning(forFileAt: path) {
-            Output.error("storerules serve: warning: \(warning)")
+            Output.error("storerules serve: warning: \(warning)".asLogLine)
         }
     }
 }
