@@ -32,7 +32,7 @@ public final class PolicyReleaseFollower: Sendable {
             var seen = after
             while !stopped.isSet {
                 do {
-                    let connection = try PostgresConnection(url: Self.withConnectTimeout(url))
+                    let connection = try PostgresConnection(url: url)
                     try connection.listen(on: PolicyReleaseStore.channel)
                     var lastLook = ContinuousClock.now - Self.pollInterval
                     while !stopped.isSet {
@@ -50,13 +50,6 @@ public final class PolicyReleaseFollower: Sendable {
                 }
             }
         }.start()
-    }
-
-    /// `url` with a five-second `connect_timeout` unless it names one, so an unreachable
-    /// server never keeps ``stop()`` waiting long.
-    static func withConnectTimeout(_ url: String) -> String {
-        guard !url.contains("connect_timeout=") else { return url }
-        return url + (url.contains("?") ? "&" : "?") + "connect_timeout=5"
     }
 
     /// Stops following and waits for the thread to end.

@@ -48,10 +48,11 @@ extension PostgresConnection {
             guard sent == 1 else { throw PostgresError(connection: handle, sql: sql) }
         }
         guard PQpipelineSync(handle) == 1 else { throw PostgresError(connection: handle, sql: statements.last?.sql) }
+        let deadline = ContinuousClock.now + statementTimeout
         var firstFailure: PostgresError?
         var lastRows: [PostgresRow] = []
         for ((sql, _), key) in zip(statements, keys) {
-            guard let result = PQgetResult(handle) else { throw PostgresError(connection: handle, sql: sql) }
+            guard let result = try nextResult(until: deadline, sql: sql) else { throw PostgresError(connection: handle, sql: sql) }
             switch PQresultStatus(result) {
             case PGRES_TUPLES_OK:
                 lastRows = PostgresRow.rows(of: result, sql: sql)
@@ -64,18 +65,19 @@ extension PostgresConnection {
             }
             PQclear(result)
             // Each statement's results end with a null result.
-            while let extra = PQgetResult(handle) { PQclear(extra) }
+            while let extra = try nextResult(until: deadline, sql: sql) { PQclear(extra) }
         }
         if let firstFailure { throw firstFailure }
         return lastRows
     }
 
-    /// Reads what is left up to the pipeline's sync, and leaves pipeline mode.
+    /// Reads what is left up to the pipeline's sync, and leaves pipeline mode; a connection
+    /// that timed out or broke is left as it is, never to be used again.
     private func leavePipeline() {
-        // Bounded, so that a server that stops answering cannot hold the thread here.
-        for _ in 0..<1_000 where PQpipelineStatus(handle) != PQ_PIPELINE_OFF {
-            guard let result = PQgetResult(handle) else {
-                if PQexitPipelineMode(handle) == 1 || PQstatus(handle) != CONNECTION_OK { return }
+        let deadline = ContinuousClock.now + statementTimeout
+        while !isBroken, PQpipelineStatus(handle) != PQ_PIPELINE_OFF, ContinuousClock.now < deadline {
+            guard let result = try? nextResult(until: deadline, sql: nil) else {
+                if PQexitPipelineMode(handle) == 1 { return }
                 continue
             }
             PQclear(result)

@@ -27,43 +27,31 @@ public final class PostgresConnection {
     /// rows are read (``execute(_:_:)``) in one pipeline.
     var heldStatements: [(sql: String, parameters: [PostgresValue?])] = []
 
+    /// The deadlines of this connection's exchanges.
+    public let timeouts: PostgresTimeouts
+    /// How long the server may take to answer the exchange under way: ``PostgresTimeouts/statement``,
+    /// or ``PostgresTimeouts/migration`` while a migration runs.
+    var statementTimeout: Duration
+    /// Whether an exchange passed its deadline: the connection is never used again.
+    var timedOut = false
+
     /// Connects to the server named by `url`, a `postgres://` or `postgresql://` URL such as
-    /// `postgresql://ledger@db.example.com:5432/storerules?connect_timeout=5`.
+    /// `postgresql://ledger@db.example.com:5432/storerules?connect_timeout=5`, within
+    /// `timeouts.connect` (or the URL's `connect_timeout`); every exchange afterwards is
+    /// bounded by `timeouts` as ``PostgresTimeouts`` says.
     ///
     /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/client`` when `url` is not such
-    ///   a URL or does not parse, or of kind ``PostgresError/Kind/connection`` when the server
-    ///   cannot be reached or refuses the connection.
-    public init(url: String, countingIn roundTrips: PostgresRoundTrips? = nil) throws(PostgresError) {
+    ///   a URL or does not parse, of kind ``PostgresError/Kind/connection`` when the server
+    ///   cannot be reached or refuses the connection, or of kind ``PostgresError/Kind/timeout``
+    ///   when it does not answer in time.
+    public init(url: String, timeouts: PostgresTimeouts = PostgresTimeouts(), countingIn roundTrips: PostgresRoundTrips? = nil)
+        throws(PostgresError) {
         self.roundTrips = roundTrips
-        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
-            throw PostgresError(client: "a connection URL starts with postgres:// or postgresql://", sql: nil)
-        }
-        var parseError: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(url, &parseError) else {
-            let message = parseError.map { String(cString: $0) } ?? "the connection URL does not parse"
-            PQfreemem(parseError)
-            throw PostgresError(client: message.trimmingTrailingNewlines, sql: nil)
-        }
-        PQconninfoFree(options)
-        // The URL is expanded as `dbname`; `storerules` names the connection in pg_stat_activity
-        // unless the URL gives an `application_name` of its own.
-        let keywords: [UnsafeMutablePointer<CChar>?] = [strdup("dbname"), strdup("fallback_application_name")]
-        let values: [UnsafeMutablePointer<CChar>?] = [strdup(url), strdup(Self.applicationName)]
-        defer { (keywords + values).forEach { free($0) } }
-        let keywordList = keywords.map { $0.map { UnsafePointer($0) } } + [nil]
-        let valueList = values.map { $0.map { UnsafePointer($0) } } + [nil]
-        let connected = PQconnectdbParams(keywordList, valueList, 1)
-        guard let handle = connected else {
-            throw PostgresError(kind: .connection, sqlState: nil, message: "libpq could not allocate a connection", sql: nil)
-        }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let error = PostgresError(connection: handle, sql: nil)
-            PQfinish(handle)
-            throw error
-        }
+        self.timeouts = timeouts
+        statementTimeout = timeouts.statement
+        handle = try Self.connect(url: url, timeouts: timeouts)
         // libpq prints notices ("relation already exists, skipping") to standard error by default.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        self.handle = handle
     }
 
     deinit {
@@ -75,10 +63,12 @@ public final class PostgresConnection {
     ///
     /// - Throws: ``PostgresError``: of kind ``PostgresError/Kind/server`` when the server
     ///   refuses the command (the connection stays usable), ``PostgresError/Kind/connection``
-    ///   when the connection breaks, or ``PostgresError/Kind/client`` when a text parameter
-    ///   holds a NUL character.
+    ///   when the connection breaks, ``PostgresError/Kind/timeout`` when the server does not
+    ///   answer within ``PostgresTimeouts/statement`` (the connection is then closed for good),
+    ///   or ``PostgresError/Kind/client`` when a text parameter holds a NUL character.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws(PostgresError) -> [PostgresRow] {
+        guard !timedOut else { throw PostgresError(abandonedAfter: statementTimeout, sql: sql) }
         guard heldStatements.isEmpty else {
             let statements = heldStatements + [(sql, parameters)]
             heldStatements.removeAll()
@@ -89,7 +79,9 @@ public final class PostgresConnection {
         var result: OpaquePointer?
         if let name = try prepare(sql, key: key, encoded) {
             roundTrips?.add()
-            result = encoded.withUnsafeArguments { _, values in PQexecPrepared(handle, name, Int32(encoded.count), values, nil, nil, 0) }
+            let sent = encoded.withUnsafeArguments { _, values in PQsendQueryPrepared(handle, name, Int32(encoded.count), values, nil, nil, 0) }
+            guard sent == 1 else { throw PostgresError(connection: handle, sql: sql) }
+            result = try exchangeResult(sql: sql)
             if let failed = result, PQresultStatus(failed) == PGRES_FATAL_ERROR,
                PQresultErrorField(failed, storerules_pq_diag_sqlstate()).map({ String(cString: $0) }) == "0A000" {
                 // The schema changed under the prepared plan ("cached plan must not change result
@@ -101,9 +93,11 @@ public final class PostgresConnection {
         }
         if result == nil {
             roundTrips?.add()
-            result = encoded.withUnsafeArguments { types, values in
-                PQexecParams(handle, sql, Int32(encoded.count), types, values, nil, nil, 0)
+            let sent = encoded.withUnsafeArguments { types, values in
+                PQsendQueryParams(handle, sql, Int32(encoded.count), types, values, nil, nil, 0)
             }
+            guard sent == 1 else { throw PostgresError(connection: handle, sql: sql) }
+            result = try exchangeResult(sql: sql)
         }
         guard let result else {
             throw PostgresError(connection: handle, sql: sql)
@@ -129,8 +123,8 @@ public final class PostgresConnection {
         guard parameters.count > 0, preparedStatements.count < Self.maximumPreparedStatements else { return nil }
         let name = "storerules_\(preparedStatements.count + 1)"
         roundTrips?.add()
-        let prepared = parameters.withUnsafeArguments { types, _ in PQprepare(handle, name, sql, Int32(parameters.count), types) }
-        guard let prepared else { throw PostgresError(connection: handle, sql: sql) }
+        let sent = parameters.withUnsafeArguments { types, _ in PQsendPrepare(handle, name, sql, Int32(parameters.count), types) }
+        guard sent == 1, let prepared = try exchangeResult(sql: sql) else { throw PostgresError(connection: handle, sql: sql) }
         defer { PQclear(prepared) }
         guard PQresultStatus(prepared) == PGRES_COMMAND_OK else {
             throw PostgresError(result: prepared, connection: handle, sql: sql)
@@ -173,17 +167,18 @@ public final class PostgresConnection {
     }
 
     /// Rolls back the open transaction, if there is one; a connection that breaks meanwhile is
-    /// left broken, for ``isBroken`` to report.
+    /// left broken, for ``isBroken`` to report, and a broken one is left as it is.
     func rollBack() {
         heldStatements.removeAll()
-        guard isInsideTransaction else { return }
+        guard isInsideTransaction, !isBroken else { return }
         _ = try? execute("ROLLBACK")
     }
 
-    /// Whether the connection is lost: a statement found the server gone, or the session was
-    /// terminated. A broken connection stays broken; open a new one.
+    /// Whether the connection is lost: a statement found the server gone, the session was
+    /// terminated, or the server did not answer in time. A broken connection stays broken; open
+    /// a new one.
     public var isBroken: Bool {
-        PQstatus(handle) != CONNECTION_OK
+        timedOut || PQstatus(handle) != CONNECTION_OK
     }
 
     /// Whether a transaction is open on this connection, healthy or failed, or its `BEGIN` is

@@ -12,8 +12,9 @@ import StoreCore
 public final class PostgresConnectionPool: @unchecked Sendable {
     /// The most connections the pool holds open at once.
     public let size: Int
-    /// How long ``checkout()`` waits for a connection to come back before it fails.
-    public let checkoutTimeout: Duration
+    /// The deadlines of every connection, and of ``checkout()``'s wait
+    /// (``PostgresTimeouts/checkout``).
+    public let timeouts: PostgresTimeouts
 
     /// The URL every connection opens with.
     private let url: String
@@ -24,16 +25,17 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     /// Connections open or being opened: the idle ones and those checked out.
     private var openCount: Int
 
-    /// Creates a pool of up to `size` connections to `url`, opening the first.
+    /// Creates a pool of up to `size` connections to `url`, each bounded by `timeouts`, opening
+    /// the first.
     ///
     /// - Precondition: `size` is at least 1.
     /// - Throws: ``PostgresError`` when the first connection cannot be opened.
-    public init(url: String, size: Int, checkoutTimeout: Duration = .seconds(30)) throws(PostgresError) {
+    public init(url: String, size: Int, timeouts: PostgresTimeouts = PostgresTimeouts()) throws(PostgresError) {
         precondition(size >= 1, "a pool holds at least one connection")
         self.url = url
         self.size = size
-        self.checkoutTimeout = checkoutTimeout
-        self.idle = [try PostgresConnection(url: url, countingIn: roundTrips)]
+        self.timeouts = timeouts
+        self.idle = [try PostgresConnection(url: url, timeouts: timeouts, countingIn: roundTrips)]
         self.openCount = 1
     }
 
@@ -50,20 +52,21 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     /// Takes a connection for the calling thread, waiting while all `size` are checked out.
     /// Give it back with ``checkin(_:)``.
     ///
-    /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/connection`` when a new
-    ///   connection cannot be opened, or of kind ``PostgresError/Kind/client`` when none came
-    ///   back within ``checkoutTimeout``.
+    /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/connection`` or
+    ///   ``PostgresError/Kind/timeout`` when a new connection cannot be opened, or of kind
+    ///   ``PostgresError/Kind/timeout`` when none came back within ``PostgresTimeouts/checkout``.
     public func checkout() throws(PostgresError) -> PostgresConnection {
         // The deadline is on the monotonic clock: the condition's wait takes a wall-clock date,
         // which may run a little apart, so a wait that ends early is resumed for what is left.
         let clock = ContinuousClock()
-        let deadline = clock.now + checkoutTimeout
+        let deadline = clock.now + timeouts.checkout
         condition.lock()
         while idle.isEmpty && openCount == size {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
                 condition.unlock()
-                throw PostgresError(client: "no pooled connection came back within \(checkoutTimeout)", sql: nil)
+                throw PostgresError(kind: .timeout, sqlState: nil,
+                                    message: "no pooled connection came back within \(timeouts.checkout.secondsText)", sql: nil)
             }
             condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
         }
@@ -78,7 +81,7 @@ public final class PostgresConnectionPool: @unchecked Sendable {
         }
         condition.unlock()
         do {
-            return try PostgresConnection(url: url, countingIn: roundTrips)
+            return try PostgresConnection(url: url, timeouts: timeouts, countingIn: roundTrips)
         } catch {
             condition.lock()
             openCount -= 1

@@ -13,6 +13,10 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         /// The connection could not be opened, or it broke: the server went away, the network
         /// failed, or an administrator terminated the session. The connection is unusable.
         case connection
+        /// The server did not answer within its deadline (``PostgresTimeouts``), or no pooled
+        /// connection came back in time. A connection that timed out is closed for good; the
+        /// work may succeed later, once the server answers again.
+        case timeout
         /// Nothing reached the server: a URL that does not parse, text holding a NUL character,
         /// a transaction begun inside another, or a column that is missing or holds another type.
         case client
@@ -46,11 +50,24 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         self.init(kind: .client, sqlState: nil, message: message, sql: sql)
     }
 
+    /// An error of kind ``Kind/timeout``: the server did not answer an exchange within `limit`.
+    init(timeoutAfter limit: Duration, sql: String?) {
+        self.init(kind: .timeout, sqlState: nil, message: "the database did not answer within \(limit.secondsText); the connection was closed",
+                  sql: sql)
+    }
+
+    /// The error of a statement on a connection that timed out before: it is never used again.
+    init(abandonedAfter limit: Duration, sql: String?) {
+        self.init(kind: .timeout, sqlState: nil,
+                  message: "the connection was closed when the database did not answer within \(limit.secondsText)", sql: sql)
+    }
+
     /// Whether the work may succeed when run again from the start, on a healthy connection: a
-    /// broken connection, or an SQLSTATE that ``PostgresSQLState/isTransient``. Anything else —
-    /// a syntax error, a constraint violation, a client error — fails again the same way.
+    /// broken connection, a server that did not answer in time, or an SQLSTATE that
+    /// ``PostgresSQLState/isTransient``. Anything else — a syntax error, a constraint violation,
+    /// a client error — fails again the same way.
     public var isTransient: Bool {
-        kind == .connection || (sqlState?.isTransient ?? false)
+        kind == .connection || kind == .timeout || (sqlState?.isTransient ?? false)
     }
 
     /// One line: kind, SQLSTATE, message and statement.
@@ -58,6 +75,7 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         var text = switch kind {
         case .server: "PostgreSQL error"
         case .connection: "PostgreSQL connection error"
+        case .timeout: "PostgreSQL timeout"
         case .client: "PostgreSQL client error"
         }
         if let sqlState {

@@ -19,11 +19,15 @@ public final class PostgresLedgerStorage: LedgerStorage {
     public static let defaultConnectionCount = 4
 
     /// Connects to the database at `url` (`postgres://` or `postgresql://`) and brings its
-    /// ledger schema up to date; several processes may do so at once.
+    /// ledger schema up to date; several processes may do so at once. Every exchange with the
+    /// server is bounded by `timeouts`: past one, the call fails with a transient
+    /// ``StoreCore/LedgerStorageFailure`` saying the database did not answer in time, and the
+    /// connection is replaced.
     ///
     /// - Throws: ``PostgresError`` when the server cannot be reached or refuses the schema.
-    public init(url: String, connections: Int = defaultConnectionCount, retry: PostgresRetryPolicy = PostgresRetryPolicy()) throws {
-        pool = try PostgresConnectionPool(url: url, size: connections)
+    public init(url: String, connections: Int = defaultConnectionCount, retry: PostgresRetryPolicy = PostgresRetryPolicy(),
+                timeouts: PostgresTimeouts = PostgresTimeouts()) throws {
+        pool = try PostgresConnectionPool(url: url, size: connections, timeouts: timeouts)
         self.retry = retry
         try retry.run {
             try pool.withConnection { try PostgresLedgerSchema.migrator.migrate($0) }

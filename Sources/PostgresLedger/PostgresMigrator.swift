@@ -46,7 +46,8 @@ public struct PostgresMigrator: Sendable {
     /// Applies every migration the connection's database has not recorded yet, in order.
     ///
     /// Safe to run from several processes or connections at once; each migration is applied by
-    /// exactly one of them.
+    /// exactly one of them. Its statements are bounded by ``PostgresTimeouts/migration`` rather
+    /// than ``PostgresTimeouts/statement``.
     ///
     /// - Throws: ``PostgresMigrationError/schemaTooNew(applied:known:)`` or
     ///   ``PostgresMigrationError/historyMismatch(position:recorded:registered:)`` when the
@@ -54,7 +55,9 @@ public struct PostgresMigrator: Sendable {
     ///   ``PostgresMigrationError/migrationFailed(name:position:underlying:)`` when a step fails
     ///   (that step is rolled back; the steps before it stay applied).
     public func migrate(_ connection: PostgresConnection) throws {
-        while try applyNextMigration(connection) {}
+        try connection.withStatementTimeout(connection.timeouts.migration) {
+            while try applyNextMigration(connection) {}
+        }
     }
 
     /// In one transaction under the lock: applies and records the first migration the database

@@ -43,20 +43,21 @@ public struct PostgresRetryPolicy: Hashable, Sendable {
     }
 
     /// Runs `body`, and runs it again after a pause each time it throws a transient
-    /// ``PostgresError``, up to ``maxAttempts`` runs in all.
+    /// ``PostgresError``, up to ``maxAttempts`` runs in all. A timeout is not run again: a server
+    /// that did not answer within its deadline would keep the caller waiting as long again.
     ///
     /// `body` must be the whole unit of work — a whole transaction, not one statement of it — so
     /// running it again starts from scratch.
     ///
-    /// - Throws: the first error that is not a transient ``PostgresError``, or the last error
-    ///   when every attempt failed.
+    /// - Throws: the first error that is not a transient ``PostgresError``, a timeout, or the
+    ///   last error when every attempt failed.
     public func run<T>(_ body: () throws -> T) throws -> T {
         var generator = SystemRandomNumberGenerator()
         var attempt = 1
         while true {
             do {
                 return try body()
-            } catch let error as PostgresError where error.isTransient && attempt < maxAttempts {
+            } catch let error as PostgresError where error.isTransient && error.kind != .timeout && attempt < maxAttempts {
                 Thread.sleep(forTimeInterval: delay(beforeRetry: attempt, using: &generator).seconds)
                 attempt += 1
             }

@@ -12,6 +12,16 @@ public protocol HTTPHandler: Sendable {
     func refusal(status: Int, kind: String, message: String) -> HTTPResponse
     /// Counts an answer the transport gave itself.
     func recordRefusal(method: String?, status: Int)
+    /// Whether `request` is answered from memory alone, never waiting on anything outside the
+    /// process: the server answers it at once, outside its route slots.
+    func answersFromMemory(_ request: HTTPRequest) -> Bool
+}
+
+extension HTTPHandler {
+    /// No request: every one runs in a route slot.
+    public func answersFromMemory(_ request: HTTPRequest) -> Bool {
+        false
+    }
 }
 
 extension HTTPRouter: HTTPHandler {
@@ -23,5 +33,11 @@ extension HTTPRouter: HTTPHandler {
     /// Counted under the route `unmatched`.
     public func recordRefusal(method: String?, status: Int) {
         metrics.recordRequest(route: "unmatched", method: HTTPRouter.methodLabel(method ?? "other"), status: status, seconds: 0)
+    }
+
+    /// The liveness probe (``StoreService/HTTPRouter/isLivenessProbe(_:)``), so that `/healthz`
+    /// answers while every route slot waits on the ledger.
+    public func answersFromMemory(_ request: HTTPRequest) -> Bool {
+        HTTPRouter.isLivenessProbe(request)
     }
 }

@@ -7,7 +7,8 @@ import Synchronization
 /// strictly and within its deadlines (``HTTPConnection``).
 ///
 /// Every answer, the transport's own refusals included, is the router's JSON. Routes run at
-/// most ``HTTPServerConfiguration/threads`` at a time, however many connections are open.
+/// most ``HTTPServerConfiguration/threads`` at a time, however many connections are open;
+/// `/healthz` is answered on its connection's thread without waiting for one.
 /// Connections over the caps are answered `503` with `Retry-After` at once and closed.
 public final class HTTPServer: @unchecked Sendable {
     /// What answers every request.
@@ -87,14 +88,21 @@ public final class HTTPServer: @unchecked Sendable {
         connections.count
     }
 
-    /// The router's answer to `request`, with at most `threads` routes running at once.
+    /// How many requests are being answered now: running in a route slot, waiting for one, or
+    /// answered without one.
+    public var requestsBeingAnswered: Int {
+        requestsInFlight.load(ordering: .acquiring)
+    }
+
+    /// The router's answer to `request`, with at most `threads` routes running at once; a
+    /// request the handler answers from memory (`/healthz`) takes no route slot, so it is
+    /// answered while every slot waits on the ledger.
     func answer(_ request: HTTPRequest) -> HTTPResponse {
         requestsInFlight.add(1, ordering: .acquiringAndReleasing)
+        defer { requestsInFlight.subtract(1, ordering: .acquiringAndReleasing) }
+        guard !handler.answersFromMemory(request) else { return handler.respond(to: request) }
         routeSlots.wait()
-        defer {
-            routeSlots.signal()
-            requestsInFlight.subtract(1, ordering: .acquiringAndReleasing)
-        }
+        defer { routeSlots.signal() }
         return handler.respond(to: request)
     }
 

@@ -91,13 +91,14 @@ struct PostgresConnectionPoolTests {
     @Test("checkout waits while every connection is out, and fails after its timeout")
     func checkoutTimesOut() throws {
         let database = try PostgresTestDatabase()
-        let pool = try PostgresConnectionPool(url: database.url, size: 1, checkoutTimeout: .milliseconds(200))
+        let pool = try PostgresConnectionPool(url: database.url, size: 1, timeouts: PostgresTimeouts(checkout: .milliseconds(200)))
         let held = try pool.checkout()
         let clock = ContinuousClock()
         let started = clock.now
         let error = #expect(throws: PostgresError.self) { try pool.checkout() }
         #expect(clock.now - started >= .milliseconds(200), "it waited the whole timeout before failing")
-        #expect(error?.kind == .client)
+        #expect(error?.kind == .timeout)
+        #expect(error?.isTransient == true)
         pool.checkin(held)
         let again = try pool.checkout()
         #expect(again === held)
@@ -107,7 +108,7 @@ struct PostgresConnectionPoolTests {
     @Test("a connection checked in wakes a checkout waiting for one, which gets it")
     func checkinWakesAWaiter() throws {
         let database = try PostgresTestDatabase()
-        let pool = try PostgresConnectionPool(url: database.url, size: 1, checkoutTimeout: .seconds(60))
+        let pool = try PostgresConnectionPool(url: database.url, size: 1, timeouts: PostgresTimeouts(checkout: .seconds(60)))
         let held = try pool.checkout()
         let waiting = DispatchSemaphore(value: 0)
         let got = Mutex<ObjectIdentifier?>(nil)
