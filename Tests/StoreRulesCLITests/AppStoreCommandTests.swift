@@ -65,14 +65,49 @@ import Testing
         let lookup = try CommandRunner.run(["appstore", "lookup", order] + Self.options(store))
         #expect(lookup.status == 0, "\(lookup.standardError)")
         #expect(lookup.standardOutput.contains("\(premium)  pass.premium"))
+        func renews() throws -> Int64? {
+            let statuses = try CommandRunner.run(["appstore", "statuses", premium, "--json"] + Self.options(store))
+            let answer = try JSONSerialization.jsonObject(with: Data(statuses.standardOutput.utf8)) as? [String: Any]
+            let subscription = ((answer?["groups"] as? [[String: Any]])?.first?["subscriptions"] as? [[String: Any]])?.first
+            return (subscription?["transaction"] as? [String: Any])?["expiresDate"] as? Int64
+        }
+        let bought = try #require(try renews())
+        let day: Int64 = 86_400_000
         let extended = try CommandRunner.run(["appstore", "extend", premium, "--days", "3", "--reason", "outage", "--request-id", "r1"]
                                              + Self.options(store))
         #expect(extended.status == 0, "\(extended.standardError)")
         #expect(extended.standardOutput.hasPrefix("Extended \(premium): renews "))
+        #expect(try renews() == bought + 3 * day, "--days 3 moved the renewal by 3 days")
         let mass = try CommandRunner.run(["appstore", "extend", "--product", "pass.premium", "--days", "1", "--reason", "1",
                                           "--request-id", "m1"] + Self.options(store))
         #expect(mass.status == 0, "\(mass.standardError)")
         #expect(mass.standardOutput.contains("Mass extension m1: complete, 1 extended, 0 failed."))
+        #expect(try renews() == bought + 4 * day, "and the mass extension's --days 1 by one more")
+    }
+
+    @Test func anExtensionMovesTheRenewalDateByItsDaysAndARepeatedOnePrintsTheRealDate() throws {
+        let store = try StoreAPIProcess()
+        let premium = try store.buy("pass.premium")
+        try store.start()
+        let statuses = try CommandRunner.run(["appstore", "statuses", premium, "--json"] + Self.options(store))
+        let groups = try #require(try JSONSerialization.jsonObject(with: Data(statuses.standardOutput.utf8)) as? [String: Any])["groups"]
+        let subscription = try #require((groups as? [[String: Any]])?.first?["subscriptions"] as? [[String: Any]]).first
+        let bought = try #require((subscription?["transaction"] as? [String: Any])?["expiresDate"] as? Int64, "\(statuses.standardOutput)")
+        let day: Int64 = 86_400_000
+        func extend(_ request: String, days: Int, json: Bool) throws -> String {
+            let result = try CommandRunner.run(["appstore", "extend", premium, "--days", "\(days)", "--reason", "outage", "--request-id", request]
+                                               + (json ? ["--json"] : []) + Self.options(store))
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput
+        }
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(try extend("r1", days: 3, json: true).utf8)) as? [String: Any])
+        #expect(first["effective_date"] as? Int64 == bought + 3 * day && first["renewal_date"] as? Int64 == bought + 3 * day, "\(first)")
+        let iso = { (milliseconds: Int64) in Date(timeIntervalSince1970: Double(milliseconds) / 1000).ISO8601Format() }
+        #expect(try extend("r2", days: 5, json: false) == "Extended \(premium): renews \(iso(bought + 8 * day)).\n")
+        #expect(try extend("r1", days: 3, json: false)
+                == "Extended \(premium) (request r1 moved it to \(iso(bought + 3 * day)) when first sent): renews \(iso(bought + 8 * day)).\n")
+        let repeated = try #require(try JSONSerialization.jsonObject(with: Data(try extend("r1", days: 3, json: true).utf8)) as? [String: Any])
+        #expect(repeated["renewal_date"] as? Int64 == bought + 8 * day, "\(repeated)")
     }
 
     @Test func aRefundRequestIsAnsweredWithConsumptionInformationThenDeclined() throws {

@@ -45,6 +45,7 @@ import TestPrerequisites
         #expect(dryRun.standardOutput.contains("every subscriber of pass.premium: +2 days, SERVICE_ISSUE_OR_OUTAGE (one mass extension)"),
                 "\(dryRun.standardOutput)")
         #expect(dryRun.standardOutput.contains("cara"), "\(dryRun.standardOutput)")
+        #expect(!dryRun.standardOutput.contains("sent already"), "\(dryRun.standardOutput)")
         #expect(try store.storeJSON(["notifications"])["notifications"].map { "\($0)" }?.contains("RENEWAL_EXTENDED") == false,
                 "a dry run sends nothing")
 
@@ -67,23 +68,33 @@ import TestPrerequisites
         #expect((second["summary"] as? [String: Any])?["already_sent"] as? Int == 2, "\(second)")
         let after = try store.storeJSON(["notifications"])["notifications"] as? [[String: Any]] ?? []
         #expect(after.count == notifications.count, "a second run extends nobody again")
+        let listed = try CommandRunner.run(command + ["--dry-run"])
+        #expect(listed.standardOutput.contains("every subscriber of pass.premium: +2 days, SERVICE_ISSUE_OR_OUTAGE (one mass extension; sent already "),
+                "\(listed.standardOutput)")
+        #expect(listed.standardOutput.components(separatedBy: "(sent already ").count == 4, "each subscriber is listed as sent: \(listed.standardOutput)")
     }
 
-    @Test("a malformed incident file is refused with the field named, and nothing is sent")
+    @Test("a malformed incident file is refused as a usage error naming the field, and no subscriber is extended")
     func malformedIncident() throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "incident-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appending(path: "incident.json")
-        for (text, named) in [(#"{"start": "2026-11-30T08:00:00Z", "end": "2026-11-30T07:00:00Z", "reason": "x"}"#, "end"),
-                              (#"{"start": "yesterday", "end": "2026-11-30T07:00:00Z", "reason": "x"}"#, "start"),
-                              (#"{"start": "2026-11-30T06:00:00Z", "end": "2026-11-30T07:00:00Z", "reason": "x", "product": ["a"]}"#, "products")] {
-            try Data(text.utf8).write(to: file)
-            let result = try CommandRunner.run(["ledger", "extend", "Examples/BackyardBirds", "--ledger", directory.appending(path: "l.sqlite").path,
-                                                "--incident", file.path, "--root", file.path, "--bundle-id", "b", "--environment", "Sandbox",
-                                                "--dry-run"])
-            #expect(result.status != 0)
-            #expect(result.standardError.contains(named), "\(result.standardError)")
+        let loop = try CompensationLoop(.sqlite)
+        try loop.subscribe("ana", to: "pass.premium")
+        try loop.subscribe("cara", to: "pass.family")
+        let now = Date()
+        let start = now.addingTimeInterval(-3600).formatted(.iso8601), end = now.addingTimeInterval(600).formatted(.iso8601)
+        for (text, error) in [(#"{"start": "\#(end)", "end": "\#(start)", "reason": "x"}"#, "end: the end is before the start"),
+                              (#"{"start": "yesterday", "end": "\#(end)", "reason": "x"}"#,
+                               "start: 'yesterday' is not an ISO 8601 time"),
+                              (#"{"start": "\#(start)", "end": "\#(end)", "reason": "x", "product": ["pass.premium"]}"#,
+                               "unknown field 'product' at the top level; did you mean 'products'?"),
+                              (#"{"start": "\#(start)", "end": "\#(end)"}"#, "missing field 'reason'"),
+                              (#"{"start": "\#(start)", "end": "\#(end)", "reason": "x", "storefronts": ["USA", 3]}"#,
+                               "storefronts[1]: expected a string, found 3")] {
+            let incident = try loop.incident(text, named: "incident.json")
+            let result = try loop.extend(incident)
+            #expect(result.status == 64, "\(text): \(result.standardOutput)\(result.standardError)")
+            #expect(result.standardError.contains("--incident \(incident): \(error)"), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
         }
+        #expect(try loop.extensionsSent().isEmpty, "a refused incident extends nobody")
     }
 }

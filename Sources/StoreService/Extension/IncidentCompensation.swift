@@ -7,8 +7,9 @@ import StorePolicy
 /// each active subscriber the ledger knows whom the incident touched, then extends their
 /// renewal dates through the App Store Server API — one request per subscriber, or Apple's
 /// mass extension for a product whose every subscriber gets the same — under request
-/// identifiers made from the incident, so a second run sends nothing twice. Every request is
-/// recorded in the ledger (``StoreCore/RenewalExtensionRecord``).
+/// identifiers made from the incident's meaning (``StorePolicy/Incident/compensationKey``), so a
+/// second run, from the same file or the same incident saved again in other words, sends
+/// nothing twice. Every request is recorded in the ledger (``StoreCore/RenewalExtensionRecord``).
 public struct IncidentCompensation: Sendable {
     /// The service whose ledger and policy decide.
     public let service: Service
@@ -18,11 +19,15 @@ public struct IncidentCompensation: Sendable {
         self.service = service
     }
 
-    /// Who gets what for `incident` (read from a file whose bytes are `incidentText`), on each
-    /// subscriber's state at `now`.
+    /// Who gets what for `incident`, on each subscriber's state at `now`, and whom the ledger
+    /// records as sent for it already: under its ``StorePolicy/Incident/compensationKey``, or
+    /// under `fileDigest`, the SHA-256 of its file's bytes, which keyed the records of earlier
+    /// versions.
     ///
     /// - Throws: ``StoreCore/LedgerError`` when the ledger cannot be read.
-    public func plan(_ incident: Incident, incidentText: Data, now: Date = Date()) throws -> CompensationPlan {
+    public func plan(_ incident: Incident, fileDigest: String? = nil, now: Date = Date()) throws -> CompensationPlan {
+        let key = try incident.compensationKey
+        let sentBefore = try SentExtensions(try service.ledger.renewalExtensions(), keys: Set([key] + [fileDigest].compactMap { $0 }))
         var entries: [CompensationPlan.Entry] = []
         for customer in try service.ledger.customers() {
             let state = try service.ledger.customerState(customerID: customer.id, catalog: service.catalog, at: now)
@@ -39,10 +44,11 @@ public struct IncidentCompensation: Sendable {
                         let why = decision.value == nil
                             ? (decision.source == .defaultForMissingHook ? "the policy defines no renewal_extension hook" : "the hook answered nil")
                             : nil
-                        entries.append(.init(customerID: customer.id, subscription: subscription, extensionGiven: decision.value, why: why, failed: false))
+                        entries.append(.init(customerID: customer.id, subscription: subscription, extensionGiven: decision.value, why: why,
+                                             failed: false, sentBefore: sentBefore.covering(subscription)))
                     case .fallback(let failure):
                         entries.append(.init(customerID: customer.id, subscription: subscription, extensionGiven: nil,
-                                             why: failure.description, failed: true))
+                                             why: failure.description, failed: true, sentBefore: sentBefore.covering(subscription)))
                     }
                 }
             }
@@ -51,28 +57,31 @@ public struct IncidentCompensation: Sendable {
         var mass: [String: RenewalExtension] = [:]
         for (productID, shares) in Dictionary(grouping: entries, by: \.subscription.productID) {
             let given = Set(shares.map(\.extensionGiven))
-            if given.count == 1, let same = given.first, let same, shares.count > 1 {
+            let sentOwnRequest = shares.contains { $0.sentBefore?.originalTransactionID != nil }
+            if given.count == 1, let same = given.first, let same, shares.count > 1, !sentOwnRequest {
                 mass[productID] = same
             }
         }
-        return CompensationPlan(incident: incident, incidentDigest: SHA256Digest.hex(of: incidentText), entries: entries,
-                                massProducts: mass, policyVersion: service.engine.version)
+        return CompensationPlan(incident: incident, incidentKey: key, entries: entries, massProducts: mass, policyVersion: service.engine.version)
     }
 
-    /// Sends the plan's requests through `client`, telling `progress` of each; a request the
-    /// ledger records as sent is not sent again.
+    /// Sends the plan's requests through `client`, telling `progress` of each; a subscriber the
+    /// plan found sent for the incident already is not sent again.
     public func apply(_ plan: CompensationPlan, client: AppStoreServerAPIClient,
                       progress: @Sendable (String) -> Void = { _ in }) async throws -> CompensationSummary {
         var summary = CompensationSummary()
-        let done = Set(try service.ledger.renewalExtensions().filter { $0.state == .sent }.map(\.requestIdentifier))
         for (productID, given) in plan.massProducts.sorted(by: { $0.key < $1.key }) {
-            let identifier = Self.requestIdentifier(plan.incidentDigest, "product:\(productID)")
+            guard !plan.entries.contains(where: { $0.subscription.productID == productID && $0.sentBefore != nil }) else {
+                summary.alreadySent += 1
+                continue
+            }
+            let identifier = Self.requestIdentifier(plan.incidentKey, "product:\(productID)")
             let record = RenewalExtensionRecord(
-                requestIdentifier: identifier, incidentDigest: plan.incidentDigest, originalTransactionID: nil, customerID: nil,
+                requestIdentifier: identifier, incidentDigest: plan.incidentKey, originalTransactionID: nil, customerID: nil,
                 productID: productID, storefronts: plan.incident.storefronts, days: given.days, reasonCode: given.reason.rawValue,
                 state: .sent, updatedDate: Date().millisecondsSince1970)
             try await send(record, to: "every subscriber of \(productID)", named: "\(productID) (mass extension)",
-                           sentNote: " (mass extension \(identifier))", done: done, summary: &summary, progress: progress) { _ in
+                           sentNote: " (mass extension \(identifier))", summary: &summary, progress: progress) { _ in
                 _ = try await client.extendRenewalDateForAllActiveSubscribers(MassExtendRenewalDateRequest(
                     extendByDays: given.days, extendReasonCode: given.reason.rawValue, requestIdentifier: identifier,
                     storefrontCountryCodes: plan.incident.storefronts, productId: productID))
@@ -80,18 +89,22 @@ public struct IncidentCompensation: Sendable {
         }
         for entry in plan.entries where plan.massProducts[entry.subscription.productID] == nil {
             let subscription = entry.subscription
+            guard entry.sentBefore == nil else {
+                summary.alreadySent += 1
+                continue
+            }
             guard let given = entry.extensionGiven else {
                 if entry.failed { summary.failures.append("\(subscription.originalTransactionID): \(entry.why ?? "")") }
                 else { summary.unextended += 1 }
                 continue
             }
-            let identifier = Self.requestIdentifier(plan.incidentDigest, "subscription:\(subscription.originalTransactionID)")
+            let identifier = Self.requestIdentifier(plan.incidentKey, "subscription:\(subscription.originalTransactionID)")
             let record = RenewalExtensionRecord(
-                requestIdentifier: identifier, incidentDigest: plan.incidentDigest, originalTransactionID: subscription.originalTransactionID,
+                requestIdentifier: identifier, incidentDigest: plan.incidentKey, originalTransactionID: subscription.originalTransactionID,
                 customerID: entry.customerID, productID: subscription.productID, storefronts: nil, days: given.days,
                 reasonCode: given.reason.rawValue, state: .sent, updatedDate: Date().millisecondsSince1970)
             try await send(record, to: "\(entry.customerID) \(subscription.originalTransactionID)", named: subscription.originalTransactionID,
-                           done: done, summary: &summary, progress: progress) { record in
+                           summary: &summary, progress: progress) { record in
                 let answer = try await client.extendRenewalDate(
                     originalTransactionID: subscription.originalTransactionID,
                     ExtendRenewalDateRequest(extendByDays: given.days, extendReasonCode: given.reason.rawValue, requestIdentifier: identifier))
@@ -102,16 +115,11 @@ public struct IncidentCompensation: Sendable {
         return summary
     }
 
-    /// Sends `record`'s request with `request` unless the ledger records it as sent, tells
-    /// `progress` what became of it (as `subject`), counts it in `summary` (a failure as
-    /// `name`), and records it in the ledger.
+    /// Sends `record`'s request with `request`, tells `progress` what became of it (as
+    /// `subject`), counts it in `summary` (a failure as `name`), and records it in the ledger.
     private func send(_ record: RenewalExtensionRecord, to subject: String, named name: String, sentNote: String = "",
-                      done: Set<String>, summary: inout CompensationSummary, progress: (String) -> Void,
+                      summary: inout CompensationSummary, progress: (String) -> Void,
                       request: (inout RenewalExtensionRecord) async throws -> Void) async throws {
-        guard !done.contains(record.requestIdentifier) else {
-            summary.alreadySent += 1
-            return
-        }
         var record = record
         do {
             try await request(&record)
@@ -145,9 +153,9 @@ public struct IncidentCompensation: Sendable {
                                    willAutoRenew: status.renewalInfo?.willAutoRenew ?? false)
     }
 
-    /// A UUID made from the incident's digest and what the request extends: the same on every run.
-    static func requestIdentifier(_ incidentDigest: String, _ subject: String) -> String {
-        var bytes = Array(SHA256Digest.bytes(of: "renewal-extension:\(incidentDigest):\(subject)").prefix(16))
+    /// A UUID made from the incident's key and what the request extends: the same on every run.
+    static func requestIdentifier(_ incidentKey: String, _ subject: String) -> String {
+        var bytes = Array(SHA256Digest.bytes(of: "renewal-extension:\(incidentKey):\(subject)").prefix(16))
         bytes[6] = bytes[6] & 0x0F | 0x50
         bytes[8] = bytes[8] & 0x3F | 0x80
         let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],

@@ -232,8 +232,11 @@ enum AppStoreCommand: Command {
                 output.massExtension(try await client.massExtensionStatus(productID: productID, requestIdentifier: identifier))
             } else {
                 let original = try argument(1, "the ORIGINAL_ID to extend, or --product")
-                output.extension(try await client.extendRenewalDate(
-                    originalTransactionID: original, ExtendRenewalDateRequest(extendByDays: days, extendReasonCode: reason, requestIdentifier: requestID)))
+                let answer = try await client.extendRenewalDate(
+                    originalTransactionID: original, ExtendRenewalDateRequest(extendByDays: days, extendReasonCode: reason, requestIdentifier: requestID))
+                let statuses = try? await client.subscriptionStatuses(original)
+                let subscription = statuses?.groups.flatMap(\.subscriptions).first { $0.originalTransactionID == original }
+                output.extension(answer, requestID: requestID, renews: subscription?.transaction.payload.expiresDate)
             }
         case "consumption":
             try parsed.expectPositionals(atMost: 2)

@@ -66,12 +66,20 @@ struct AppStoreOutput {
         }
     }
 
-    func `extension`(_ answer: ExtendRenewalDateResponse) {
+    /// Apple's answer to an extension, with the date the subscription renews now (`renews`, read
+    /// after the extension; nil when it could not be read): a request identifier sent before is
+    /// answered as it was then, and the subscription may have moved since.
+    func `extension`(_ answer: ExtendRenewalDateResponse, requestID: String, renews: Date?) {
+        let effective = answer.effectiveDate.map { Date(millisecondsSince1970: $0) }
         emit(["original_transaction_id": answer.originalTransactionId ?? NSNull(), "success": answer.success ?? NSNull(),
-              "effective_date": answer.effectiveDate ?? NSNull(), "web_order_line_item_id": answer.webOrderLineItemId ?? NSNull()]) {
-            let date = answer.effectiveDate.map { Date(millisecondsSince1970: $0).ISO8601Format() } ?? "?"
-            return [answer.success == true ? "Extended \(answer.originalTransactionId ?? "?"): renews \(date)."
-                        : "Not extended: \(answer.originalTransactionId ?? "?")."]
+              "effective_date": answer.effectiveDate ?? NSNull(), "web_order_line_item_id": answer.webOrderLineItemId ?? NSNull(),
+              "renewal_date": renews?.millisecondsSince1970 ?? NSNull()]) {
+            guard answer.success == true else { return ["Not extended: \(answer.originalTransactionId ?? "?")."] }
+            let subject = "Extended \(answer.originalTransactionId ?? "?")"
+            guard let renews, let effective, renews.millisecondsSince1970 != effective.millisecondsSince1970 else {
+                return ["\(subject): renews \((renews ?? effective)?.ISO8601Format() ?? "?")."]
+            }
+            return ["\(subject) (request \(requestID) moved it to \(effective.ISO8601Format()) when first sent): renews \(renews.ISO8601Format())."]
         }
     }
 

@@ -11,7 +11,7 @@ extension LedgerCommand {
     static let incident = TypedOption<String>.text(
         "incident", "FILE", help: #"The incident: {"start", "end" (ISO 8601), "reason", "products"?, "storefronts"?}. Required."#)
     /// `--dry-run` of `extend`.
-    static let dryRunFlag = CommandOption.flag("dry-run", help: "List who gets what and why; send nothing.")
+    static let dryRunFlag = CommandOption.flag("dry-run", help: "List who gets what and why, and who was sent it already; send nothing.")
 
     /// The options of `extend`.
     static let extendOptions: [CommandOption] = [
@@ -37,13 +37,13 @@ extension LedgerCommand {
         do {
             described = try Incident.decode(json: incidentText)
         } catch {
-            throw CommandFailure("--incident \(incidentPath): \(error.description)")
+            throw UsageError("--incident \(incidentPath): \(error.description)")
         }
         let service = try appStoreService(parsed, folder: folder)
         let dryRun = parsed.flag(dryRunFlag)
         let client = dryRun ? nil : try client(parsed, service: service)
         let compensation = IncidentCompensation(service: service)
-        let plan = try compensation.plan(described, incidentText: incidentText)
+        let plan = try compensation.plan(described, fileDigest: SHA256Digest.hex(of: incidentText))
         let json = parsed.flag("json")
         if !json { printPlan(plan) }
         guard let client else {
@@ -67,16 +67,26 @@ extension LedgerCommand {
         Output.line("Incident: \(plan.incident.reason), \(plan.incident.start.formatted(.iso8601)) to \(plan.incident.end.formatted(.iso8601)); "
                     + "\(plan.entries.count) subscriber\(plan.entries.count == 1 ? "" : "s") touched (policy \(plan.policyVersion))")
         for (productID, given) in plan.massProducts.sorted(by: { $0.key < $1.key }) {
-            Output.line("  every subscriber of \(productID): +\(given.days) days, \(given.reason.word) (one mass extension)")
+            let sent = plan.entries.first { $0.subscription.productID == productID && $0.sentBefore != nil }?.sentBefore
+            Output.line("  every subscriber of \(productID): +\(given.days) days, \(given.reason.word) (one mass extension"
+                        + (sent.map { "; sent already \(sentDate($0))" } ?? "") + ")")
         }
         for entry in plan.entries {
             let subject = "  \(entry.customerID)  \(entry.subscription.originalTransactionID)  \(entry.subscription.productID)"
+            let sent = entry.sentBefore.map {
+                "  (sent already \(sentDate($0))\($0.originalTransactionID == nil ? " by the mass extension" : ""): +\($0.days) days)"
+            } ?? ""
             if let given = entry.extensionGiven {
-                Output.line("\(subject)  +\(given.days) days, \(given.reason.word)")
+                Output.line("\(subject)  +\(given.days) days, \(given.reason.word)\(sent)")
             } else {
-                Output.line("\(subject)  nothing: \(entry.why ?? "")")
+                Output.line("\(subject)  nothing: \(entry.why ?? "")\(sent)")
             }
         }
+    }
+
+    /// When `record` was sent, in ISO 8601.
+    private static func sentDate(_ record: RenewalExtensionRecord) -> String {
+        Date(millisecondsSince1970: record.updatedDate).formatted(.iso8601)
     }
 
     /// The plan, and what applying it did, as JSON.
@@ -93,9 +103,26 @@ extension LedgerCommand {
             let why: String?
             let failed: Bool
             let mass: Bool
+            let sentBefore: RenewalExtensionRecord?
 
             enum CodingKeys: String, CodingKey {
                 case customer, originalTransactionID = "original_transaction_id", productID = "product_id", days, reason, why, failed, mass
+                case alreadySent = "already_sent", sentDate = "sent_date"
+            }
+
+            /// Every field, null where there is no value.
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(customer, forKey: .customer)
+                try container.encode(originalTransactionID, forKey: .originalTransactionID)
+                try container.encode(productID, forKey: .productID)
+                try container.encode(days, forKey: .days)
+                try container.encode(reason, forKey: .reason)
+                try container.encode(why, forKey: .why)
+                try container.encode(failed, forKey: .failed)
+                try container.encode(mass, forKey: .mass)
+                try container.encode(sentBefore != nil, forKey: .alreadySent)
+                try container.encode(sentBefore.map(LedgerCommand.sentDate), forKey: .sentDate)
             }
         }
 
@@ -105,12 +132,12 @@ extension LedgerCommand {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(plan.incidentDigest, forKey: .incidentDigest)
+            try container.encode(plan.incidentKey, forKey: .incidentDigest)
             try container.encode(plan.policyVersion, forKey: .policyVersion)
             try container.encode(plan.entries.map {
                 EntryJSON(customer: $0.customerID, originalTransactionID: $0.subscription.originalTransactionID,
                           productID: $0.subscription.productID, days: $0.extensionGiven?.days, reason: $0.extensionGiven?.reason.word,
-                          why: $0.why, failed: $0.failed, mass: plan.massProducts[$0.subscription.productID] != nil)
+                          why: $0.why, failed: $0.failed, mass: plan.massProducts[$0.subscription.productID] != nil, sentBefore: $0.sentBefore)
             }, forKey: .subscribers)
             try container.encodeIfPresent(summary, forKey: .summary)
         }

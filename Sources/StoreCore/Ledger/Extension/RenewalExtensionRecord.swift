@@ -12,7 +12,9 @@ public struct RenewalExtensionRecord: Sendable, Hashable {
 
     /// Apple's `requestIdentifier`: a UUID made from the incident and the subscription (or product).
     public let requestIdentifier: String
-    /// The digest of the incident file the request compensates.
+    /// The key of the incident the request compensates: the SHA-256 of the incident's canonical
+    /// form (`Incident.compensationKey` in StoreService). Records written before the key was the
+    /// incident's meaning carry the SHA-256 of the incident file's bytes instead.
     public let incidentDigest: String
     /// The subscription extended, or nil for a mass extension of ``productID``.
     public let originalTransactionID: String?
