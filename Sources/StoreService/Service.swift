@@ -28,6 +28,8 @@ public final class Service: Sendable {
     private let consumptionRequestObserver = Mutex<(@Sendable () -> Void)?>(nil)
     /// The host's attributes of a customer, in every decision made from the ledger.
     public let customerAttributes: @Sendable (_ customerID: String) -> [String: LuaValue]
+    /// The time the service decides at (``ServiceConfiguration/clock``).
+    public let clock: @Sendable () -> Date
     /// The policy engine every request decides with.
     public let engine: PolicyEngine
     /// The ledger every ingest goes to.
@@ -41,7 +43,7 @@ public final class Service: Sendable {
 
     /// The policy's `grant` hook as the ledger's decision closure, over the catalog serving now.
     var grantDecision: @Sendable (StoredTransaction) throws -> [Grant] {
-        engine.grantDecision(for: ledger, catalog: catalog, attributes: customerAttributes)
+        engine.grantDecision(for: ledger, catalog: catalog, attributes: customerAttributes, clock: clock)
     }
 
     /// Calls `observer` each time a `CONSUMPTION_REQUEST` notification brings a refund request
@@ -101,6 +103,7 @@ public final class Service: Sendable {
         followsLedgerReleases = options.followsLedgerReleases
         maximumEventNames = options.maximumEventNames
         customerAttributes = options.customerAttributes
+        clock = options.clock
         // Notifications kept for customers not known when they came may have become matchable
         // while no service ran (a customer registered, tokens made canonical by a migration).
         // One that still fails stays kept for the next retry; a failure here stops nothing.
@@ -149,7 +152,7 @@ public final class Service: Sendable {
     func context(of customerID: String) throws(ServiceError) -> (state: CustomerState, context: PolicyContext) {
         let state: CustomerState
         do {
-            state = try ledger.customerState(customerID: customerID, catalog: catalog, at: Date(), signedData: false)
+            state = try ledger.customerState(customerID: customerID, catalog: catalog, at: clock(), signedData: false)
         } catch {
             throw .ledger(error)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import LuaBridge
 import StoreCore
 import StorePolicy
@@ -30,6 +31,10 @@ public struct ServiceConfiguration: Sendable {
     /// customer id; none by default. An embedder reads them from its own records: the call runs
     /// on the request's thread, with no storage transaction held, and may take its time.
     public var customerAttributes: @Sendable (_ customerID: String) -> [String: LuaValue] = { _ in [:] }
+    /// The time the service decides at: the host's clock by default. A service whose ledger a
+    /// local store feeds may follow the store's clock instead (`serve --store-clock`), so what
+    /// the store's advanced clock lapsed or renewed shows through the service; never one Apple feeds.
+    public var clock: @Sendable () -> Date = { Date() }
 
     /// Where a service's catalog comes from.
     public enum CatalogChoice: Sendable {

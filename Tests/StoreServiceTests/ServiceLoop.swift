@@ -29,8 +29,9 @@ struct ServiceLoop {
     let token: UUID
     var serviceLedgerPath: String { directory.appending(path: "service.sqlite").path }
 
-    /// A loop whose store runs on `clock`.
-    init(clock: StoreClock = .system) throws {
+    /// A loop whose store runs on `clock`; its service decides at the store's clock, read from
+    /// the store's state file, when `serviceFollowsStoreClock`, else at the host's.
+    init(clock: StoreClock = .system, serviceFollowsStoreClock: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appending(path: "service-loop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -41,10 +42,15 @@ struct ServiceLoop {
             state: try Database(path: directory.appending(path: "store.sqlite").path),
             configuration: LocalStore.Configuration(bundleID: ServiceLoop.bundleID, environment: .sandbox, clock: clock),
             decide: { _ in [] })
-        service = try Service(configuration: ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             folder: folder.path, ledger: SQLiteLedgerFile(path: directory.appending(path: "service.sqlite").path),
             rootCertificates: [ServiceLoop.authority.rootCertificate], bundleId: ServiceLoop.bundleID,
-            environment: .sandbox))
+            environment: .sandbox)
+        if serviceFollowsStoreClock {
+            let storeClock = try LocalStoreClockReader(statePath: directory.appending(path: "store.sqlite").path)
+            configuration.clock = { storeClock.now() }
+        }
+        service = try Service(configuration: configuration)
         let verifier = try SignedDataVerifier(rootCertificates: [ServiceLoop.authority.rootCertificate],
                                               bundleId: ServiceLoop.bundleID, environment: .sandbox)
         client = try AppStoreServerAPIClient(key: try store.makeServerAPIKey().key, verifier: verifier,

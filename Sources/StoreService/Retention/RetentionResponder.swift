@@ -84,7 +84,7 @@ public final class RetentionResponder: Sendable {
         if let customerID {
             context = try service.context(of: customerID).context
         } else {
-            context = PolicyContext(now: Date(), environment: PolicyContext.Environment(service.verifier.environment),
+            context = PolicyContext(now: service.clock(), environment: PolicyContext.Environment(service.verifier.environment),
                                     customer: CustomerContext(statusKnown: false))
         }
         context.locale = request.locale

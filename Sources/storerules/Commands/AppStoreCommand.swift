@@ -93,20 +93,28 @@ enum AppStoreCommand: Command {
     static let requestID = TypedOption<String>.text("request-id", "ID", help: "The request's own id: the same id never extends twice. Required.")
     static let extendProduct = TypedOption<String>.text("product", "ID", help: "Every active subscriber of this product (a mass extension).")
     static let storefront = TypedOption<String>.repeatable("storefront", "CC", help: "Only in this storefront (repeat; all without).") { $0 }
-    static let deliveryStatus = TypedOption<String>.value("delivery-status", "S", help: "DELIVERED or an UNDELIVERED_… reason. Required.") {
-        text throws(UsageError) in
-        guard ConsumptionRequest.deliveryStatuses.contains(text.uppercased()) else {
-            throw UsageError("--delivery-status must be one of \(ConsumptionRequest.deliveryStatuses.sorted().joined(separator: ", ")), not '\(text)'")
+    static let deliveryStatus = TypedOption<ConsumptionAnswer.DeliveryStatus>.value(
+        "delivery-status", "S", help: "DELIVERED or an UNDELIVERED_… reason. Required."
+    ) { text throws(UsageError) in
+        guard let status = ConsumptionAnswer.DeliveryStatus(rawValue: text.uppercased()) else {
+            let known = ConsumptionAnswer.DeliveryStatus.allCases.map(\.rawValue).sorted().joined(separator: ", ")
+            throw UsageError("--delivery-status must be one of \(known), not '\(text)'")
         }
-        return text.uppercased()
+        return status
     }
-    static let percentage = TypedOption<Int>.count("consumed", "MILLIUNITS", in: 0...100_000, help: "How much was consumed, 0–100000.")
-    static let preference = TypedOption<String>.value("preference", "P", help: "DECLINE, GRANT_FULL or GRANT_PRORATED.") {
+    /// `--consumed`: any whole number is read, and the answer's validation says what is outside Apple's range.
+    static let percentage = TypedOption<Int>.value("consumed", "MILLIUNITS", help: "How much was consumed, 0–100000.") {
         text throws(UsageError) in
-        guard ConsumptionRequest.refundPreferences.contains(text.uppercased()) else {
+        guard let value = Int(text) else { throw UsageError("--consumed must be a whole number, not '\(text)'") }
+        return value
+    }
+    static let preference = TypedOption<ConsumptionAnswer.RefundPreference>.value(
+        "preference", "P", help: "DECLINE, GRANT_FULL or GRANT_PRORATED."
+    ) { text throws(UsageError) in
+        guard let preference = ConsumptionAnswer.RefundPreference(rawValue: text.uppercased()) else {
             throw UsageError("--preference must be DECLINE, GRANT_FULL or GRANT_PRORATED, not '\(text)'")
         }
-        return text.uppercased()
+        return preference
     }
     static let sampleContent = CommandOption.flag("sample-content", help: "A free sample or trial was offered.")
 
@@ -208,10 +216,14 @@ enum AppStoreCommand: Command {
             output.order(try await client.lookUpOrder(try argument(1, "the ORDER_ID")))
         case "notifications":
             try parsed.expectPositionals(atMost: 1)
-            let startDate = try parsed.value(of: start) ?? Date().addingTimeInterval(-30 * 86_400)
+            // The default window is around the server's time, which is the local store's clock when
+            // it is the server: notifications it sent after an `advance` are inside it.
+            let givenStart = try parsed.value(of: start)
+            let givenEnd = try parsed.value(of: end)
+            let serverNow = givenStart != nil && givenEnd != nil ? Date() : try await client.serverNow()
             let request = NotificationHistoryRequest(
-                startDate: startDate.millisecondsSince1970,
-                endDate: (try parsed.value(of: end) ?? Date().addingTimeInterval(86_400)).millisecondsSince1970,
+                startDate: (givenStart ?? serverNow.addingTimeInterval(-30 * 86_400)).millisecondsSince1970,
+                endDate: (givenEnd ?? serverNow.addingTimeInterval(86_400)).millisecondsSince1970,
                 notificationType: try parsed.value(of: notificationType), notificationSubtype: try parsed.value(of: subtype),
                 transactionId: try parsed.value(of: transaction), onlyFailures: parsed.flag(onlyFailures) ? true : nil)
             output.notifications(try await client.notificationHistory(request).collect(\.items))
@@ -241,9 +253,8 @@ enum AppStoreCommand: Command {
         case "consumption":
             try parsed.expectPositionals(atMost: 2)
             let id = try argument(1, "the transaction ID")
-            try await client.sendConsumptionInformation(ConsumptionRequest(
-                customerConsented: true, sampleContentProvided: parsed.flag(sampleContent), deliveryStatus: try parsed.required(deliveryStatus),
-                consumptionPercentage: try parsed.value(of: percentage), refundPreference: try parsed.value(of: preference)), transactionID: id)
+            let answer = try await consumptionAnswer(parsed, transactionID: id, client: client)
+            try await client.sendConsumptionInformation(ConsumptionRequest(answer), transactionID: id)
             output.done("Consumption information for \(id) sent.")
         case "app-account-token":
             try parsed.expectPositionals(atMost: 3)

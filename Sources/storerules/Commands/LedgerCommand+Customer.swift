@@ -22,7 +22,8 @@ extension LedgerCommand {
         guard try ledger.customer(id: customerID) != nil else {
             throw CommandFailure("the ledger \(location.displayName) has no customer \(customerID)")
         }
-        let state = try ledger.customerState(customerID: customerID, catalog: catalog, at: Date())
+        let now = try parsed.value(of: StoreClockOption.declaration)?.now() ?? Date()
+        let state = try ledger.customerState(customerID: customerID, catalog: catalog, at: now)
         let context = PolicyContext(state: state, catalog: catalog, engine: engine, environment: .xcode)
         let answer = EntitlementsAnswer(state: state, context: context, engine: engine)
         Output.line(parsed.flag(jsonFlag) ? try Output.json(answer, pretty: true) : describe(answer))

@@ -73,10 +73,10 @@ enum LedgerCommand: Command {
                    + #"signedPayload, or Apple's request body {"signedPayload": "…"}. DIR's policy grants."#, options: [
             ledgerOption, IngestOptions.root.option, IngestOptions.bundleID.option, IngestOptions.environment.option,
             IngestOptions.appAppleID.option, IngestOptions.customer.option,
-        ] + AppStoreAPIOptionDeclarations.all),
+        ] + AppStoreAPIOptionDeclarations.optional),
         Subcommand("customer", arguments: "ID [DIR]", summary: "What the customer owns now: entitlements, "
                    + "subscriptions by group, balances and unfinished transactions; with DIR, the features its "
-                   + "policy unlocks.", options: [ledgerOption, jsonFlag]),
+                   + "policy unlocks.", options: [ledgerOption, jsonFlag, StoreClockOption.declaration.option]),
         Subcommand("retry", arguments: "DIR", summary: "Process the kept notifications whose customer is known now, "
                    + "then ask DIR's policy again for every unfinished transaction; one JSON line per transaction "
                    + "ingested or retried.", options: [ledgerOption]),

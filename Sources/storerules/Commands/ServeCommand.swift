@@ -20,7 +20,7 @@ enum ServeCommand: Command {
                                 [--max-connections N] [--max-connections-per-address N] [--header-timeout SECONDS]
                                 [--max-event-names N]
                                 [--tls-cert PEM --tls-key PEM] [--decision-log FILE|-]
-                                [--watch | --policy-from-ledger] [--insecure-no-auth]
+                                [--watch | --policy-from-ledger] [--insecure-no-auth] [--store-clock STATE]
                                 [--reconcile-every DURATION] [--app-store-key FILE --app-store-key-id ID
                                  --app-store-issuer-id ID [--app-store-url URL]]
 
@@ -170,6 +170,10 @@ enum ServeCommand: Command {
         Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "
                     + "(policy \(service.engine.version), ledger \(options.service.ledger.displayName)"
                     + (access.checksKeys ? "" : ", no API keys") + ")")
+        if let storeClockPath = options.storeClockPath {
+            Output.error("storerules serve: deciding at the local store's clock in \(storeClockPath) (now \(service.clock().formatted(.iso8601))), "
+                         + "not the host's: for a ledger a local store feeds only")
+        }
         var schedule: ReconciliationSchedule?
         if let client, let interval = options.reconcileEvery, let location = options.service.ledger as? LedgerLocation {
             schedule = ReconciliationSchedule(reconciler: Reconciler(service: service, client: client), every: interval,

@@ -21,6 +21,8 @@ struct ServeOptions {
     let policyFromLedger: Bool
     /// How often to reconcile the ledger with the App Store Server API, if at all.
     let reconcileEvery: Duration?
+    /// The local store state file whose clock the service decides at, when not the host's.
+    private(set) var storeClockPath: String?
 
     // MARK: - Declarations
 
@@ -69,8 +71,8 @@ struct ServeOptions {
     static let declarations: [CommandOption] = ServiceOptionDeclarations.all + [
         listen.option, threads.option, maxConnections.option, maxConnectionsPerAddress.option, maxEventNames.option,
         headerTimeout.option, apiKeys.option, tlsCertificate.option, tlsKey.option, decisionLog.option,
-        watchFlag, policyFromLedgerFlag, insecureNoAuthFlag, reconcileEveryOption.option,
-    ] + AppStoreAPIOptionDeclarations.all
+        watchFlag, policyFromLedgerFlag, insecureNoAuthFlag, reconcileEveryOption.option, StoreClockOption.declaration.option,
+    ] + AppStoreAPIOptionDeclarations.optional
 
     init(_ parsed: ParsedArguments) throws {
         let folder = try parsed.positional(0, "the policy folder DIR")
@@ -86,6 +88,13 @@ struct ServeOptions {
             folder: folder, ledger: ledger, rootCertificates: try rootPaths.flatMap(VerifyCommand.rootCertificates(at:)),
             bundleId: bundleID, environment: environment, appAppleId: try parsed.value(of: ServiceOptionDeclarations.appAppleID))
         service.maximumEventNames = try parsed.value(of: Self.maxEventNames) ?? Ledger.defaultMaximumEventNames
+        if let storeClock = try parsed.value(of: StoreClockOption.declaration) {
+            guard environment != .production else {
+                throw UsageError("--store-clock follows a local store's clock; a Production service decides at the host's")
+            }
+            service.clock = { storeClock.now() }
+            storeClockPath = storeClock.path
+        }
         self.service = service
 
         let address = try parsed.value(of: Self.listen) ?? ListenAddress(host: "127.0.0.1", port: 8080)
