@@ -24,6 +24,21 @@ public enum HelpText {
         }.joined(separator: "\n")
     }
 
+    /// The `--help` of one subcommand: its usage line after `invocation` (the words before the
+    /// subcommand's name, `storerules ledger`), its summary, and every option it takes —
+    /// `commandOptions`, which each form of the command takes, then its own — ending with the
+    /// pointer to the whole command's help.
+    public static func subcommand(_ subcommand: Subcommand, invocation: String, commandOptions: [CommandOption] = []) -> String {
+        var seen: Set<String> = []
+        let options = (commandOptions + subcommand.options).filter { seen.insert($0.name).inserted }
+        let usage = ["Usage:", invocation, subcommand.name, subcommand.arguments, options.isEmpty ? "" : "[options]"]
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        let sections = [usage, wrap(subcommand.summary, width: width).joined(separator: "\n")]
+            + (options.isEmpty ? [] : ["Options:\n" + Self.options(options)])
+            + ["Run '\(invocation) --help' for the other commands and what they share."]
+        return sections.joined(separator: "\n\n")
+    }
+
     /// Labels and their texts: each text wrapped at ``width`` from `column` on.
     static func entries(_ entries: [(label: String, text: String)], indent: Int, column: Int? = nil) -> String {
         let longest = entries.map(\.label.count).max() ?? 0

@@ -9,13 +9,13 @@ import StoreCore
 public enum AppStoreAPIOptionDeclarations {
     /// `--app-store-key FILE` (`STORERULES_APP_STORE_KEY`).
     public static let key = TypedOption<String>.text(
-        "app-store-key", "FILE", help: "The App Store Connect API key's .p8 file (or STORERULES_APP_STORE_KEY). Required.")
+        "app-store-key", "FILE", help: "The App Store Connect API key's .p8 file (or STORERULES_APP_STORE_KEY).")
     /// `--app-store-key-id ID` (`STORERULES_APP_STORE_KEY_ID`).
     public static let keyID = TypedOption<String>.text(
-        "app-store-key-id", "ID", help: "The key's id (or STORERULES_APP_STORE_KEY_ID). Required.")
+        "app-store-key-id", "ID", help: "The key's id (or STORERULES_APP_STORE_KEY_ID).")
     /// `--app-store-issuer-id ID` (`STORERULES_APP_STORE_ISSUER_ID`).
     public static let issuerID = TypedOption<String>.text(
-        "app-store-issuer-id", "ID", help: "The issuer id of the key's team (or STORERULES_APP_STORE_ISSUER_ID). Required.")
+        "app-store-issuer-id", "ID", help: "The issuer id of the key's team (or STORERULES_APP_STORE_ISSUER_ID).")
     /// `--app-store-url URL` (`STORERULES_APP_STORE_URL`).
     public static let url = TypedOption<URL>.value(
         "app-store-url", "URL", help: "The API's base URL (or STORERULES_APP_STORE_URL): Apple's for the environment when "
@@ -33,8 +33,20 @@ public enum AppStoreAPIOptionDeclarations {
         issuerID.option.name: "STORERULES_APP_STORE_ISSUER_ID", url.option.name: "STORERULES_APP_STORE_URL",
     ]
 
-    /// The declarations, in the order help lists them.
-    public static let all: [CommandOption] = [key.option, keyID.option, issuerID.option, url.option]
+    /// The declarations, in the order help lists them, for a command that always talks to the
+    /// App Store Server API: the key and its ids are required.
+    public static let all: [CommandOption] = [
+        key.option.withHelp(key.option.help + " Required."), keyID.option.withHelp(keyID.option.help + " Required."),
+        issuerID.option.withHelp(issuerID.option.help + " Required."), url.option,
+    ]
+
+    /// The declarations, in the order help lists them, for a command that talks to the App Store
+    /// Server API only when given a key: then its ids are required too.
+    public static let optional: [CommandOption] = [
+        key.option.withHelp(key.option.help + " Optional; with it, --app-store-key-id and --app-store-issuer-id are required."),
+        keyID.option.withHelp(keyID.option.help + " Required with --app-store-key."),
+        issuerID.option.withHelp(issuerID.option.help + " Required with --app-store-key."), url.option,
+    ]
 
     /// Whether the options or the environment name a key: then the command talks to the App
     /// Store Server API, and a missing id is a usage error rather than a feature left off.

@@ -34,7 +34,7 @@ guard let command = commands.first(where: { $0.name == name }) else {
 do {
     let parsed = try command.syntax.parse(Array(arguments.dropFirst()))
     if parsed.helpRequested {
-        Output.line(command.help)
+        Output.line(parsed.subcommand.map(command.help(for:)) ?? command.help)
         exit(0)
     }
     exit(try await command.run(parsed))

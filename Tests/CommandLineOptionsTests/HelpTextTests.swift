@@ -35,4 +35,20 @@ import Testing
         ])
         #expect(buy.usage == "buy PRODUCT [--quantity N] [--json]")
     }
+
+    @Test("a subcommand's own help has its usage line, its summary and each option it takes once")
+    func subcommandHelpIsItsOwn() {
+        let ledger = CommandOption.value("ledger", "URL", help: "The ledger. Required.")
+        let since = Subcommand("reconcile", arguments: "DIR", summary: "Catch up with the App Store.", options: [
+            ledger, .value("since", "TIME", help: "From this time."),
+        ])
+        let text = HelpText.subcommand(since, invocation: "storerules ledger", commandOptions: [ledger, .flag("json", help: "JSON.")])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "Usage: storerules ledger reconcile DIR [options]")
+        #expect(lines[2] == "Catch up with the App Store.")
+        #expect(lines.filter { $0.hasPrefix("  --ledger URL") }.count == 1, "an option both declare is listed once")
+        #expect(lines.contains { $0.hasPrefix("  --since TIME") && $0.hasSuffix("From this time.") })
+        #expect(lines.contains { $0.hasPrefix("  --json") })
+        #expect(lines.last == "Run 'storerules ledger --help' for the other commands and what they share.")
+    }
 }

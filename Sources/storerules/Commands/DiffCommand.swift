@@ -34,7 +34,7 @@ enum DiffCommand: Command {
     customer known with nothing and on a subscriber to each plan, at the first storefront, seed
     0: one dimension at a time, at most 100 values each. docs/policy.md lists what this misses.
 
-    Exits with 0 when nothing differs, 1 when something does, 2 on an error.
+    Exits with 0 when nothing differs, 1 when something does, 2 on an error, 64 on a usage mistake.
 
     Options:
     \(HelpText.options(syntax.options))
@@ -62,14 +62,13 @@ enum DiffCommand: Command {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// Exits with 2 for a failure, which 1 (something differs) cannot mean; a usage mistake
+    /// reaches the caller, which exits with 64 as for every command.
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         do {
             return try compare(parsed)
         } catch let error as CommandFailure {
             Output.error("storerules diff: \(error.message)")
-            return 2
-        } catch let error as UsageError {
-            Output.error("storerules diff: \(error)")
             return 2
         }
     }

@@ -254,6 +254,9 @@ extension StoreCommand {
     static let syntax = CommandSyntax(name, options: storeOptions, subcommands: storeSubcommands,
                                       subcommandPosition: 1)
 
+    /// A store command's usage line starts with the policy folder the store sells from.
+    static let subcommandInvocation = "storerules store DIR"
+
     /// Each command's own options, below its line in the command list: those besides
     /// `--customer`, `--group` and `--json`, which the options section explains once.
     static var subcommandHelp: String {
