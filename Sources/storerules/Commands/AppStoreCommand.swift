@@ -253,8 +253,7 @@ enum AppStoreCommand: Command {
         case "consumption":
             try parsed.expectPositionals(atMost: 2)
             let id = try argument(1, "the transaction ID")
-            let answer = try await consumptionAnswer(parsed, transactionID: id, client: client)
-            try await client.sendConsumptionInformation(ConsumptionRequest(answer), transactionID: id)
+            try await sendConsumption(parsed, transactionID: id, client: client)
             output.done("Consumption information for \(id) sent.")
         case "app-account-token":
             try parsed.expectPositionals(atMost: 3)
