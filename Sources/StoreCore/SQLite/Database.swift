@@ -45,12 +45,17 @@ public final class Database: @unchecked Sendable {
         return queuedCommits
     }
 
-    /// Opens (creating when missing) the database file at `path` and configures it.
+    /// Opens (creating when missing) the database file at `path` and configures it. A file it
+    /// creates is its owner's alone (``OwnerOnlyFile``), and so are the write-ahead log and
+    /// shared-memory files beside it, which SQLite makes with the database file's mode.
     ///
     /// - Throws: ``SQLiteError`` when the file cannot be opened, is not an SQLite database
     ///   (``SQLiteResultCode/notADatabase``), or cannot use write-ahead logging. A file that
     ///   fails to open is left as it was.
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        if !path.isEmpty, path != ":memory:" {
+            OwnerOnlyFile.makeIfMissing(path)
+        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let code = sqlite3_open_v2(path, &handle, flags, nil)

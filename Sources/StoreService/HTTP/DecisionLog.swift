@@ -1,5 +1,6 @@
 import Foundation
 import LuaBridge
+import StoreCore
 import StorePolicy
 import Synchronization
 
@@ -54,7 +55,8 @@ public final class DecisionLog: Sendable {
         self.path = path
     }
 
-    /// A log appending to the file at `path`, created when missing. The file is opened for
+    /// A log appending to the file at `path`, created when missing, readable by its owner alone
+    /// (``StoreCore/OwnerOnlyFile``): decisions name customers. The file is opened for
     /// appending, so several processes may share it and a rotation that truncates it leaves no hole.
     ///
     /// - Throws: when the file cannot be created or opened for writing.
@@ -63,7 +65,8 @@ public final class DecisionLog: Sendable {
     }
 
     /// Opens the log's file again, as after logrotate moved it away: the lines from now on go
-    /// to a file at the log's path, created when missing. A log that is no file does nothing.
+    /// to a file at the log's path, created when missing as its owner's alone. A log that is no
+    /// file does nothing.
     ///
     /// - Throws: when the file cannot be opened; the log keeps writing where it did.
     public func reopen() throws {
@@ -85,7 +88,7 @@ public final class DecisionLog: Sendable {
     }
 
     private static func open(_ path: String) throws -> FileHandle {
-        let descriptor = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = OwnerOnlyFile.open(path, flags: O_WRONLY | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path,
                                                                NSLocalizedDescriptionKey: String(cString: strerror(errno))])
