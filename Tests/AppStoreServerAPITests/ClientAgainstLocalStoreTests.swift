@@ -105,14 +105,23 @@ import Testing
         }
     }
 
-    @Test func aMassExtensionReportsItsSubscribers() async throws {
+    @Test func aMassExtensionMovesExactlyItsProductsSubscribersByItsDaysAndReportsThem() async throws {
         let harness = try APIStoreHarness()
         try harness.buy("pass.premium", "ana")
         try harness.buy("pass.premium", "ben")
         try harness.buy("pass.individual", "cy")
+        func renewals() throws -> [String: Date] {
+            Dictionary(uniqueKeysWithValues: try harness.store.subscriptions().map { ($0.customerID, $0.expirationDate) })
+        }
+        let before = try renewals()
         let request = MassExtendRenewalDateRequest(extendByDays: 2, extendReasonCode: 3, requestIdentifier: "outage-2",
                                                    storefrontCountryCodes: nil, productId: "pass.premium")
         #expect(try await harness.client.extendRenewalDateForAllActiveSubscribers(request) == "outage-2")
+        let after = try renewals()
+        let moved = Dictionary(uniqueKeysWithValues: after.map { ($0.key, before[$0.key].map($0.value.timeIntervalSince)) })
+        #expect(moved == ["ana": 2 * 86_400, "ben": 2 * 86_400, "cy": 0])
+        #expect(try harness.store.notifications().filter { $0.payload.notificationType == .renewalExtended }.map(\.customerID).sorted()
+                == ["ana", "ben"])
         let status = try await harness.client.massExtensionStatus(productID: "pass.premium", requestIdentifier: "outage-2")
         let summary = try #require(try harness.store.notifications().last)
         #expect(summary.notificationType == .renewalExtension && summary.subtype == .summary)
@@ -120,8 +129,11 @@ import Testing
         #expect(status.complete == true)
         #expect(status.succeededCount == 2)
         #expect(status.failedCount == 0)
-        await #expect(throws: AppStoreServerAPIError.self) {
+        do {
             _ = try await harness.client.massExtensionStatus(productID: "pass.premium", requestIdentifier: "never")
+            Issue.record("the status of a mass extension never asked for is answered")
+        } catch {
+            #expect(error.code == APIErrorCode(.statusRequestNotFound), "\(error)")
         }
     }
 
@@ -170,10 +182,12 @@ import Testing
         for _ in 0..<22 { try harness.buy("pellet.single") }
         let now = try harness.store.now().millisecondsSince1970
         let request = NotificationHistoryRequest(startDate: now - 86_400_000, endDate: now + 3_600_000)
-        let pages = try await harness.client.notificationHistory(request).collect { [$0.items.count] }
-        #expect(pages == [20, 2])
-        let items = try await harness.client.notificationHistory(request).collect(\.items)
-        #expect(items.allSatisfy { $0.notification.payload.notificationType == .oneTimeCharge })
+        let pages = try await harness.client.notificationHistory(request).collect { [$0.items.map(\.notification.payload)] }
+        #expect(pages.map(\.count) == [20, 2])
+        let sent = try harness.store.notifications()
+        #expect(sent.count == 22)
+        #expect(pages.flatMap { $0 }.map(\.notificationUUID) == sent.map(\.payload.notificationUUID), "each once, in the order sent")
+        #expect(pages.flatMap { $0 }.allSatisfy { $0.notificationType == .oneTimeCharge })
         await #expect(throws: AppStoreServerAPIError.api(status: 400, code: APIErrorCode(.multipleFiltersSupplied),
                                                          message: "give notificationType or transactionId, not both")) {
             _ = try await harness.client.notificationHistoryPage(NotificationHistoryRequest(

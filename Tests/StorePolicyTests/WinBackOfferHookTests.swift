@@ -13,6 +13,25 @@ import Testing
         return try PolicyEngine(source: source.map { PolicySource(text: $0) } ?? folder.policySource(), catalog: catalog)
     }
 
+    /// A second win-back offer of Premium, which the catalog lists before ``offerID``.
+    private static let halfPriceOfferID = "premium.half.price.back"
+
+    /// An engine running `source` over Backyard Birds with ``halfPriceOfferID`` added first to
+    /// Premium's win-back offers.
+    private func engineWithTwoOffers(_ source: String) throws -> PolicyEngine {
+        let url = try #require(BackyardBirdsLedger.folder.catalogURL)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let offer = #"""
+            "winbackOffers" : [
+                {"displayPrice": "4.99", "internalID": "C8E3F2B5", "numberOfPeriods": 3, "offerID": "\#(Self.halfPriceOfferID)",
+                 "paymentMode": "payAsYouGo", "referenceName": "Half price back", "subscriptionPeriod": "P1M"},
+            """#
+        let edited = text.replacingOccurrences(of: #""winbackOffers" : ["#, with: offer)
+        #expect(edited != text)
+        let catalog = try Catalog(data: Data(edited.utf8), fileName: url.lastPathComponent)
+        return try PolicyEngine(source: PolicySource(text: source), catalog: PolicyCatalog(catalog))
+    }
+
     /// A bird watcher whose Premium pass lapsed, with the win-back offers their renewal info names.
     private func lapsed(offers: [String] = [offerID], state: SubscriptionState = .expired) -> PolicyContext {
         PolicyContext(now: BackyardBirdsLedger.day(40), locale: "en_US", customer: CustomerContext(
@@ -43,10 +62,15 @@ import Testing
         #expect(engine.storefrontPlan(lapsed(state: .subscribed), placement: "home").subscriptionStores.first?.winBack == nil)
     }
 
-    @Test func withoutTheHookTheOfferAppleRanksFirstIsShown() throws {
-        let decision = try engine("return {}").winBackOffer(lapsed(), productID: "pass.premium", offerIDs: [Self.offerID])
-        #expect(decision.value == Self.offerID)
-        #expect(decision.source == .defaultForMissingHook)
+    @Test func withoutTheHookTheOfferAppleRanksFirstOfSeveralIsShown() throws {
+        let engine = try engineWithTwoOffers("return {}")
+        for ranked in [[Self.offerID, Self.halfPriceOfferID], [Self.halfPriceOfferID, Self.offerID]] {
+            let decision = engine.winBackOffer(lapsed(offers: ranked), productID: "pass.premium", offerIDs: ranked)
+            #expect(decision.value == ranked[0], "\(ranked)")
+            #expect(decision.source == .defaultForMissingHook)
+            let card = engine.storefrontPlan(lapsed(offers: ranked), placement: "home").subscriptionStores.first?.winBack
+            #expect(card?.offerID == ranked[0], "\(ranked)")
+        }
     }
 
     @Test func aHookSeesTheOffersAndTheContextAndMayDecline() throws {

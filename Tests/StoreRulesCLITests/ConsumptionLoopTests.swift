@@ -35,11 +35,7 @@ import TestPrerequisites
         }
 
         try store.store(["refund-request", transactionID, "--reason", "UNSATISFIED_WITH_PURCHASE"])
-        var received: [[String: Any]] = []
-        for _ in 0..<100 where received.isEmpty {
-            Thread.sleep(forTimeInterval: 0.1)
-            received = try store.storeJSON(["consumption", transactionID])["consumption"] as? [[String: Any]] ?? []
-        }
+        let received = try Self.answers(at: store, to: transactionID)
         let answer = try #require(received.first?["body"] as? [String: Any], "\(service.standardError)")
         #expect(received.first?["version"] as? Int == 2)
         #expect(answer["customerConsented"] as? Bool == true)
@@ -63,9 +59,24 @@ import TestPrerequisites
         #expect(metrics.contains(#"hook="consumption""#), "\(metrics)")
 
         try store.store(["refund-decline", transactionID])
-        Thread.sleep(forTimeInterval: 0.3)
+        // The service answers refund requests one after another, oldest first: once the answer to
+        // a later request is at the store, a second answer the decline brought would be there too.
+        let later = try store.storeJSON(["purchase", "pellet.box", "--customer", "ana", "--app-account-token", token])
+        let laterID = try #require((later["transaction"] as? [String: Any])?["transactionId"] as? String)
+        try store.store(["refund-request", laterID, "--reason", "UNSATISFIED_WITH_PURCHASE"])
+        #expect(try Self.answers(at: store, to: laterID).count == 1, "\(service.standardError)")
         let after = try store.storeJSON(["consumption", transactionID])["consumption"] as? [[String: Any]] ?? []
         #expect(after.count == 1, "a declined refund brings no second answer: \(after)")
+    }
+
+    /// The answers the store received about `transactionID`, once there is one, or none after a minute.
+    static func answers(at store: StoreAPIProcess, to transactionID: String) throws -> [[String: Any]] {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let received = try store.storeJSON(["consumption", transactionID])["consumption"] as? [[String: Any]] ?? []
+            if !received.isEmpty || ContinuousClock.now > deadline { return received }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
     }
 
     @Test("ledger ingest with the client's options answers the refund request a notification brings; without a hook nothing is sent")
@@ -97,7 +108,10 @@ import TestPrerequisites
         let unanswered = try CommandRunner.run(
             ["ledger", "ingest", folder.path, "--ledger", other, "--root", store.rootPath, "--bundle-id", StoreAPIProcess.bundleID,
              "--environment", "Sandbox", "--customer", "ana"] + Self.clientOptions(store), input: lines.joined(separator: "\n"))
+        #expect(unanswered.status == 0, "\(unanswered.standardError)")
         #expect(unanswered.standardError.contains("unanswered: the policy defines no consumption hook"), "\(unanswered.standardError)")
+        #expect((try store.storeJSON(["consumption", transactionID])["consumption"] as? [[String: Any]] ?? []).count == 1,
+                "without a hook nothing reaches the store")
         let listed = try CommandRunner.run(["ledger", "consumption", "--ledger", other])
         #expect(listed.standardOutput.contains("unanswered"), "\(listed.standardOutput)")
     }

@@ -68,9 +68,40 @@ import TestPrerequisites
         #expect(service.standardError.contains("needs the in-app purchase key"), "\(service.standardError)")
 
         let forged = try service.request("POST", "/v1/apple/retention", json: ["signedPayload": "e30.e30.AAAA"], key: nil)
-        #expect(forged.status == 400 || forged.status == 401 || forged.status == 422, "\(forged.status) \(forged.text)")
+        #expect(forged.status == 400, "\(forged.status) \(forged.text)")
         let noStore = try CommandRunner.run(["store", "Examples/BackyardBirds", "--ledger", store.ledgerPath, "--environment", "Sandbox",
                                              "--bundle-id", StoreAPIProcess.bundleID, "cancel-screen", "2000000000000999"])
         #expect(noStore.status != 0)
+    }
+
+    @Test("a well-formed request signed under a root the service does not trust, or about another app, is refused with 400")
+    func refusalOfUntrustedChainAndOtherApp() throws {
+        let app = try StoreAPIProcess()
+        let stranger = try StoreAPIProcess()
+        // In Production, where a request names the app it is about by its Apple ID.
+        func production(_ store: StoreAPIProcess, appAppleID: String = "1234", _ arguments: [String]) throws -> String {
+            let result = try CommandRunner.run(["store", "Examples/BackyardBirds", "--ledger", store.ledgerPath, "--environment", "Production",
+                                                "--app-apple-id", appAppleID, "--bundle-id", StoreAPIProcess.bundleID] + arguments)
+            try #require(result.status == 0, "store \(arguments): \(result.standardError)")
+            return result.standardOutput
+        }
+        func cancelScreen(_ store: StoreAPIProcess, appAppleID: String = "1234", of transactionID: String) throws -> Int? {
+            let screen = try JSONSerialization.jsonObject(with: Data(try production(store, appAppleID: appAppleID,
+                                                                                   ["cancel-screen", transactionID, "--json"]).utf8))
+            return (screen as? [String: Any])?["status"] as? Int
+        }
+        let service = try ServeProcess(ledger: app.directory.appending(path: "service.sqlite").path,
+                                       extra: ["--environment", "Production", "--app-apple-id", "1234"],
+                                       rootPEM: try production(app, ["certificate"]))
+        defer { _ = service.terminate() }
+        var bought: [String] = []
+        for store in [app, stranger] {
+            try production(store, ["settings", "--retention-url", "\(service.baseURL.absoluteString)/v1/apple/retention"])
+            let purchase = try JSONSerialization.jsonObject(with: Data(try production(store, ["purchase", "pass.premium", "--json"]).utf8))
+            bought.append(try #require(((purchase as? [String: Any])?["transaction"] as? [String: Any])?["transactionId"] as? String))
+        }
+        #expect(try cancelScreen(app, of: bought[0]) == 200, "\(service.standardError)")
+        #expect(try cancelScreen(app, appAppleID: "999", of: bought[0]) == 400, "another app, under the trusted root")
+        #expect(try cancelScreen(stranger, of: bought[1]) == 400, "another store's root")
     }
 }

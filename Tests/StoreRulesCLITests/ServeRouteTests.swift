@@ -229,6 +229,30 @@ import Testing
         let transactions = (retried.json["transactions"] as? [JSON]) ?? []
         #expect(transactions.compactMap { $0["transaction_id"] as? String } == ["7600"], "\(retried.text)")
         #expect(transactions.first?["outcome"] as? String == "unfinished")
+        // Once the catalog lists the product and the policy has its rule, the retry grants it,
+        // and nothing is left to retry.
+        let ruled = original.replacingOccurrences(of: #"["pellet.box"]    = { { item = "pellet", amount = 5 } },"#,
+                                                  with: #"["pellet.box"]    = { { item = "pellet", amount = 5 } }, ["seed.bag.new"] = { { item = "pellet", amount = 3 } },"#)
+        #expect(ruled != original)
+        try ruled.write(to: policyURL, atomically: true, encoding: .utf8)
+        let catalogURL = server.folder.appendingPathComponent("Products.storekit")
+        let catalog = try String(contentsOf: catalogURL, encoding: .utf8)
+        let listed = catalog.replacingOccurrences(of: #""products" : ["#, with: #"""
+            "products" : [
+                {"displayPrice": "1.99", "familyShareable": false, "internalID": "5EEDBA60", "productID": "seed.bag.new",
+                 "localizations": [{"description": "A bag of seeds.", "displayName": "Seed Bag", "locale": "en_US"}],
+                 "referenceName": "Seed Bag", "type": "Consumable"},
+            """#)
+        #expect(listed != catalog)
+        try listed.write(to: catalogURL, atomically: true, encoding: .utf8)
+        #expect(try server.request("POST", "/v1/admin/reload", key: ServeProcess.adminKey).status == 200)
+        let granted = try server.request("POST", "/v1/admin/retry-unfinished", key: ServeProcess.adminKey)
+        let grants = (granted.json["transactions"] as? [JSON]) ?? []
+        #expect(grants.compactMap { $0["transaction_id"] as? String } == ["7600"], "\(granted.text)")
+        #expect(grants.first?["outcome"] as? String == "granted", "\(granted.text)")
+        #expect((grants.first?["balances"] as? JSON)?["pellet"] as? Int == 3, "\(granted.text)")
+        let again = try server.request("POST", "/v1/admin/retry-unfinished", key: ServeProcess.adminKey)
+        #expect((again.json["transactions"] as? [JSON])?.isEmpty == true, "\(again.text)")
     }
 
     @Test("the server survives bytes that are not HTTP and answers the next request; SIGTERM ends it with status 0")

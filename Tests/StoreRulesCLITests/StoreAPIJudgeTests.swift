@@ -72,9 +72,13 @@ struct StoreAPIJudgeTests {
         #expect(report["order_unknown"] as? Int == 1)
         let extended = try #require(report["extended"] as? [String: Any])
         #expect(extended["success"] as? Bool == true)
-        #expect(extended["effective"] as? Int64 != nil && extended["effective"] as? Int64 == extended["expires"] as? Int64)
+        let day: Int64 = 86_400_000
+        let expiresBefore = try #require(extended["expires_before"] as? Int64, "\(extended)")
+        #expect(extended["expires"] as? Int64 == expiresBefore + 5 * day, "the five days asked: \(extended)")
+        #expect(extended["effective"] as? Int64 == expiresBefore + 5 * day, "\(extended)")
         let mass = try #require(report["mass"] as? [String: Any])
         #expect(mass["complete"] as? Bool == true && mass["succeeded"] as? Int == 1 && mass["failed"] as? Int == 0)
+        #expect(mass["expires"] as? Int64 == expiresBefore + 6 * day, "and the mass extension's one more: \(mass)")
         #expect(report["app_account_token"] as? Bool == true)
         #expect(report["test_notification"] as? String == "TEST")
         let notificationPages = try #require(report["notification_pages"] as? [[String]])
@@ -92,6 +96,10 @@ struct StoreAPIJudgeTests {
         let consumption = try store.storeJSON(["consumption"])["consumption"] as? [[String: Any]] ?? []
         #expect(consumption.map { $0["transaction_id"] as? String } == [singles[1], singles[2]])
         #expect(consumption.map { $0["version"] as? Int } == [2, 1])
+        let sent = try #require(report["consumption_sent"] as? [[String: Any]])
+        #expect(sent.map(\.count) == [5, 2], "every field the judge set: \(sent)")
+        #expect(consumption.map { ($0["body"] as? [String: Any]).map { NSDictionary(dictionary: $0) } } == sent.map { NSDictionary(dictionary: $0) },
+                "the fields as Apple's client sent them")
 
         let refusals = try #require(report["errors"] as? [String: Any])
         let expected: [String: (Int, Int?)] = [

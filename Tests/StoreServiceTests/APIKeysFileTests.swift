@@ -52,11 +52,13 @@ import Testing
         #expect((try? APIKeyring(contentsOf: folder)) == nil)
         do {
             _ = try APIKeyring(contentsOf: folder)
+            Issue.record("a folder is read as a keys file")
         } catch {
             #expect(error.description.contains("is a folder, not a keys file"), "\(error)")
         }
         do {
             _ = try APIKeyring(contentsOf: folder + "/no-such-keys-\(UUID().uuidString)")
+            Issue.record("a missing keys file is read as one")
         } catch {
             #expect(error.description.contains("does not exist"), "\(error)")
         }

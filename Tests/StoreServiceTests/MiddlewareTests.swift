@@ -120,7 +120,7 @@ import Testing
         let service = try RouterTestService { line in lines.withLock { $0.append(line) } }
         defer { service.cleanUp() }
         let database = try #require(service.router.service.ledger.sqliteDatabase)
-        try database.write { try $0.execute(script: "DROP TABLE merchandising_event; DROP TABLE balance; DROP TABLE pending_notification;") }
+        try database.write { try $0.execute(script: "DROP TABLE merchandising_event; DROP TABLE balance; DROP TABLE pending_notification; DROP TABLE customer;") }
         let token = #"{"app_account_token": "5b1f7a3e-8d6c-4f2a-9e1b-2c3d4e5f6a7b"}"#
         for (method, path, body) in [("GET", "/v1/customers/ana/storefront", ""), ("GET", "/v1/customers/ana", ""),
                                      ("POST", "/v1/customers/ana/events", #"{"name": "paywall_shown"}"#),
@@ -134,6 +134,8 @@ import Testing
         }
         #expect(lines.withLock { $0 }.contains { $0.contains("no such table") })
         let ready = service.respond("GET", "/readyz", key: nil)
+        #expect(ready.status == 503, "\(String(decoding: ready.body, as: UTF8.self))")
+        #expect(ready.headers["Retry-After"] != nil)
         #expect(!String(decoding: ready.body, as: UTF8.self).contains(".sqlite"))
     }
 

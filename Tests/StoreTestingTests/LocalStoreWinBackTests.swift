@@ -89,6 +89,15 @@ import Testing
         let first = try lapse(harness)
         // Only the free week before the lapse: nothing paid.
         #expect(try harness.ledger.renewalInfo(originalTransactionID: first.transactionId!)?.eligibleWinBackOfferIDs == [])
+        // The free week, then two paid months before the lapse.
+        let paid = try harness.buy("pass.premium", "ben")
+        try harness.store.advance(by: StoreHarness.duration("P1W"))
+        try harness.store.advance(by: StoreHarness.duration("P1M"))
+        try harness.store.setAutoRenew(false, customer: "ben", groupID: "G1")
+        try harness.store.advance(by: StoreHarness.duration("P1M"))
+        #expect(try harness.ledger.renewalInfo(originalTransactionID: paid.transactionId!)?.eligibleWinBackOfferIDs == ["premium.back"])
+        try harness.store.updateSettings { $0.winBackCriteria.paidMonths = 3 }
+        #expect(try harness.ledger.renewalInfo(originalTransactionID: paid.transactionId!)?.eligibleWinBackOfferIDs == [])
 
         let other = try StoreHarness(premiumWinBackOffers: Self.offers)
         try other.store.updateSettings { $0.winBackCriteria = Product.WinBackEligibility(monthsSinceLapse: 2...6) }
@@ -105,14 +114,26 @@ import Testing
     @Test func changingTheCriteriaSignsTheRenewalInfoAgainAtOnce() throws {
         let harness = try StoreHarness(premiumWinBackOffers: Self.offers)
         try harness.store.updateSettings { $0.winBackCriteria = Product.WinBackEligibility(monthsSinceLapse: 2...6) }
-        let first = try lapse(harness)
-        #expect(try harness.ledger.renewalInfo(originalTransactionID: first.transactionId!)?.eligibleWinBackOfferIDs == [])
+        // Ana has only the free week; Ben the free week and two paid months.
+        let first = try harness.buy("pass.premium")
+        let paid = try harness.buy("pass.premium", "ben")
+        try harness.store.setAutoRenew(false, customer: "ana", groupID: "G1")
+        try harness.store.advance(by: StoreHarness.duration("P1W"))
+        try harness.store.advance(by: StoreHarness.duration("P1M"))
+        try harness.store.setAutoRenew(false, customer: "ben", groupID: "G1")
+        try harness.store.advance(by: StoreHarness.duration("P1M"))
+        func offers(_ subscription: JWSTransactionDecodedPayload) throws -> [String]? {
+            try harness.ledger.renewalInfo(originalTransactionID: subscription.transactionId!)?.eligibleWinBackOfferIDs
+        }
+        #expect(try offers(first) == [] && offers(paid) == [])
         let sequence = try harness.lastSequence()
         try harness.store.resetSettings()
-        #expect(try harness.ledger.renewalInfo(originalTransactionID: first.transactionId!)?.eligibleWinBackOfferIDs == ["premium.back"])
+        #expect(try offers(first) == ["premium.back"] && offers(paid) == ["premium.back"])
         try harness.store.updateSettings { $0.winBackCriteria.paidMonths = 1 }
-        #expect(try harness.ledger.renewalInfo(originalTransactionID: first.transactionId!)?.eligibleWinBackOfferIDs == [],
-                "only the free week was bought")
+        #expect(try offers(first) == [], "only the free week was bought")
+        #expect(try offers(paid) == ["premium.back"], "two months were paid")
+        try harness.store.updateSettings { $0.winBackCriteria.paidMonths = 3 }
+        #expect(try offers(paid) == [])
         #expect(try harness.lastSequence() == sequence, "no notification")
     }
 

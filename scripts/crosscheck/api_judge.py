@@ -114,22 +114,30 @@ def main():
     report["order"] = {"status": order.rawStatus, "transactions": transaction_ids(order.signedTransactions)}
     report["order_unknown"] = api.look_up_order_id("AAAAAAAAAA").rawStatus
 
-    api.send_consumption_information(consumables[1], ConsumptionRequest(
+    information = ConsumptionRequest(
         customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
-        consumptionPercentage=50_000, refundPreference=RefundPreference.GRANT_PRORATED))
-    api.send_consumption_data(consumables[2], ConsumptionRequestV1(customerConsented=True, sampleContentProvided=True))
+        consumptionPercentage=50_000, refundPreference=RefundPreference.GRANT_PRORATED)
+    data = ConsumptionRequestV1(customerConsented=True, sampleContentProvided=True)
+    api.send_consumption_information(consumables[1], information)
+    api.send_consumption_data(consumables[2], data)
+    # The bodies exactly as the client put them on the wire.
+    report["consumption_sent"] = [api._get_request_json(information), api._get_request_json(data)]
 
+    def renewal_expires():
+        return verifier.verify_and_decode_signed_transaction(
+            api.get_transaction_info(scenario["renewal"]).signedTransactionInfo).expiresDate
+
+    expires_before = renewal_expires()
     extended = api.extend_subscription_renewal_date(subscription, ExtendRenewalDateRequest(
         extendByDays=5, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier="judge-outage"))
     report["extended"] = {"success": extended.success, "original": extended.originalTransactionId,
-                          "effective": extended.effectiveDate,
-                          "expires": verifier.verify_and_decode_signed_transaction(
-                              api.get_transaction_info(scenario["renewal"]).signedTransactionInfo).expiresDate}
+                          "effective": extended.effectiveDate, "expires_before": expires_before, "expires": renewal_expires()}
     mass = api.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
         extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="judge-mass",
         productId=scenario["subscription_product"]))
     mass_status = api.get_status_of_subscription_renewal_date_extensions(mass.requestIdentifier, scenario["subscription_product"])
-    report["mass"] = {"complete": mass_status.complete, "succeeded": mass_status.succeededCount, "failed": mass_status.failedCount}
+    report["mass"] = {"complete": mass_status.complete, "succeeded": mass_status.succeededCount, "failed": mass_status.failedCount,
+                      "expires": renewal_expires()}
 
     token = str(uuid.uuid4())
     api.set_app_account_token(subscription, UpdateAppAccountTokenRequest(appAccountToken=token.upper()))
