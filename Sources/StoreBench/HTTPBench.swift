@@ -76,6 +76,8 @@ public struct HTTPBench {
             try ServeInstance(executable: executable, arguments: [
                 folder.path, "--ledger", location, "--root", file("root.pem").path, "--bundle-id", Self.bundleID,
                 "--environment", "Sandbox", "--api-keys", file("keys").path, "--threads", "4",
+                // wrk's connections, many clients in one, all come from one address.
+                "--max-connections-per-address", "off",
             ])
         }
         // The servers must outlive every wrk run, which an optimized build would not see from

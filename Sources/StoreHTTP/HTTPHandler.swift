@@ -12,12 +12,17 @@ public protocol HTTPHandler: Sendable {
     func refusal(status: Int, kind: String, message: String) -> HTTPResponse
     /// Counts an answer the transport gave itself.
     func recordRefusal(method: String?, status: Int)
+    /// Tells of a connection refused at once for a cap (`server` or `address`) from `client`.
+    func connectionRefused(cap: String, client: String)
     /// Whether `request` is answered from memory alone, never waiting on anything outside the
     /// process: the server answers it at once, outside its route slots.
     func answersFromMemory(_ request: HTTPRequest) -> Bool
 }
 
 extension HTTPHandler {
+    /// Nothing is told.
+    public func connectionRefused(cap: String, client: String) {}
+
     /// No request: every one runs in a route slot.
     public func answersFromMemory(_ request: HTTPRequest) -> Bool {
         false
@@ -33,6 +38,11 @@ extension HTTPRouter: HTTPHandler {
     /// Counted under the route `unmatched`.
     public func recordRefusal(method: String?, status: Int) {
         metrics.recordRequest(route: "unmatched", method: HTTPRouter.methodLabel(method ?? "other"), status: status, seconds: 0)
+    }
+
+    /// Counted by cap, and logged at most once a minute for each cap.
+    public func connectionRefused(cap: String, client: String) {
+        recordConnectionRefusal(cap: cap, client: client)
     }
 
     /// The liveness probe (``StoreService/HTTPRouter/isLivenessProbe(_:)``), so that `/healthz`

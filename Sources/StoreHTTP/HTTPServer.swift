@@ -138,9 +138,11 @@ public final class HTTPServer: @unchecked Sendable {
             case .admitted:
                 break
             case .overConnectionLimit:
+                handler.connectionRefused(cap: "server", client: client)
                 refuseOverCap(socket, message: "the server holds as many connections as it may; try again")
                 continue
             case .overAddressLimit:
+                handler.connectionRefused(cap: "address", client: client)
                 refuseOverCap(socket, message: "this address holds as many connections as one address may; try again")
                 continue
             }

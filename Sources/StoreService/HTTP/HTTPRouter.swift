@@ -55,6 +55,18 @@ public final class HTTPRouter: Sendable {
         ]
     }
 
+    /// Counts a connection the transport refused at once for `cap` (`server`, the connections
+    /// open at once; `address`, those of one client address), and logs it, at most one line a
+    /// minute for each cap.
+    public func recordConnectionRefusal(cap: String, client: String) {
+        metrics.recordConnectionRefusal(cap: cap)
+        let reason = cap == "address"
+            ? "the address \(client) holds as many connections as one address may (--max-connections-per-address; "
+                + "off behind a proxy, whose connections all come from its address)"
+            : "the server holds as many connections as it may (--max-connections)"
+        refusals.log("a connection was refused at once with 503: \(reason)", kind: "connection \(cap)")
+    }
+
     /// Writes a log line to standard error, its line breaks written `\n` so it stays one line.
     public static let standardErrorLog: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data("storerules serve: \(line.asLogLine)\n".utf8))

@@ -22,6 +22,7 @@ public final class ServiceMetrics: Sendable {
         var ingests: [[String]: UInt64] = [:]
         var reloads: [[String]: UInt64] = [:]
         var reconciliations: [[String]: UInt64] = [:]
+        var connectionRefusals: [[String]: UInt64] = [:]
         var reconciliationChanges: UInt64 = 0
         var reconciliationCustomerFailures: UInt64 = 0
         var lastReconciliationSuccess: Double?
@@ -87,6 +88,11 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
+    /// Counts one connection refused at once for `cap` (`server` or `address`).
+    public func recordConnectionRefusal(cap: String) {
+        counts.withLock { $0.connectionRefusals[[cap], default: 0] += 1 }
+    }
+
     /// Counts one reload with its result (`success`, `failure`).
     public func recordReload(result: String) {
         counts.withLock { $0.reloads[[result], default: 0] += 1 }
@@ -118,6 +124,9 @@ public final class ServiceMetrics: Sendable {
         text.counter("storerules_ingests_total", help: "Signed data ingested into the ledger, by kind and outcome.",
                      labels: ["kind", "outcome"], counts.ingests)
         text.counter("storerules_policy_reloads_total", help: "Policy reloads, by result.", labels: ["result"], counts.reloads)
+        text.counter("storerules_connections_refused_total",
+                     help: "Connections answered 503 at once and closed, by the cap they met (server, address).",
+                     labels: ["cap"], counts.connectionRefusals)
         text.counter("storerules_reconciliations_total",
                      help: "Background reconciles with the App Store Server API, by result (success, partial, failure, skipped).",
                      labels: ["result"], counts.reconciliations)

@@ -17,7 +17,7 @@ enum ServeCommand: Command {
         """
         Usage: storerules serve DIR --ledger URL --root PEM... --bundle-id ID --environment E
                                 [--app-apple-id N] [--listen HOST:PORT] [--threads N] [--api-keys FILE]
-                                [--max-connections N] [--max-connections-per-address N] [--header-timeout SECONDS]
+                                [--max-connections N] [--max-connections-per-address N|off] [--header-timeout SECONDS]
                                 [--max-event-names N]
                                 [--tls-cert PEM --tls-key PEM] [--decision-log FILE|-]
                                 [--watch | --policy-from-ledger] [--insecure-no-auth] [--store-clock STATE]
@@ -52,17 +52,6 @@ enum ServeCommand: Command {
             try options.http.tls?.check()
         } catch {
             throw CommandFailure(error.description)
-        }
-        // The keys are read before the ledger opens, so a keys file without keys creates no ledger.
-        let access: AccessControl
-        if let keys = options.apiKeysPath {
-            do {
-                access = try AccessControl(keysAt: keys)
-            } catch {
-                throw CommandFailure("--api-keys: \(error)")
-            }
-        } else {
-            access = .unauthenticated
         }
         var configuration = options.service
         var release: (store: PolicyReleaseStore, current: PolicyRelease)?
@@ -106,6 +95,16 @@ enum ServeCommand: Command {
             }
         } else {
             client = nil
+        }
+        let access: AccessControl
+        if let keys = options.apiKeysPath {
+            do {
+                access = try AccessControl(keysAt: keys)
+            } catch {
+                throw CommandFailure("--api-keys: \(error)")
+            }
+        } else {
+            access = .unauthenticated
         }
         let decisionLog: DecisionLog?
         switch options.decisionLogPath {
@@ -167,7 +166,7 @@ enum ServeCommand: Command {
         for warning in service.engine.warnings { Output.error("storerules serve: warning: \(warning)".asLogLine) }
         let scheme = options.http.tls == nil ? "http" : "https"
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
-        Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "
+        Output.line("storerules serve: listening on \(scheme)://\(host):\(options.http.port) "
                     + "(policy \(service.engine.version), ledger \(options.service.ledger.displayName)"
                     + (access.checksKeys ? "" : ", no API keys") + ")")
         if let storeClockPath = options.storeClockPath {

@@ -34,9 +34,19 @@ struct ServeOptions {
     static let maxConnections = TypedOption<Int>.count(
         "max-connections", in: 1...65536,
         help: "The most connections open at once (default 256); one more is answered 503 with Retry-After at once and closed.")
-    static let maxConnectionsPerAddress = TypedOption<Int>.count(
-        "max-connections-per-address", in: 1...65536,
-        help: "The most connections one client address may hold open (default: no cap); for a server without a proxy in front.")
+    /// The per-address cap when `--max-connections-per-address` is not given.
+    static let defaultConnectionsPerAddress = 64
+    static let maxConnectionsPerAddress = TypedOption<Int?>.value(
+        "max-connections-per-address", "N|off",
+        help: "The most connections one client address may hold open (default \(defaultConnectionsPerAddress)); off behind a "
+            + "proxy, whose connections all come from its address."
+    ) { text throws(UsageError) -> Int? in
+        if text == "off" { return nil }
+        guard let value = Int(text), (1...65536).contains(value) else {
+            throw UsageError("--max-connections-per-address must be a whole number from 1 to 65536, or off, not '\(text)'")
+        }
+        return value
+    }
     static let maxEventNames = TypedOption<Int>.count(
         "max-event-names", in: 1...100_000,
         help: "How many distinct merchandising event names one customer keeps (default 100); a new name past it is answered 422.")
@@ -103,7 +113,7 @@ struct ServeOptions {
             host: address.host, port: address.port, threads: try parsed.value(of: Self.threads) ?? 4,
             connectionLimit: try parsed.value(of: Self.maxConnections) ?? 256,
             headerTimeout: .seconds(try parsed.value(of: Self.headerTimeout) ?? 10),
-            connectionsPerAddressLimit: try parsed.value(of: Self.maxConnectionsPerAddress), tls: tls)
+            connectionsPerAddressLimit: try parsed.value(of: Self.maxConnectionsPerAddress) ?? Self.defaultConnectionsPerAddress, tls: tls)
 
         apiKeysPath = try parsed.value(of: Self.apiKeys)
         let insecure = parsed.flag(Self.insecureNoAuthFlag)
