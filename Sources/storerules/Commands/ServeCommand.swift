@@ -53,6 +53,17 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(error.description)
         }
+        // The keys are read before the ledger opens, so a keys file without keys creates no ledger.
+        let access: AccessControl
+        if let keys = options.apiKeysPath {
+            do {
+                access = try AccessControl(keysAt: keys)
+            } catch {
+                throw CommandFailure("--api-keys: \(error)")
+            }
+        } else {
+            access = .unauthenticated
+        }
         var configuration = options.service
         var release: (store: PolicyReleaseStore, current: PolicyRelease)?
         if options.policyFromLedger, case .postgres(let url) = options.service.ledger as? LedgerLocation {
@@ -95,16 +106,6 @@ enum ServeCommand: Command {
             }
         } else {
             client = nil
-        }
-        let access: AccessControl
-        if let keys = options.apiKeysPath {
-            do {
-                access = try AccessControl(keysAt: keys)
-            } catch {
-                throw CommandFailure("--api-keys: \(error)")
-            }
-        } else {
-            access = .unauthenticated
         }
         let decisionLog: DecisionLog?
         switch options.decisionLogPath {
@@ -166,7 +167,7 @@ enum ServeCommand: Command {
         for warning in service.engine.warnings { Output.error("storerules serve: warning: \(warning)".asLogLine) }
         let scheme = options.http.tls == nil ? "http" : "https"
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
-        Output.line("storerules serve: listening on \(scheme)://\(host):\(options.http.port) "
+        Output.line("storerules serve: listening on \(scheme)://\(host):\(server.port) "
                     + "(policy \(service.engine.version), ledger \(options.service.ledger.displayName)"
                     + (access.checksKeys ? "" : ", no API keys") + ")")
         if let storeClockPath = options.storeClockPath {
