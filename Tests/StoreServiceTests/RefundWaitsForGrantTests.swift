@@ -101,6 +101,18 @@ import Testing
         #expect(logged.contains(#""consumption""#), "\(logged)")
     }
 
+    @Test func aRefundRequestThatBringsItsPurchaseWakesTheResponderOnceThePurchaseIsGranted() throws {
+        let loop = try ServiceLoop()
+        guard case .success(let bought) = try loop.store.purchase("pellet.box", customer: "ana", options: [.appAccountToken(loop.token)]),
+              let id = bought.payload.transactionId else { throw ServiceLoop.Failure() }
+        // The purchase's own notification never reaches the service: the refund request's carries it.
+        let service = loop.service
+        let seen = Mutex<[GrantState?]>([])
+        service.onConsumptionRequest { seen.withLock { $0.append((try? service.ledger.transaction(id: id))??.grantState) } }
+        try loop.deliver(try loop.store.requestRefund(transactionID: id))
+        #expect(seen.withLock { $0 } == [.granted], "woken after the notification granted what the answer reads")
+    }
+
     @Test func aGrantedPurchaseIsDecidedAtOnceWithItsGrantsInTheDecisionLog() async throws {
         let loop = try ServiceLoop()
         try loop.deliver(try loop.store.requestRefund(transactionID: loop.transactionID))

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Answers refund requests in the background: at once when the service records a new one,
-/// and every ``interval`` for those waiting to be retried. What `storerules serve` runs when it
+/// Answers refund requests in the background: at once when the service records a new one or
+/// grants a transaction one waits for, and every ``interval`` for those waiting to be retried
+/// or to look again for their transaction's grant. What `storerules serve` runs when it
 /// is given the App Store Server API's options.
 public final class ConsumptionSchedule: Sendable {
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)

@@ -4,7 +4,7 @@
 public struct ConsumptionRequestRecord: Sendable, Hashable {
     /// Where answering a request got to.
     public enum State: String, Sendable, Hashable, CaseIterable {
-        /// Not answered yet: waiting for its next attempt.
+        /// Not answered yet: waiting for its next attempt, or for the ledger to grant its transaction.
         case pending
         /// The answer was sent and Apple accepted it.
         case answered
@@ -38,7 +38,8 @@ public struct ConsumptionRequestRecord: Sendable, Hashable {
     public var policyVersion: String?
     /// How many attempts were made to decide and send.
     public var attempts: Int
-    /// Why the last attempt failed, or why nothing is sent.
+    /// Why the last attempt failed, why nothing is sent, or what the decision waits for (the
+    /// transaction's grant) or was made without (`decided with tx.granted = false: …`).
     public var lastError: String?
     /// When the next attempt may start, in milliseconds since 1970 (an attempt under way holds
     /// the request until then).
