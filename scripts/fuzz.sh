@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     each target SECONDS long (default 60); all by default
 #
 # A target's corpus starts from its seeds (real .storekit files, the examples' journeys,
-# payloads signed for the run, request lines) and the inputs kept in Fuzz/Corpus/<target>.
+# payloads signed for the run, request lines); a seed folder that is missing fails the run.
 # A crash, a trap, a leak-free out-of-memory or a hang (an input over 10 s) fails the run; the
 # input that caused it is copied to Fuzz/Regressions/<target>/, where the regression tests
 # (StoreFuzzingTests) replay it from then on.
@@ -30,9 +30,6 @@ for target in "${targets[@]}"; do
     corpus="$work/$target/corpus"
     artifacts="$work/$target/artifacts"
     mkdir -p "$corpus" "$artifacts"
-    if [ -d "Fuzz/Corpus/$target" ]; then
-        cp -R "Fuzz/Corpus/$target/." "$corpus/"
-    fi
     echo "fuzz: $target for ${seconds}s"
     # Leak checks are off: LeakSanitizer reports Swift's live global objects as leaks at exit.
     if ! STORERULES_FUZZ_TARGET="$target" STORERULES_FUZZ_SEEDS="$corpus" STORERULES_PACKAGE_ROOT="$PWD" \

@@ -3,7 +3,7 @@ import Foundation
 /// Runs one ``FuzzTarget`` on inputs, with whatever the target needs made once.
 ///
 /// The fuzz executables call ``run(_:)`` for every input libFuzzer generates; the regression
-/// tests call it for every file kept in `Fuzz/Corpus` and `Fuzz/Regressions`.
+/// tests call it for every seed and every file kept in `Fuzz/Regressions`.
 public final class FuzzHarness {
     /// The target this harness drives.
     public let target: FuzzTarget
@@ -64,6 +64,9 @@ public final class FuzzHarness {
     }
 
     /// Inputs to start fuzzing from: real files and payloads signed for this harness.
+    ///
+    /// - Throws: ``MissingFuzzSeeds`` when a folder of the package the seeds are read from
+    ///   (the examples) is missing or holds none of them.
     public func seedInputs() throws -> [Data] {
         try seeds()
     }

@@ -30,11 +30,14 @@ enum PolicyInputFuzzer {
         _ = try? JSONDecoder().decode(Journey.self, from: input)
     }
 
-    /// The examples' catalogs and the reference `.storekit` files beside the package.
+    /// The examples' catalogs, and the reference `.storekit` files beside the package when they
+    /// are there (they live outside it).
     static func catalogSeeds(packageRoot: URL) throws -> [Data] {
-        let folders = [packageRoot.appending(path: "Examples/BackyardBirds"), packageRoot.appending(path: "Examples/CaffeinePal"),
-                       packageRoot.appending(path: "../shared/fixtures/storekit")]
-        return try files(in: folders, withExtension: "storekit")
+        let examples = try files(in: [packageRoot.appending(path: "Examples/BackyardBirds"), packageRoot.appending(path: "Examples/CaffeinePal")],
+                                 withExtension: "storekit")
+        let reference = packageRoot.appending(path: "../shared/fixtures/storekit")
+        guard FileManager.default.fileExists(atPath: reference.path) else { return examples }
+        return examples + (try files(in: [reference], withExtension: "storekit"))
     }
 
     /// The examples' journeys.
@@ -53,11 +56,21 @@ enum PolicyInputFuzzer {
         #"{"hook": "winback_offer", "ctx": {"customer": {"status_known": true, "subscriptions": {"6F3A93AB": {"product_id": "pass.premium", "state": "expired", "win_back_offers": ["premium.welcome.back"], "paid_months": 3.5}}}}, "args": ["pass.premium", ["premium.welcome.back"]]}"#,
     ].map { Data($0.utf8) }
 
+    /// The files of `folders` whose names end in `.suffix`.
+    ///
+    /// - Throws: ``MissingFuzzSeeds`` when a folder is missing or holds no such file, so a
+    ///   target never fuzzes, or replays, without the seeds it is meant to start from.
     private static func files(in folders: [URL], withExtension suffix: String) throws -> [Data] {
         var found: [Data] = []
         for folder in folders {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
-            for name in names.sorted() where name.hasSuffix("." + suffix) {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+                throw MissingFuzzSeeds(folder: folder.standardizedFileURL.path, suffix: suffix, folderExists: false)
+            }
+            let seeds = names.sorted().filter { $0.hasSuffix("." + suffix) }
+            guard !seeds.isEmpty else {
+                throw MissingFuzzSeeds(folder: folder.standardizedFileURL.path, suffix: suffix, folderExists: true)
+            }
+            for name in seeds {
                 found.append(try Data(contentsOf: folder.appending(path: name)))
             }
         }
