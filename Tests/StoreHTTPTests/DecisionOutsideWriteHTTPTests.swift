@@ -7,14 +7,15 @@ import StoreService
 import StoreTesting
 import Synchronization
 import Testing
+import TestPrerequisites
 
 /// Through the HTTP server `storerules serve` runs: a grant being decided for one customer holds
 /// up no other customer's purchase or read, and holds no storage transaction open.
 @Suite struct DecisionOutsideWriteHTTPTests {
     /// The PostgreSQL server of the run, when `STORERULES_TEST_POSTGRES_URL` names one.
     static let postgresServer = ProcessInfo.processInfo.environment["STORERULES_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    /// SQLite always; PostgreSQL with a server.
-    static let backends = postgresServer == nil ? ["sqlite"] : ["sqlite", "postgres"]
+    /// SQLite always; PostgreSQL with a server, and always under CI, where a missing one fails.
+    static let backends = TestPrerequisite.runs(postgresServer != nil) ? ["sqlite", "postgres"] : ["sqlite"]
 
     @Test("while A's grant is decided, B's purchase and reads are answered and no ledger transaction is open; A is granted once",
           arguments: backends)
@@ -85,9 +86,9 @@ import Testing
 
     /// A new ledger of `backend`: a file in `folder`, or a new database on the test server.
     static func ledger(_ backend: String, in folder: URL) throws -> LedgerLocation {
-        guard backend == "postgres", let server = postgresServer, var url = URLComponents(string: server) else {
-            return .sqlite(path: folder.appending(path: "ledger.sqlite").path)
-        }
+        guard backend == "postgres" else { return .sqlite(path: folder.appending(path: "ledger.sqlite").path) }
+        let server = try #require(postgresServer, "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server (scripts/test.sh starts one)")
+        var url = try #require(URLComponents(string: server), "STORERULES_TEST_POSTGRES_URL is not a URL: \(server)")
         let name = "decision_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try PostgresConnection(url: server).execute("CREATE DATABASE \(name)")
         url.path = "/" + name
