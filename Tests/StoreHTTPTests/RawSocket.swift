@@ -48,6 +48,36 @@ final class RawSocket {
         return (String(decoding: received, as: UTF8.self), false)
     }
 
+    /// The next response the server sends — its head, and as many body bytes as its
+    /// `Content-Length` says (a `1xx` has none) — waiting up to `timeout` for it, and whether the
+    /// server closed the connection before it was whole. It returns as soon as the response is
+    /// whole, so a connection kept alive is read without waiting for the time to pass.
+    func receiveResponse(timeout: Duration = .seconds(10)) -> (text: String, closed: Bool) {
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
+        var byte = [UInt8](repeating: 0, count: 1)
+        while ContinuousClock.now < deadline, !Self.isWholeResponse(received) {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let left = deadline - ContinuousClock.now
+            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            guard poll(&poller, 1, milliseconds) > 0 else { break }
+            // One byte at a time, so nothing of a pipelined next response is taken.
+            guard recv(descriptor, &byte, 1, 0) == 1 else { return (String(decoding: received, as: UTF8.self), true) }
+            received.append(byte[0])
+        }
+        return (String(decoding: received, as: UTF8.self), false)
+    }
+
+    /// Whether `bytes` hold a whole response: a head, and the body its `Content-Length` gives.
+    private static func isWholeResponse(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let head = RawResponse(String(text[..<end.lowerBound]))
+        if (100..<200).contains(head.status) { return true }
+        let length = Int(head.header("Content-Length") ?? "0") ?? 0
+        return text[end.upperBound...].utf8.count >= length
+    }
+
     /// Sends `drip` every 300 ms until the server closes the connection or `limit` passes;
     /// how long the server took to close it, nil when it did not.
     func closedAfter(dripping drip: String, for limit: Duration) -> Duration? {

@@ -31,18 +31,28 @@ final class TestServer {
     }
 
     /// Sends `request` on a new connection and reads the answer until the server closes it or
-    /// two seconds pass.
+    /// ten seconds pass.
     func exchange(_ request: String) throws -> (response: RawResponse, closed: Bool) {
         let socket = try RawSocket(port: port)
         socket.send(request)
-        let (text, closed) = socket.receive(timeout: .seconds(2))
+        let (text, closed) = socket.receive(timeout: .seconds(10))
         return (RawResponse(text), closed)
     }
 
-    /// Whether `GET /healthz` on a new connection is answered `200` within a second.
+    /// Waits up to ten seconds until the server holds `count` open connections; whether it did.
+    func waitForOpenConnections(_ count: Int) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.openConnections < count {
+            guard ContinuousClock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
+
+    /// Whether `GET /healthz` on a new connection is answered `200` within five seconds.
     func isAnswering() throws -> Bool {
         let socket = try RawSocket(port: port)
         socket.send("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-        return RawResponse(socket.receive(timeout: .seconds(1)).text).status == 200
+        return RawResponse(socket.receive(timeout: .seconds(5)).text).status == 200
     }
 }

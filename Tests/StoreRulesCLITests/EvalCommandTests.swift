@@ -142,26 +142,32 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
-        func edit(_ text: String) throws {
-            Thread.sleep(forTimeInterval: 1.1)
-            try text.write(to: policy, atomically: true, encoding: .utf8)
+        let answers = OutputLines(output.fileHandleForReading), messages = OutputLines(errors.fileHandleForReading)
+        defer { if process.isRunning { process.terminate() } }
+        // Each request is answered before the next edit, so no edit races the start; each edit
+        // is dated a minute after the one before, so the watcher sees it however coarse the clock.
+        let written = Date()
+        func ask() -> String {
+            input.fileHandleForWriting.write(Data((#"{"hook": "icon"}"# + "\n").utf8))
+            return answers.next(within: .seconds(60)) ?? "no answer within a minute: \(messages.text)"
         }
-        send(#"{"hook": "icon"}"#)
-        try edit("return { icon = function() return 'star' end }")
-        send(#"{"hook": "icon"}"#)
-        try edit("return { icon = function() return 'broken' end")
-        send(#"{"hook": "icon"}"#)
+        func edit(_ text: String, minutesLater minutes: Double) throws {
+            try text.write(to: policy, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: written.addingTimeInterval(60 * minutes)], ofItemAtPath: policy.path)
+        }
+        let unknown = ask()
+        try edit("return { icon = function() return 'star' end }", minutesLater: 1)
+        let edited = ask()
+        try edit("return { icon = function() return 'broken' end", minutesLater: 2)
+        let afterBrokenEdit = ask()
         try input.fileHandleForWriting.close()
-        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(lines.count == 3)
-        #expect(lines[0].contains("no hook named 'icon'"))
-        #expect(lines[1].contains(#""result":"star""#))
-        #expect(lines[2].contains(#""result":"star""#), "a broken edit keeps the old policy serving")
-        #expect(stderr.contains("reloaded policy.lua"))
-        #expect(stderr.contains("policy.lua:1: syntax error"))
+        #expect(unknown.contains("no hook named 'icon'"), "\(unknown)")
+        #expect(edited.contains(#""result":"star""#), "\(edited)")
+        #expect(afterBrokenEdit.contains(#""result":"star""#), "a broken edit keeps the old policy serving: \(afterBrokenEdit)")
+        #expect(answers.next(within: .seconds(10)) == nil, "one answer a request")
+        #expect(messages.first(containing: "reloaded policy.lua", within: .seconds(10)) != nil, "\(messages.text)")
+        #expect(messages.first(containing: "policy.lua:1: syntax error", within: .seconds(10)) != nil, "\(messages.text)")
     }
 }
 

@@ -71,7 +71,9 @@ struct PolicyReleaseTests {
         #expect(reload.status == 409, "an instance following the releases reloads nothing from its folder")
         let failures = Mutex(0)
         let stop = Mutex(false)
+        let loadEnded = DispatchSemaphore(value: 0)
         let load = Thread {
+            defer { loadEnded.signal() }
             while !stop.withLock({ $0 }) {
                 for instance in instances {
                     let reply = try? instance.request("GET", "/v1/customers/ana/storefront?placement=home")
@@ -89,11 +91,11 @@ struct PolicyReleaseTests {
             if seen == ["moon", "moon"] { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        let elapsed = Date().timeIntervalSince(switched)
-        #expect(seen == ["moon", "moon"])
-        #expect(elapsed < 1, "every instance served the release after \(elapsed) s")
+        // How soon a release reaches an instance is checked on the follower itself; here,
+        // that every instance serves it, under load, with no request failing.
+        #expect(seen == ["moon", "moon"], "every instance served the release within \(Date().timeIntervalSince(switched)) s")
         stop.withLock { $0 = true }
-        Thread.sleep(forTimeInterval: 0.2)
+        try #require(loadEnded.wait(timeout: .now() + 60) == .success, "the load's last requests were answered")
         #expect(failures.withLock { $0 } == 0)
 
         let first = try #require(try JSONSerialization.jsonObject(with: Data(Self.policy("list", "--ledger", ledger, "--json").standardOutput.utf8)) as? [[String: Any]]).last
@@ -101,7 +103,8 @@ struct PolicyReleaseTests {
         let rolledBack = try Self.policy("rollback", String(version.prefix(12)), "--ledger", ledger)
         #expect(rolledBack.status == 0, "\(rolledBack.standardError)")
         var back: [String?] = []
-        for _ in 0..<200 {
+        let rolled = Date()
+        while Date().timeIntervalSince(rolled) < 10 {
             back = try icons()
             if back == ["star", "star"] { break }
             Thread.sleep(forTimeInterval: 0.02)

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The README's service walkthrough, its two shells run by `bash` as written, but for the
-/// build (already done), the folder (a temporary one) and the port (a free one).
+/// build (already done), the folder (a temporary one) and the port: the serving shell listens on
+/// port 0, and the second shell uses the port the kernel gave, which the server prints.
 @Suite struct ReadmeServiceWalkthroughTests {
     @Test("the README's two shells grant a first purchase from the local store's notification")
     func walkthroughRuns() throws {
@@ -11,28 +12,22 @@ import Testing
         let blocks = Self.shellBlocks(in: readme[section.upperBound...]).prefix(2)
         try #require(blocks.count == 2, "the section has a serving shell and a second shell")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)").path
-        let port = String(Int.random(in: 20_000...40_000))
         let binaries = CommandRunner.executable.deletingLastPathComponent().path
-        let adapt = { (block: String) in
+        let adapt = { (block: String, port: Int) in
             block.split(separator: "\n", omittingEmptySubsequences: false).filter { $0 != "swift build" }.joined(separator: "\n")
                 .replacingOccurrences(of: "$PWD/.build/debug", with: binaries)
                 .replacingOccurrences(of: "service-demo", with: folder)
                 .replacingOccurrences(of: "../Examples", with: CommandRunner.packageRoot.path + "/Examples")
                 .replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
         }
-        let (serving, _) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[0])))
+        let (serving, servingOutput) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[0]), 0))
         defer {
             serving.terminate()
             try? FileManager.default.removeItem(atPath: folder)
         }
-        for _ in 0..<100 {
-            let (probe, answer) = try CommandRunner.bash("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/healthz")
-            let code = String(decoding: answer.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            probe.waitUntilExit()
-            if code == "200" { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        let (second, pipe) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[1])))
+        let printed = OutputLines(servingOutput.fileHandleForReading)
+        let port = try #require(printed.listeningPort(of: "storerules serve", within: .seconds(60)), "the service listens: \(printed.text)")
+        let (second, pipe) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[1]), port))
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         second.waitUntilExit()
         #expect(second.terminationStatus == 0, "\(output)")
@@ -50,29 +45,22 @@ import Testing
         let blocks = Self.shellBlocks(in: readme[section.upperBound...]).prefix(2)
         try #require(blocks.count == 2, "the section has a serving shell and a second shell")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-apple-\(UUID().uuidString)").path
-        let port = String(Int.random(in: 20_000...40_000))
         let binaries = CommandRunner.executable.deletingLastPathComponent().path
-        let adapt = { (block: String) in
+        let adapt = { (block: String, port: Int) in
             block.split(separator: "\n", omittingEmptySubsequences: false).filter { $0 != "swift build" }.joined(separator: "\n")
                 .replacingOccurrences(of: "$PWD/.build/debug", with: binaries)
                 .replacingOccurrences(of: "appstore-demo", with: folder)
                 .replacingOccurrences(of: "../Examples", with: CommandRunner.packageRoot.path + "/Examples")
                 .replacingOccurrences(of: "127.0.0.1:8090", with: "127.0.0.1:\(port)")
         }
-        let (serving, _) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[0])))
+        let (serving, servingOutput) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[0]), 0))
         defer {
             serving.terminate()
             try? FileManager.default.removeItem(atPath: folder)
         }
-        var listening = false
-        for _ in 0..<200 where !listening {
-            let (probe, answer) = try CommandRunner.bash("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/inApps/v1/transactions/1")
-            listening = String(decoding: answer.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "401"
-            probe.waitUntilExit()
-            if !listening { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        try #require(listening, "the store's api answers")
-        let (second, pipe) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[1])))
+        let printed = OutputLines(servingOutput.fileHandleForReading)
+        let port = try #require(printed.listeningPort(of: "storerules store api", within: .seconds(60)), "the store's api listens: \(printed.text)")
+        let (second, pipe) = try CommandRunner.bash("set -e\n" + adapt(String(blocks[1]), port))
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         second.waitUntilExit()
         #expect(second.terminationStatus == 0, "\(output)")

@@ -114,16 +114,21 @@ struct ServeFleetTests {
         let bodies = try Self.notifications()
         let (ledger, instances) = try Self.fleet()
         let answered = Mutex<Set<Int>>([])
+        let aThirdAnswered = DispatchSemaphore(value: 0)
+        let senderStopped = DispatchSemaphore(value: 0)
         let sender = Thread {
+            defer { senderStopped.signal() }
             for (index, body) in bodies.enumerated() {
                 guard let reply = try? instances[1].request("POST", "/v1/notifications", body: Data(body.body.utf8), key: nil) else { return }
-                if reply.status == 200 { answered.withLock { _ = $0.insert(index) } }
+                guard reply.status == 200 else { continue }
+                if answered.withLock({ $0.insert(index); return $0.count }) == bodies.count / 3 { aThirdAnswered.signal() }
             }
         }
         sender.start()
-        while answered.withLock({ $0.count }) < bodies.count / 3 { Thread.sleep(forTimeInterval: 0.005) }
+        try #require(aThirdAnswered.wait(timeout: .now() + 120) == .success,
+                     "a third of the notifications answered 200 within two minutes: \(answered.withLock { $0.count }) of \(bodies.count)")
         instances[1].send(signal: SIGKILL)
-        Thread.sleep(forTimeInterval: 0.5)
+        try #require(senderStopped.wait(timeout: .now() + 120) == .success, "the sender's next request fails once its instance is killed")
         // Apple delivers again everything it did not see answered 200, to whichever instance.
         let unanswered = bodies.indices.filter { !answered.withLock { $0 }.contains($0) }
         #expect(!unanswered.isEmpty)
