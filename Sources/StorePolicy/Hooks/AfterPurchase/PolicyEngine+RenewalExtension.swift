@@ -31,12 +31,16 @@ extension PolicyEngine {
         }
         let words = RenewalExtension.Reason.allCases.map { "\($0.rawValue) or \"\($0.word)\"" }.joined(separator: ", ")
         let reason: RenewalExtension.Reason?
+        let given: String
         if let code = try? table.integer("reason", required: true) {
             reason = RenewalExtension.Reason(rawValue: code)
+            given = "\(code)"
         } else {
-            reason = try table.string("reason", required: true, what: "a reason code").flatMap(RenewalExtension.Reason.init(word:))
+            let word = try table.string("reason", required: true, what: "a reason code") ?? ""
+            reason = RenewalExtension.Reason(word: word)
+            given = "\"\(word)\""
         }
-        guard let reason else { throw LuaError(kind: .badResult, message: "reason: expected one of \(words)") }
+        guard let reason else { throw LuaError(kind: .badResult, message: "reason: \(given) is not one of \(words)") }
         return RenewalExtension(days: days, reason: reason)
     }
 }
