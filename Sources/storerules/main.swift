@@ -31,15 +31,19 @@ guard let command = commands.first(where: { $0.name == name }) else {
     Output.error("storerules: unknown command '\(name)'. Run 'storerules --help' for the list.")
     exit(64)
 }
+// The subcommand named, once the arguments are parsed: a usage error points to its own help.
+var subcommand: Subcommand?
 do {
     let parsed = try command.syntax.parse(Array(arguments.dropFirst()))
+    subcommand = parsed.subcommand
     if parsed.helpRequested {
         Output.line(parsed.subcommand.map(command.help(for:)) ?? command.help)
         exit(0)
     }
     exit(try await command.run(parsed))
 } catch let error as UsageError {
-    Output.error("storerules \(name): \(error.message)\nRun 'storerules \(name) --help' for usage.")
+    let help = subcommand.map { "\(command.subcommandInvocation) \($0.name) --help" } ?? "storerules \(name) --help"
+    Output.error("storerules \(name): \(error.message)\nRun '\(help)' for usage.")
     exit(64)
 } catch let error as CommandFailure {
     Output.error("storerules \(name): \(error.message)")

@@ -25,4 +25,15 @@ import Testing
         #expect(result.status == 64, "\(arguments): \(result.status) \(result.standardError)")
         #expect(result.standardError.contains("--help"), "\(arguments): \(result.standardError)")
     }
+
+    @Test("a usage mistake in a subcommand points to the subcommand's own help")
+    func subcommandMistakePointsToItsHelp() throws {
+        let ledger = try CommandRunner.run(["ledger", "check"])
+        #expect(ledger.status == 64)
+        #expect(ledger.standardError == "storerules ledger: missing --ledger URL\nRun 'storerules ledger check --help' for usage.\n")
+        let appStore = try CommandRunner.run(["appstore", "transaction", "1"])
+        #expect(appStore.standardError.hasSuffix("\nRun 'storerules appstore transaction --help' for usage.\n"), "\(appStore.standardError)")
+        let unknown = try CommandRunner.run(["ledger", "chek", "--ledger", "x.sqlite"])
+        #expect(unknown.standardError.hasSuffix("\nRun 'storerules ledger --help' for usage.\n"), "\(unknown.standardError)")
+    }
 }
