@@ -8,7 +8,9 @@ import CLibPQ
 /// parameters (`$1`, `$2`, …), never spliced into the SQL, and prepared once per connection;
 /// results arrive in text format and are read into typed ``PostgresValue``s. Inside a
 /// transaction, statements whose results nothing reads are held and sent with the next one that
-/// is read, in one pipeline: one round trip (``send(_:_:)``).
+/// is read, in one pipeline: one round trip (``send(_:_:)``). Connecting and every exchange
+/// are bounded by ``PostgresTimeouts``: a server that stops answering fails the call instead of
+/// holding its thread.
 public final class PostgresConnection {
     /// libpq's `PGconn`, finished by `deinit`.
     let handle: OpaquePointer
@@ -64,7 +66,7 @@ public final class PostgresConnection {
     /// - Throws: ``PostgresError``: of kind ``PostgresError/Kind/server`` when the server
     ///   refuses the command (the connection stays usable), ``PostgresError/Kind/connection``
     ///   when the connection breaks, ``PostgresError/Kind/timeout`` when the server does not
-    ///   answer within ``PostgresTimeouts/statement`` (the connection is then closed for good),
+    ///   answer within ``PostgresTimeouts/statement`` (the connection is then ``isBroken`` for good),
     ///   or ``PostgresError/Kind/client`` when a text parameter holds a NUL character.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue?] = []) throws(PostgresError) -> [PostgresRow] {

@@ -14,7 +14,7 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         /// failed, or an administrator terminated the session. The connection is unusable.
         case connection
         /// The server did not answer within its deadline (``PostgresTimeouts``), or no pooled
-        /// connection came back in time. A connection that timed out is closed for good; the
+        /// connection came back in time. A connection that timed out is never used again; the
         /// work may succeed later, once the server answers again.
         case timeout
         /// Nothing reached the server: a URL that does not parse, text holding a NUL character,
@@ -52,14 +52,14 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// An error of kind ``Kind/timeout``: the server did not answer an exchange within `limit`.
     init(timeoutAfter limit: Duration, sql: String?) {
-        self.init(kind: .timeout, sqlState: nil, message: "the database did not answer within \(limit.secondsText); the connection was closed",
+        self.init(kind: .timeout, sqlState: nil, message: "the database did not answer within \(limit.secondsText); the connection is not used again",
                   sql: sql)
     }
 
     /// The error of a statement on a connection that timed out before: it is never used again.
     init(abandonedAfter limit: Duration, sql: String?) {
         self.init(kind: .timeout, sqlState: nil,
-                  message: "the connection was closed when the database did not answer within \(limit.secondsText)", sql: sql)
+                  message: "the connection is not used again since the database did not answer within \(limit.secondsText)", sql: sql)
     }
 
     /// Whether the work may succeed when run again from the start, on a healthy connection: a

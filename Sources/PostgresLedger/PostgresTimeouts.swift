@@ -1,9 +1,9 @@
 /// How long every exchange with a PostgreSQL server may take, so that a server that stops
 /// answering — a stopped process, a network that drops packets — holds no thread for longer.
 ///
-/// Past ``connect``, ``statement`` or ``migration`` the connection is closed, never used again,
-/// and the work fails with a ``PostgresError`` of kind ``PostgresError/Kind/timeout``; a pool
-/// replaces the connection at its next checkout. The TCP settings apply to the socket itself: an
+/// Past ``connect``, ``statement`` or ``migration`` the work fails with a ``PostgresError`` of
+/// kind ``PostgresError/Kind/timeout`` and the connection is never used again: a pool closes it
+/// when it comes back and opens a fresh one at its next checkout. The TCP settings apply to the socket itself: an
 /// idle connection to a vanished server is found dead by keepalive probes, and data the server
 /// does not acknowledge within ``tcpUserTimeout`` breaks the connection. A URL that sets
 /// `keepalives`, `keepalives_idle`, `keepalives_interval`, `keepalives_count` or
