@@ -101,6 +101,31 @@ import Testing
         #expect(logged.contains(#""consumption""#), "\(logged)")
     }
 
+    @Test func theNoteOfADecisionWithoutAGrantOutlastsAFailedSend() async throws {
+        let bo = try KeptPurchase()
+        let lastCall = Date(millisecondsSince1970: try bo.request().deadlineDate - ConsumptionResponder.ungrantedDecisionLead)
+        // A client whose App Store Server API does not answer: nothing listens on the port.
+        let unreachable = try AppStoreServerAPIClient(
+            key: try bo.loop.store.makeServerAPIKey().key,
+            verifier: try SignedDataVerifier(rootCertificates: [ServiceLoop.authority.rootCertificate], bundleId: ServiceLoop.bundleID,
+                                             environment: .sandbox),
+            baseURL: URL(string: "http://127.0.0.1:1")!, retry: .never)
+        let failed = try await ConsumptionResponder(service: bo.loop.service, client: unreachable).answerDue(now: lastCall)
+        #expect(failed.map(\.state) == [.pending])
+        let kept = try bo.request()
+        #expect(kept.answer?.deliveryStatus == .undeliveredOther)
+        #expect(kept.lastError?.hasPrefix("decided with tx.granted = false") == true, "\(String(describing: kept.lastError))")
+        #expect(kept.lastError?.contains("; sending: ") == true, "\(String(describing: kept.lastError))")
+
+        let retry = Date(millisecondsSince1970: kept.nextAttemptDate)
+        let sent = try await ConsumptionResponder(service: bo.loop.service, client: bo.loop.client).answerDue(now: retry)
+        #expect(sent.map(\.state) == [.answered])
+        let answered = try bo.request()
+        #expect(answered.lastError?.hasPrefix("decided with tx.granted = false: the ledger had not granted it") == true,
+                "\(String(describing: answered.lastError))")
+        #expect(answered.lastError?.contains("sending") == false, "\(String(describing: answered.lastError))")
+    }
+
     @Test func aRefundRequestThatBringsItsPurchaseWakesTheResponderOnceThePurchaseIsGranted() throws {
         let loop = try ServiceLoop()
         guard case .success(let bought) = try loop.store.purchase("pellet.box", customer: "ana", options: [.appAccountToken(loop.token)]),

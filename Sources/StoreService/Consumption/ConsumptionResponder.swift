@@ -84,9 +84,9 @@ public final class ConsumptionResponder: Sendable {
             try await client.sendConsumptionInformation(ConsumptionRequest(answer), transactionID: request.transactionID)
             request.state = .answered
             request.answeredDate = Date().millisecondsSince1970
-            if delivery == nil || delivery?.isGranted == true { request.lastError = nil }
+            request.lastError = Self.decisionNote(in: request.lastError)
         } catch {
-            request.lastError = "sending: \(error)"
+            request.lastError = [Self.decisionNote(in: request.lastError), "sending: \(error)"].compactMap { $0 }.joined(separator: "; ")
             if error.isRetryable {
                 request.nextAttemptDate = milliseconds + Self.wait(afterAttempt: request.attempts)
             } else {
@@ -180,11 +180,21 @@ public final class ConsumptionResponder: Sendable {
         }
     }
 
+    /// How the note of a decision made without the transaction's grant begins.
+    private static let ungrantedNotePrefix = "decided with tx.granted = false: "
+
     /// What a decision made without the transaction's grant says: that the hook was told so.
     private static func ungrantedNote(_ request: ConsumptionRequestRecord, delivery: TransactionDelivery) -> String {
         let why = delivery.grantState == .revokedBeforeGrant ? "it was revoked before it was granted"
             : "the ledger had not granted it when Apple's window was about to close"
-        return "decided with tx.granted = false: \(why) (transaction \(request.transactionID))"
+        return ungrantedNotePrefix + "\(why) (transaction \(request.transactionID))"
+    }
+
+    /// The note of a decision made without the transaction's grant in `lastError`, without the
+    /// failure of a send after it: what stays with the request once the answer is sent.
+    private static func decisionNote(in lastError: String?) -> String? {
+        guard let lastError, lastError.hasPrefix(ungrantedNotePrefix) else { return nil }
+        return lastError.components(separatedBy: "; sending: ").first
     }
 
     private func record(_ decision: Decision<ConsumptionAnswer?>, request: ConsumptionRequestRecord, delivery: TransactionDelivery,
@@ -219,6 +229,6 @@ public struct ConsumptionAttempt: Sendable, Encodable {
     public var state: ConsumptionRequestRecord.State { request.state }
 
     public func encode(to encoder: any Encoder) throws {
-        try ConsumptionRequestJSON(request).encode(to: encoder)
+        try ConsumptionRequestJSON(request, delivery: delivery).encode(to: encoder)
     }
 }
