@@ -134,7 +134,8 @@ enum AppStoreCommand: Command {
         Subcommand("extend", arguments: "[ORIGINAL_ID]", summary: "Extend one subscriber's renewal date, or with --product every "
                    + "active subscriber's; then show the mass extension's status.",
                    options: commonOptions + [days.option, reason.option, requestID.option, extendProduct.option, storefront.option]),
-        Subcommand("consumption", arguments: "ID", summary: "Answer a refund request with consumption information (v2).",
+        Subcommand("consumption", arguments: "ID", summary: "Answer a refund request with consumption information (v2), held "
+                   + "to the rules a policy's consumption answer is held to: what the hook would be refused is refused, and nothing is sent.",
                    options: commonOptions + [deliveryStatus.option, percentage.option, preference.option, sampleContent]),
         Subcommand("app-account-token", arguments: "ORIGINAL_ID UUID", summary: "Attach an app account token to a purchase.",
                    options: commonOptions),
