@@ -6,9 +6,9 @@ import StoreCore
 ///
 /// Connections open when they are first needed (one opens at once, so a wrong URL or a server
 /// that is down fails the initializer). A connection that comes back broken — the server went
-/// away, or an administrator terminated its session — is closed, and its place is filled by a
-/// fresh connection at the next checkout; one that comes back inside a transaction is rolled
-/// back first.
+/// away, an administrator terminated its session, or the server did not answer in time — is
+/// closed, and its place is filled by a fresh connection at the next checkout; one that comes
+/// back inside a transaction is rolled back first.
 public final class PostgresConnectionPool: @unchecked Sendable {
     /// The most connections the pool holds open at once.
     public let size: Int

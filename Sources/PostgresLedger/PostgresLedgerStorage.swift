@@ -7,7 +7,8 @@ import StoreCore
 /// and conflict-free inserts rather than a global lock (see ``StoreCore/SQLLedgerTransaction``).
 /// A transaction that fails with a transient error — a serialization failure, a deadlock, a
 /// lost connection — runs again from the start on a healthy connection, with backoff; a
-/// permanent error is thrown at once.
+/// permanent error is thrown at once, and so is a server that did not answer within its
+/// deadline (``PostgresTimeouts``).
 public final class PostgresLedgerStorage: LedgerStorage {
     private let pool: PostgresConnectionPool
     private let retry: PostgresRetryPolicy
