@@ -7,7 +7,8 @@ import TestPrerequisites
 /// `ledger extend` compensates each subscriber once per incident, the incident known by what it
 /// means: saved again in other words it extends nobody again, changed it is another incident, a
 /// subscriber sent its own request is not reached again by a mass extension, and records written
-/// under the incident file's digest still count; on SQLite and on PostgreSQL.
+/// under the incident file's digest (as earlier versions keyed them) still count; on SQLite and
+/// on PostgreSQL.
 @Suite struct LedgerExtendIdempotenceTests {
     @Test("on SQLite, the same incident saved again in other words extends nobody again, and a changed incident is a new one")
     func resavedIncidentOnSQLite() throws {
@@ -49,6 +50,9 @@ import TestPrerequisites
         for (customer, subscriber) in CompensationLoop.subscribers(planned) {
             #expect(subscriber["already_sent"] as? Bool == true, "\(customer): \(subscriber)")
             #expect(subscriber["sent_date"] is String, "\(customer): \(subscriber)")
+            #expect(Set(subscriber.keys) == ["customer", "original_transaction_id", "product_id", "days", "reason", "why", "failed", "mass",
+                                             "already_sent", "sent_date"], "every documented field, null when empty: \(subscriber)")
+            #expect(subscriber["why"] is NSNull, "\(customer): \(subscriber)")
         }
         let again = try loop.report(resaved)
         #expect(CompensationLoop.summary(again, "sent") == 0 && CompensationLoop.summary(again, "already_sent") == 2, "\(again)")
@@ -91,13 +95,23 @@ import TestPrerequisites
         #expect(try loop.extensionsSent() == ["ben": 1, "cara": 1])
     }
 
-    @Test("an extension recorded under the incident file's digest, as earlier versions recorded it, is not sent again for the same file")
-    func recordsUnderTheFileDigestStillCount() throws {
-        let loop = try CompensationLoop(.sqlite)
+    @Test("on SQLite, an extension recorded under the incident file's digest is not sent again for that file, nor, once it ran, for the incident saved again")
+    func recordsUnderTheFileDigestOnSQLite() throws {
+        try recordsUnderTheFileDigest(.sqlite)
+    }
+
+    @Test("on PostgreSQL, an extension recorded under the incident file's digest is not sent again for that file, nor, once it ran, for the incident saved again",
+          .enabled(if: TestPrerequisite.runs(LedgerWorkspace.postgresServer != nil), "set STORERULES_TEST_POSTGRES_URL to a PostgreSQL server"))
+    func recordsUnderTheFileDigestOnPostgreSQL() throws {
+        try recordsUnderTheFileDigest(.postgres)
+    }
+
+    func recordsUnderTheFileDigest(_ backend: LedgerReconcileTests.Backend) throws {
+        let loop = try CompensationLoop(backend)
         let ben = try loop.subscribe("ben", to: "pass.premium")
         let now = Date()
-        let text = #"{"start": "\#(now.addingTimeInterval(-3600).formatted(.iso8601))", "#
-            + #""end": "\#(now.addingTimeInterval(600).formatted(.iso8601))", "reason": "sync down"}"# + "\n"
+        let start = now.addingTimeInterval(-3600).formatted(.iso8601), end = now.addingTimeInterval(600).formatted(.iso8601)
+        let text = #"{"start": "\#(start)", "end": "\#(end)", "reason": "sync down"}"# + "\n"
         let incident = try loop.incident(text, named: "incident.json")
         try LedgerLocation(loop.ledger).open().recordRenewalExtension(RenewalExtensionRecord(
             requestIdentifier: UUID().uuidString.lowercased(), incidentDigest: SHA256Digest.hex(of: Data(text.utf8)),
@@ -107,6 +121,10 @@ import TestPrerequisites
         #expect(CompensationLoop.subscribers(planned)["ben"]?["already_sent"] as? Bool == true, "\(planned)")
         let applied = try loop.report(incident)
         #expect(CompensationLoop.summary(applied, "sent") == 0 && CompensationLoop.summary(applied, "already_sent") == 1, "\(applied)")
+        let resaved = try loop.incident(#"{"reason":"sync down","end":"\#(end)","start":"\#(start)"}"#, named: "incident-resaved.json")
+        let again = try loop.report(resaved)
+        #expect(CompensationLoop.subscribers(again)["ben"]?["already_sent"] as? Bool == true, "\(again)")
+        #expect(CompensationLoop.summary(again, "sent") == 0 && CompensationLoop.summary(again, "already_sent") == 1, "\(again)")
         #expect(try loop.extensionsSent().isEmpty)
     }
 }

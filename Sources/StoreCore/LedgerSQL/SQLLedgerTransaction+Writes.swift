@@ -272,8 +272,8 @@ extension SQLLedgerTransaction {
             VALUES (\(record.requestIdentifier), \(record.incidentDigest), \(record.originalTransactionID), \(record.customerID),
                     \(record.productID), \(record.storefronts?.joined(separator: ",")), \(record.days), \(record.reasonCode),
                     \(record.state.rawValue), \(record.effectiveDate), \(record.detail), \(record.updatedDate))
-            ON CONFLICT (request_identifier) DO UPDATE SET state = excluded.state, effective_date = excluded.effective_date,
-                detail = excluded.detail, updated_date = excluded.updated_date
+            ON CONFLICT (request_identifier) DO UPDATE SET incident_digest = excluded.incident_digest, state = excluded.state,
+                effective_date = excluded.effective_date, detail = excluded.detail, updated_date = excluded.updated_date
             """)
     }
 }

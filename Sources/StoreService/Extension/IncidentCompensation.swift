@@ -66,9 +66,13 @@ public struct IncidentCompensation: Sendable {
     }
 
     /// Sends the plan's requests through `client`, telling `progress` of each; a subscriber the
-    /// plan found sent for the incident already is not sent again.
+    /// plan found sent for the incident already is not sent again, and a request found under the
+    /// incident file's digest is recorded under the incident's key from then on.
     public func apply(_ plan: CompensationPlan, client: AppStoreServerAPIClient,
                       progress: @Sendable (String) -> Void = { _ in }) async throws -> CompensationSummary {
+        for earlier in Set(plan.entries.compactMap(\.sentBefore)) where earlier.incidentDigest != plan.incidentKey {
+            try service.ledger.recordRenewalExtension(earlier.filed(under: plan.incidentKey))
+        }
         var summary = CompensationSummary()
         for (productID, given) in plan.massProducts.sorted(by: { $0.key < $1.key }) {
             guard !plan.entries.contains(where: { $0.subscription.productID == productID && $0.sentBefore != nil }) else {

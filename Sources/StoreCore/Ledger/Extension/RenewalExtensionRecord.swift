@@ -55,3 +55,12 @@ public struct RenewalExtensionRecord: Sendable, Hashable {
         self.updatedDate = updatedDate
     }
 }
+
+extension RenewalExtensionRecord {
+    /// The same request, recorded under the incident key `incidentDigest`.
+    public func filed(under incidentDigest: String) -> RenewalExtensionRecord {
+        RenewalExtensionRecord(requestIdentifier: requestIdentifier, incidentDigest: incidentDigest, originalTransactionID: originalTransactionID,
+                               customerID: customerID, productID: productID, storefronts: storefronts, days: days, reasonCode: reasonCode,
+                               state: state, effectiveDate: effectiveDate, detail: detail, updatedDate: updatedDate)
+    }
+}
