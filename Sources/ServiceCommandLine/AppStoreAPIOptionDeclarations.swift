@@ -55,6 +55,19 @@ public enum AppStoreAPIOptionDeclarations {
         return !(environment["STORERULES_APP_STORE_KEY"] ?? "").isEmpty
     }
 
+    /// Checks that the options (or the environment) give the key, its id and its issuer id and
+    /// a well-formed URL, before a command does anything it would then have done for nothing
+    /// (such as creating a ledger).
+    ///
+    /// - Throws: ``CommandLineOptions/UsageError`` for the first one missing or malformed, naming
+    ///   it and its variable, as ``client(_:verifier:environment:)`` would.
+    public static func checkGiven(_ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        for option in [key, keyID, issuerID] {
+            _ = try read(option, parsed, environment)
+        }
+        _ = try baseURL(parsed, environment)
+    }
+
     /// A client for the app `verifier` checks, with the key and URL the options (or the
     /// environment) give.
     ///
@@ -62,20 +75,26 @@ public enum AppStoreAPIOptionDeclarations {
     ///   and its variable; the key file's own error when it cannot be used.
     public static func client(_ parsed: ParsedArguments, verifier: SignedDataVerifier,
                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppStoreServerAPIClient {
-        func read(_ option: TypedOption<String>) throws -> String {
-            if let value = try parsed.value(of: option) { return value }
-            let variable = environmentVariables[option.option.name] ?? ""
-            guard let value = environment[variable], !value.isEmpty else {
-                throw UsageError("missing \(option.option.label) (or \(variable)): the App Store Server API needs it")
-            }
-            return value
+        let keyPath = try read(key, parsed, environment)
+        let apiKey = try AppStoreServerAPIKey(contentsOfFile: keyPath, keyID: try read(keyID, parsed, environment),
+                                              issuerID: try read(issuerID, parsed, environment))
+        return try AppStoreServerAPIClient(key: apiKey, verifier: verifier, baseURL: try baseURL(parsed, environment))
+    }
+
+    /// The value of `option`, or of its environment variable.
+    private static func read(_ option: TypedOption<String>, _ parsed: ParsedArguments, _ environment: [String: String]) throws -> String {
+        if let value = try parsed.value(of: option) { return value }
+        let variable = environmentVariables[option.option.name] ?? ""
+        guard let value = environment[variable], !value.isEmpty else {
+            throw UsageError("missing \(option.option.label) (or \(variable)): the App Store Server API needs it")
         }
-        let keyPath = try read(key)
-        let apiKey = try AppStoreServerAPIKey(contentsOfFile: keyPath, keyID: try read(keyID), issuerID: try read(issuerID))
-        var baseURL = try parsed.value(of: url)
-        if baseURL == nil, let text = environment["STORERULES_APP_STORE_URL"], !text.isEmpty {
-            baseURL = try url.read(text)
-        }
-        return try AppStoreServerAPIClient(key: apiKey, verifier: verifier, baseURL: baseURL)
+        return value
+    }
+
+    /// The base URL `--app-store-url` or its variable gives; nil for Apple's own.
+    private static func baseURL(_ parsed: ParsedArguments, _ environment: [String: String]) throws -> URL? {
+        if let given = try parsed.value(of: url) { return given }
+        guard let text = environment["STORERULES_APP_STORE_URL"], !text.isEmpty else { return nil }
+        return try url.read(text)
     }
 }

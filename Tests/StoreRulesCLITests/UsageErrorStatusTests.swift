@@ -36,4 +36,20 @@ import Testing
         let unknown = try CommandRunner.run(["ledger", "chek", "--ledger", "x.sqlite"])
         #expect(unknown.standardError.hasSuffix("\nRun 'storerules ledger --help' for usage.\n"), "\(unknown.standardError)")
     }
+
+    @Test("ledger reconcile without the App Store key exits 64 before it opens, and so creates, the ledger")
+    func reconcileWithoutAKeyCreatesNoLedger() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "reconcile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.appending(path: "root.pem").path
+        try ServiceProcess.authority.rootCertificate.pemRepresentation.write(toFile: root, atomically: true, encoding: .utf8)
+        let ledger = folder.appending(path: "ledger.sqlite").path
+        let result = try CommandRunner.run(
+            ["ledger", "reconcile", Self.birds, "--ledger", ledger, "--root", root, "--bundle-id", ServiceProcess.bundleId, "--environment", "Sandbox"],
+            environment: ["STORERULES_APP_STORE_KEY": "", "STORERULES_APP_STORE_KEY_ID": "", "STORERULES_APP_STORE_ISSUER_ID": ""])
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("storerules ledger: missing --app-store-key FILE (or STORERULES_APP_STORE_KEY)"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: ledger))
+    }
 }

@@ -21,6 +21,8 @@ extension LedgerCommand {
     static func reconcile(_ parsed: ParsedArguments) async throws -> Int32 {
         let folder = try parsed.positional(1, "the policy folder DIR")
         try parsed.expectPositionals(atMost: 2)
+        // A missing key is said before the ledger is opened, which would create a SQLite file.
+        try AppStoreAPIOptionDeclarations.checkGiven(parsed)
         let service = try appStoreService(parsed, folder: folder)
         let client = try client(parsed, service: service)
         let showsProgress = isatty(STDERR_FILENO) == 1
