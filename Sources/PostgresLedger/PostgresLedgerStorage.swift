@@ -48,6 +48,12 @@ public final class PostgresLedgerStorage: LedgerStorage {
         try retry.run { try pool.withConnection { try SQLLedgerTransaction(connection: $0).transaction(id: id) } }
     }
 
+    /// The claimed transaction and the claim's refusal in one statement, one round trip,
+    /// outside any transaction.
+    public func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {
+        try retry.run { try pool.withConnection { try SQLLedgerTransaction(connection: $0).claimedTransaction(claim) } }
+    }
+
     /// The snapshot in one statement, one round trip, outside any transaction.
     public func customerSnapshot(customerID: String) throws -> CustomerSnapshot {
         try retry.run {

@@ -16,9 +16,7 @@ extension Ledger {
     /// its app account token is registered to another, or it or its subscription is stored for
     /// another. A token no customer has registered refuses nothing.
     static func checkClaim(of received: StoredTransaction, in ledger: any LedgerWriting) throws {
-        if let refusal = try ledger.claimRefusal(
-            transactionID: received.id, originalID: received.originalID, appAccountToken: received.appAccountToken,
-            customerID: received.customerID) {
+        if let refusal = try ledger.claimRefusal(TransactionClaim(received)) {
             throw LedgerError.transactionOfAnotherCustomer(transactionID: received.id, refusal: refusal)
         }
     }

@@ -179,6 +179,12 @@ public final class Ledger: Sendable {
         try reportingStorageFailures { try storage.transaction(id: id) }
     }
 
+    /// The transaction `claim` names as stored, and why the claim is refused, in the storage's
+    /// one read of them; a storage failure becomes ``LedgerError/storage(_:)``.
+    func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {
+        try reportingStorageFailures { try storage.claimedTransaction(claim) }
+    }
+
     /// Runs `body` in a write transaction; a storage failure becomes ``LedgerError/storage(_:)``.
     /// `body` reads and writes storage only: the storage may run it again after a transient
     /// failure.

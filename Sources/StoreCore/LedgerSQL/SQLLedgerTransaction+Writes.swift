@@ -5,22 +5,6 @@ extension SQLLedgerTransaction {
         ).map(LedgerRecords.transaction(from:))
     }
 
-    public func claimRefusal(
-        transactionID: String, originalID: String, appAccountToken: String?, customerID: String
-    ) throws -> TransactionClaimRefusal? {
-        let row = try connection.firstRow(
-            """
-            SELECT
-                (SELECT id FROM customer WHERE app_account_token = \(appAccountToken) AND id <> \(customerID)) AS token_owner,
-                (SELECT customer_id FROM store_transaction
-                 WHERE (transaction_id = \(transactionID) OR original_transaction_id = \(originalID)) AND customer_id <> \(customerID)
-                 LIMIT 1) AS transaction_owner
-            """)
-        if try row?.optionalText("token_owner") != nil { return .tokenOfAnotherCustomer }
-        if try row?.optionalText("transaction_owner") != nil { return .storedForAnotherCustomer }
-        return nil
-    }
-
     public func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws {
         try connection.send(
             """

@@ -43,6 +43,43 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
         ).map(LedgerRecords.transaction(from:))
     }
 
+    public func claimRefusal(_ claim: TransactionClaim) throws -> TransactionClaimRefusal? {
+        try claimedTransaction(claim, withStored: false).refusal
+    }
+
+    public func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {
+        try claimedTransaction(claim, withStored: true)
+    }
+
+    /// The claim's refusal, and the transaction stored with its id when `withStored`, in one
+    /// statement: the other owners found by subqueries, the stored row joined beside them.
+    private func claimedTransaction(_ claim: TransactionClaim, withStored: Bool) throws -> ClaimedTransaction {
+        let owners: LedgerSQL = """
+            SELECT
+                (SELECT id FROM customer WHERE app_account_token = \(claim.appAccountToken) AND id <> \(claim.customerID)) AS token_owner,
+                (SELECT customer_id FROM store_transaction
+                 WHERE (transaction_id = \(claim.transactionID) OR original_transaction_id = \(claim.originalID))
+                   AND customer_id <> \(claim.customerID)
+                 LIMIT 1) AS transaction_owner
+            """
+        let statement: LedgerSQL = withStored
+            ? """
+                SELECT owners.token_owner, owners.transaction_owner, \(sql: LedgerRecords.qualifiedTransactionColumns)
+                FROM (\(sql: owners)) AS owners LEFT JOIN store_transaction ON store_transaction.transaction_id = \(claim.transactionID)
+                """
+            : owners
+        guard let row = try connection.firstRow(statement) else { return ClaimedTransaction(stored: nil, refusal: nil) }
+        let refusal: TransactionClaimRefusal? = if try row.optionalText("token_owner") != nil {
+            .tokenOfAnotherCustomer
+        } else if try row.optionalText("transaction_owner") != nil {
+            .storedForAnotherCustomer
+        } else {
+            nil
+        }
+        let stored = try withStored && row.optionalText("transaction_id") != nil ? LedgerRecords.transaction(from: row) : nil
+        return ClaimedTransaction(stored: stored, refusal: refusal)
+    }
+
     public func transactions(_ query: LedgerTransactionQuery) throws -> [StoredTransaction] {
         let condition: LedgerSQL = switch query {
         case .customer(let customerID): "customer_id = \(customerID)"

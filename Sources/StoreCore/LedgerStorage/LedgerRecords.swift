@@ -23,6 +23,10 @@ public enum LedgerRecords {
         grant_state, unfinished_reason, unfinished_detail, price
         """
 
+    /// ``transactionColumns``, each named with its table, for a statement that joins others.
+    public static let qualifiedTransactionColumns = columnNames(of: transactionColumns)
+        .map { "store_transaction.\($0)" }.joined(separator: ", ")
+
     /// ``transactionColumns`` with an empty text in place of the JWS.
     public static let transactionColumnsWithoutSignedData = transactionColumns.replacingOccurrences(of: " jws,", with: " '' AS jws,")
 

@@ -32,12 +32,20 @@ public protocol LedgerStorage: Sendable {
     /// The transaction with this id, read at one moment; a storage whose every statement is a
     /// round trip reads it in one.
     func transaction(id: String) throws -> StoredTransaction?
+    /// A claimed transaction as stored and why the claim is refused, read at one moment; a
+    /// storage whose every statement is a round trip reads it in one.
+    func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction
 }
 
 extension LedgerStorage {
     /// The transaction read in a read transaction.
     public func transaction(id: String) throws -> StoredTransaction? {
         try read { try $0.transaction(id: id) }
+    }
+
+    /// The claimed transaction read in a read transaction.
+    public func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {
+        try read { try $0.claimedTransaction(claim) }
     }
 
     /// The snapshot read in a read transaction, one read after another.
@@ -93,6 +101,12 @@ public protocol LedgerReading {
     func customers() throws -> [Customer]
     /// The transaction with this id.
     func transaction(id: String) throws -> StoredTransaction?
+    /// Why `claim` is refused, in one statement: its token is registered to another customer,
+    /// or its transaction or subscription is stored for another; nil when the claim stands.
+    func claimRefusal(_ claim: TransactionClaim) throws -> TransactionClaimRefusal?
+    /// The claimed transaction as stored, with why the claim is refused; a reading whose every
+    /// statement is a round trip reads both in one.
+    func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction
     /// The transactions a query asks for, oldest purchase first.
     func transactions(_ query: LedgerTransactionQuery) throws -> [StoredTransaction]
     /// A customer's transactions, oldest purchase first, each without its signed JWS
@@ -151,13 +165,6 @@ public protocol LedgerReading {
 public protocol LedgerWriting: LedgerReading {
     /// The transaction with this id, its row held for this write until it commits.
     func lockTransaction(id: String) throws -> StoredTransaction?
-    /// Why `customerID` may not claim the transaction `transactionID` of the subscription
-    /// `originalID` signed with `appAccountToken`, in one statement: the token is registered
-    /// to another customer, or the transaction or its subscription is stored for another; nil
-    /// when the claim stands.
-    func claimRefusal(
-        transactionID: String, originalID: String, appAccountToken: String?, customerID: String
-    ) throws -> TransactionClaimRefusal?
     /// Records a customer unless one with this id exists.
     func insertCustomer(id: String, appAccountToken: String?, createdDate: Int64) throws
     /// Gives a customer who has none an app account token; returns whether it was given
@@ -217,4 +224,11 @@ public protocol LedgerWriting: LedgerReading {
     func hastenConsumptionRequests(transactionID: String, at now: Int64, heldBefore: Int64) throws -> Int
     /// Records a renewal extension request, replacing the one with its request identifier.
     func upsertRenewalExtension(_ record: RenewalExtensionRecord) throws
+}
+
+extension LedgerReading {
+    /// The claimed transaction and the claim's refusal, read one after the other.
+    public func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {
+        ClaimedTransaction(stored: try transaction(id: claim.transactionID), refusal: try claimRefusal(claim))
+    }
 }

@@ -33,6 +33,10 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.transaction(id: id) ?? (id == received.id ? received : nil)
     }
 
+    func claimRefusal(_ claim: TransactionClaim) throws -> TransactionClaimRefusal? {
+        try base.claimRefusal(claim)
+    }
+
     func transactions(_ query: LedgerTransactionQuery) throws -> [StoredTransaction] {
         let stored = try base.transactions(query)
         let matches = switch query {
