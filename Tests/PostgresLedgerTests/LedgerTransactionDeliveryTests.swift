@@ -34,6 +34,20 @@ import Testing
         #expect(granted.grants == [.init(item: "pellet", amount: 10)])
     }
 
+    @Test("a copy keeps what the ledger delivered and when, on either storage", arguments: LedgerBackend.available)
+    func copyKeepsTheDelivery(on backend: LedgerBackend) throws {
+        let source = try backend.freshLedger()
+        _ = try ingest(Payloads.transaction(id: "5400", quantity: 3), into: source)
+        _ = try ingest(Payloads.transaction(id: "5401"), into: source)
+        _ = try ingest(Payloads.transaction(id: "5401", signedAt: 10, revokedAt: 10), into: source)
+        let granted = try source.delivery(ofTransaction: "5400")
+        Thread.sleep(forTimeInterval: 0.01)
+        let target = try LedgerBackend.sqlite.freshLedger()
+        try source.copy(to: target)
+        #expect(try target.delivery(ofTransaction: "5400") == granted, "granted when the source granted it, not when it was copied")
+        #expect(try target.delivery(ofTransaction: "5401") == source.delivery(ofTransaction: "5401"))
+    }
+
     @Test("a refunded transaction stays granted, its grants listed and marked reversed", arguments: LedgerBackend.available)
     func reversedGrantsAreMarked(on backend: LedgerBackend) throws {
         let ledger = try backend.freshLedger()

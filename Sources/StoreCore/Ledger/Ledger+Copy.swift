@@ -43,13 +43,13 @@ extension Ledger {
     @discardableResult
     public func copy(to target: Ledger) throws -> CopySummary {
         let source = try reading { ledger in
-            var transactions: [(StoredTransaction, [TransactionVersion], [Grant], [Int])] = []
+            var transactions: [(StoredTransaction, [TransactionVersion], [Grant], [Int], Int64?)] = []
             for transaction in try ledger.transactions(.all) {
                 let grants = try ledger.grants(ofTransaction: transaction.id)
                 let unreversed = Set(try ledger.unreversedGrants(ofTransaction: transaction.id).map(\.position))
                 transactions.append((
                     transaction, try ledger.versions(ofTransaction: transaction.id), grants,
-                    grants.indices.filter { !unreversed.contains($0) }))
+                    grants.indices.filter { !unreversed.contains($0) }, try ledger.grantedDate(ofTransaction: transaction.id)))
             }
             let customers = try ledger.customers()
             let balances = try customers.map { ($0.id, try ledger.balances(customerID: $0.id)) }
@@ -68,13 +68,14 @@ extension Ledger {
                                           createdDate: customer.createdDate.millisecondsSince1970)
                 summary.customers += 1
             }
-            for (transaction, versions, grants, reversedPositions) in source.1 {
+            for (transaction, versions, grants, reversedPositions, grantedDate) in source.1 {
+                // When it was granted is kept: a refund answer reads it (tx.granted_date).
                 _ = try ledger.insertTransaction(
-                    transaction, storedDate: now, finishedDate: transaction.grantState.isFinished ? now : nil, grantAttempts: 0)
+                    transaction, storedDate: now, finishedDate: grantedDate ?? (transaction.grantState.isFinished ? now : nil), grantAttempts: 0)
                 for version in versions where try ledger.insertVersion(version) {
                     summary.versions += 1
                 }
-                try ledger.insertGrants(grants, transactionID: transaction.id, grantedDate: now)
+                try ledger.insertGrants(grants, transactionID: transaction.id, grantedDate: grantedDate ?? now)
                 try ledger.insertReversals(positions: reversedPositions, transactionID: transaction.id, reversedDate: now)
                 summary.transactions += 1
                 summary.grants += grants.count
