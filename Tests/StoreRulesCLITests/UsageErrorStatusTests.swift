@@ -52,4 +52,23 @@ import Testing
         #expect(result.standardError.hasPrefix("storerules ledger: missing --app-store-key FILE (or STORERULES_APP_STORE_KEY)"), "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: ledger))
     }
+
+    @Test("serve with an App Store key but no key id, or reconciling without a key, exits 64 and creates no ledger",
+          arguments: [(["--app-store-key", "AuthKey.p8", "--app-store-issuer-id", "issuer"], "missing --app-store-key-id ID"),
+                      (["--reconcile-every", "1h"], "missing --app-store-key FILE")])
+    func serveWithoutTheWholeKeyCreatesNoLedger(options: [String], missing: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "serve-key-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.appending(path: "root.pem").path
+        try ServiceProcess.authority.rootCertificate.pemRepresentation.write(toFile: root, atomically: true, encoding: .utf8)
+        let ledger = folder.appending(path: "ledger.sqlite").path
+        let result = try CommandRunner.run(
+            ["serve", Self.birds, "--ledger", ledger, "--root", root, "--bundle-id", ServiceProcess.bundleId, "--environment", "Sandbox",
+             "--listen", "127.0.0.1:0", "--insecure-no-auth"] + options,
+            environment: ["STORERULES_APP_STORE_KEY": "", "STORERULES_APP_STORE_KEY_ID": "", "STORERULES_APP_STORE_ISSUER_ID": ""])
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("storerules serve: \(missing)"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: ledger))
+    }
 }

@@ -53,7 +53,8 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(error.description)
         }
-        // The keys are read before the ledger opens, so a keys file without keys creates no ledger.
+        // The keys, and the App Store key options when given, are read before the ledger opens, so
+        // a keys file without keys or a missing key id creates no ledger.
         let access: AccessControl
         if let keys = options.apiKeysPath {
             do {
@@ -64,6 +65,8 @@ enum ServeCommand: Command {
         } else {
             access = .unauthenticated
         }
+        let talksToAppStore = try options.reconcileEvery != nil || AppStoreAPIOptionDeclarations.isGiven(parsed)
+        if talksToAppStore { try AppStoreAPIOptionDeclarations.checkGiven(parsed) }
         var configuration = options.service
         var release: (store: PolicyReleaseStore, current: PolicyRelease)?
         if options.policyFromLedger, case .postgres(let url) = options.service.ledger as? LedgerLocation {
@@ -96,7 +99,7 @@ enum ServeCommand: Command {
         // The App Store Server API's options make the service answer refund requests and sign
         // the promotional offers of retention messages, and with --reconcile-every also reconcile.
         let client: AppStoreServerAPIClient?
-        if try options.reconcileEvery != nil || AppStoreAPIOptionDeclarations.isGiven(parsed) {
+        if talksToAppStore {
             do {
                 client = try AppStoreAPIOptionDeclarations.client(parsed, verifier: service.verifier)
             } catch let error as AppStoreServerAPIKeyError {
