@@ -53,6 +53,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ledger))
     }
 
+    @Test("ledger extend without the App Store key exits 64 before it opens, and so creates, the ledger; its dry run needs no key")
+    func extendWithoutAKeyCreatesNoLedger() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "extend-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.appending(path: "root.pem").path
+        try ServiceProcess.authority.rootCertificate.pemRepresentation.write(toFile: root, atomically: true, encoding: .utf8)
+        let incident = folder.appending(path: "incident.json").path
+        try #"{"start": "2026-11-01T00:00:00Z", "end": "2026-11-01T06:00:00Z", "reason": "outage"}"#
+            .write(toFile: incident, atomically: true, encoding: .utf8)
+        let ledger = folder.appending(path: "ledger.sqlite").path
+        let arguments = ["ledger", "extend", Self.birds, "--ledger", ledger, "--incident", incident, "--root", root,
+                         "--bundle-id", ServiceProcess.bundleId, "--environment", "Sandbox"]
+        let noKey = ["STORERULES_APP_STORE_KEY": "", "STORERULES_APP_STORE_KEY_ID": "", "STORERULES_APP_STORE_ISSUER_ID": ""]
+        let result = try CommandRunner.run(arguments, environment: noKey)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("missing --app-store-key FILE"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: ledger))
+        #expect(try CommandRunner.run(arguments + ["--dry-run"], environment: noKey).status == 0)
+    }
+
     @Test("serve with an App Store key but no key id, or reconciling without a key, exits 64 and creates no ledger",
           arguments: [(["--app-store-key", "AuthKey.p8", "--app-store-issuer-id", "issuer"], "missing --app-store-key-id ID"),
                       (["--reconcile-every", "1h"], "missing --app-store-key FILE")])

@@ -39,8 +39,10 @@ extension LedgerCommand {
         } catch {
             throw UsageError("--incident \(incidentPath): \(error.description)")
         }
-        let service = try appStoreService(parsed, folder: folder)
         let dryRun = parsed.flag(dryRunFlag)
+        // A real run talks to the App Store: a key option left out is said before the ledger opens.
+        if !dryRun { try AppStoreAPIOptionDeclarations.checkGiven(parsed) }
+        let service = try appStoreService(parsed, folder: folder)
         let client = dryRun ? nil : try client(parsed, service: service)
         let compensation = IncidentCompensation(service: service)
         let plan = try compensation.plan(described, fileDigest: SHA256Digest.hex(of: incidentText))
