@@ -106,8 +106,11 @@ public final class Service: Sendable {
         clock = options.clock
         // Notifications kept for customers not known when they came may have become matchable
         // while no service ran (a customer registered, tokens made canonical by a migration).
-        // One that still fails stays kept for the next retry; a failure here stops nothing.
-        _ = try? ledger.resolvePendingNotifications(decide: grantDecision)
+        // One that still fails stays kept for the next retry; a failure here stops nothing. A
+        // refund request waiting for a transaction granted so is due at once.
+        if let resolved = try? ledger.resolvePendingNotifications(decide: grantDecision) {
+            try? grantsSettled(resolved.compactMap(\.transactionResult))
+        }
     }
 
     /// Answers one operation. Called from many threads at once.

@@ -73,6 +73,22 @@ import Testing
         #expect(body.contains(#""refundPreference":"GRANT_FULL""#), "\(body)")
     }
 
+    @Test func aServiceStartingOverACustomerRegisteredMeanwhileAnswersTheWaitingRequestAtOnce() async throws {
+        let bo = try KeptPurchase()
+        let now = Date()
+        #expect(try await ConsumptionResponder(service: bo.loop.service, client: bo.loop.client).answerDue(now: now)
+            .map(\.isWaitingForGrant) == [true])
+        // Another process registers bo while this service does not run.
+        try Ledger(path: bo.loop.serviceLedgerPath).registerCustomer(id: "bo", appAccountToken: bo.token.uuidString.lowercased())
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let restarted = try Service(configuration: ServiceConfiguration(
+            folder: packageRoot.appending(path: "Examples/BackyardBirds").path, ledger: SQLiteLedgerFile(path: bo.loop.serviceLedgerPath),
+            rootCertificates: [ServiceLoop.authority.rootCertificate], bundleId: ServiceLoop.bundleID, environment: .sandbox))
+        let answered = try await ConsumptionResponder(service: restarted, client: bo.loop.client).answerDue()
+        #expect(answered.map(\.state) == [.answered], "granted as the service started, and due at once")
+        #expect(try bo.sent().first?.body.contains(#""deliveryStatus":"DELIVERED""#) == true)
+    }
+
     @Test func aPurchaseNeverGrantedIsDecidedUndeliveredAnHourBeforeApplesWindowCloses() async throws {
         let bo = try KeptPurchase()
         let logFile = bo.loop.directory.appending(path: "decisions.jsonl")
