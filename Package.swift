@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger",
                                                          "ServiceCommandLine", "TestPrerequisites"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
-        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine", "TestPrerequisites", "StoreService"]),
+        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine", "CommandLineOptions", "TestPrerequisites", "StoreService"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger",

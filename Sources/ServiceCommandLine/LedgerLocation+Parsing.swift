@@ -10,44 +10,45 @@ extension LedgerLocation {
         "host", "hostaddr", "port", "dbname", "user", "password", "passwd", "sslmode", "service", "options", "connect_timeout",
     ]
 
-    /// `text` read as ``init(_:)`` says.
-    static func parse(_ text: String) throws(LedgerLocationError) -> LedgerLocation {
+    /// `text`, given to `option`, read as ``init(_:)`` says; a scheme in capitals is written in
+    /// lower case, as libpq reads it.
+    static func parse(_ text: String, option: String = "--ledger") throws(LedgerLocationError) -> LedgerLocation {
         let lowered = text.lowercased()
-        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
-            return .postgres(url: text)
+        for scheme in ["postgres://", "postgresql://"] where lowered.hasPrefix(scheme) {
+            return .postgres(url: scheme + text.dropFirst(scheme.count))
         }
         if lowered.hasPrefix("sqlite:") {
             var path = Substring(text.dropFirst("sqlite:".count))
             if path.hasPrefix("//") { path = path.dropFirst(2) }
-            guard !path.isEmpty else { throw LedgerLocationError("--ledger '\(text)' names no file: write sqlite:PATH, such as sqlite:ledger.sqlite") }
+            guard !path.isEmpty else { throw LedgerLocationError("\(option) '\(text)' names no file: write sqlite:PATH, such as sqlite:ledger.sqlite") }
             return .sqlite(path: String(path))
         }
         if text.hasPrefix("/") || text.hasPrefix("./") || text.hasPrefix("../") {
             return .sqlite(path: text)
         }
         guard !text.trimmingWhitespace.isEmpty else {
-            throw LedgerLocationError("--ledger is empty: give a SQLite file's path or a postgresql:// URL")
+            throw LedgerLocationError("\(option) is empty: give a SQLite file's path or a postgresql:// URL")
         }
-        let plain = "write ./\(text) or sqlite:\(text) for a SQLite file of that name"
+        let plain = "for a SQLite file of that name, write it after ./ or sqlite:"
         let pairKeys = lowered.split(whereSeparator: \.isWhitespace).compactMap { word in
             word.firstIndex(of: "=").map { String(word[..<$0]) }
         }
         if let keyword = pairKeys.first(where: connectionKeywords.contains) {
             throw LedgerLocationError(
-                "--ledger '\(text)' is a key/value connection string ('\(keyword)=…'), which --ledger does not take: write it as a URL, "
-                    + "postgresql://USER:PASSWORD@HOST:PORT/DBNAME (or leave the password to PGPASSWORD or ~/.pgpass)")
+                "\(option) '\(text)' is a key/value connection string ('\(keyword)=…'), which \(option) does not take: write it as a URL, "
+                    + "postgresql://USER@HOST:PORT/DBNAME (the password after USER and a colon, or in PGPASSWORD or ~/.pgpass)")
         }
         if let scheme = Self.scheme(of: text) {
             let hint = NearestName.nearest(to: scheme.lowercased(), in: schemes).map { nearest in
                 nearest == "sqlite" ? "did you mean sqlite:PATH? " : "did you mean \(nearest)://…? "
             } ?? ""
             throw LedgerLocationError(
-                "--ledger '\(text)' begins with the scheme '\(scheme):', which is neither postgres://, postgresql:// nor sqlite:; "
+                "\(option) '\(text)' begins with the scheme '\(scheme):', which is neither postgres://, postgresql:// nor sqlite:; "
                     + hint + plain)
         }
         if text.contains("@") {
             throw LedgerLocationError(
-                "--ledger '\(text)' looks like USER@HOST, not a file: a PostgreSQL location is a URL, postgresql://USER@HOST/DBNAME; "
+                "\(option) '\(text)' looks like USER@HOST, not a file: a PostgreSQL location is a URL, postgresql://USER@HOST/DBNAME; "
                     + plain)
         }
         return .sqlite(path: text)
@@ -74,11 +75,11 @@ private extension String {
 }
 
 extension LedgerLocation {
-    /// `text`, given to a command-line option, read as ``init(_:)`` says; a refusal is a usage
-    /// error.
-    public static func option(_ text: String) throws(UsageError) -> LedgerLocation {
+    /// `text`, given to the command-line option `option`, read as ``init(_:)`` says; a refusal
+    /// is a usage error naming that option.
+    public static func option(_ text: String, named option: String = "--ledger") throws(UsageError) -> LedgerLocation {
         do {
-            return try LedgerLocation(text)
+            return try parse(text, option: option)
         } catch {
             throw UsageError(error.description)
         }

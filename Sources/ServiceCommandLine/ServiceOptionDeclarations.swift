@@ -10,7 +10,7 @@ public enum ServiceOptionDeclarations {
     public static let ledger = TypedOption<LedgerLocation>.value(
         "ledger", "URL", help: "The ledger: a SQLite file's path (created when missing; sqlite:PATH or ./PATH when it could be read "
             + "otherwise), or a postgres:// or postgresql:// URL. Required.",
-        reading: LedgerLocation.option)
+        reading: { text throws(UsageError) in try LedgerLocation.option(text) })
 
     /// `--root PEM`..., the files of the roots signed data must chain to.
     public static let root = TypedOption<String>.repeatable(

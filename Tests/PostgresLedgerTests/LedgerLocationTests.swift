@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import PostgresLedger
 import ServiceCommandLine
@@ -36,7 +37,8 @@ import Testing
               ("sqlite:///var/lib/ledger.sqlite", .sqlite(path: "/var/lib/ledger.sqlite")),
               ("SQLite:data/a@b.sqlite", .sqlite(path: "data/a@b.sqlite")),
               ("postgres://ledger@db/rules", .postgres(url: "postgres://ledger@db/rules")),
-              ("PostgreSQL://ledger@db/rules", .postgres(url: "PostgreSQL://ledger@db/rules")),
+              ("PostgreSQL://ledger@db/rules", .postgres(url: "postgresql://ledger@db/rules")),
+              ("POSTGRES://ledger:pw@db/rules", .postgres(url: "postgres://ledger:pw@db/rules")),
           ])
     func locationsAreReadUnambiguously(text: String, location: LedgerLocation) throws {
         #expect(try LedgerLocation(text) == location)
@@ -59,10 +61,30 @@ import Testing
           ])
     func ambiguousLocationsAreRefused(text: String, reason: String) {
         #expect {
+            try LedgerLocation.option(text, named: "--from")
+        } throws: { error in
+            ((error as? UsageError)?.message ?? "").hasPrefix("--from")
+        }
+        #expect {
             try LedgerLocation(text)
         } throws: { error in
             let message = (error as? LedgerLocationError)?.description ?? ""
             return message.contains(reason) && !message.contains("s3cret")
+        }
+    }
+
+    @Test("a USER@HOST value is quoted as given, with nothing masked that is not a password, and no suggestion mangled")
+    func userAtHostIsQuotedAsGiven() {
+        #expect {
+            try LedgerLocation("ana@db.internal")
+        } throws: { error in
+            let message = (error as? LedgerLocationError)?.description ?? ""
+            return message.contains("'ana@db.internal'") && !message.contains("***")
+        }
+        #expect {
+            try LedgerLocation("host=db dbname=rules")
+        } throws: { error in
+            !((error as? LedgerLocationError)?.description ?? "").contains("***")
         }
     }
 

@@ -219,7 +219,7 @@ import Testing
             (line(111, "ingest_transaction", customer: "ada", jws: try SignedFixtures.sign(otherApp)), 111, "verification",
              "transaction: the bundle identifier is 'com.example.other', not 'com.example.backyardbirds'"),
             (line(112, "ingest_transaction", customer: "bob", jws: signed), 112, "ledger",
-             "transaction 9000 is stored with customer ada, and arrived with bob"),
+             "transaction 9000 belongs to another account: it, or its subscription, is stored for another customer"),
             (line(113, "ingest_notification", customer: nil, jws: signed), 113, "verification", "notification: the bundle identifier is missing"),
         ]
         for testCase in cases {

@@ -57,7 +57,7 @@ import Testing
         return try authority.sign(payload)
     }
 
-    @Test("an untrusted chain logs one line naming --root, a wrong bundle id one naming --bundle-id; repeats are left out")
+    @Test("an untrusted chain logs one line naming --root, a wrong bundle id one naming --bundle-id, junk one naming neither; repeats are left out")
     func refusalsLogOneLineEachNamingTheOption() throws {
         let lines = RateLimitedLogTests.Lines()
         let service = try RouterTestService { line in lines.written.withLock { $0.append(line) } }
@@ -69,8 +69,12 @@ import Testing
             let otherApp = try Self.notification(bundleID: "com.example.other", signedBy: service.authority)
             #expect(service.respond("POST", "/v1/notifications", key: nil, body: #"{"signedPayload": "\#(otherApp)"}"#).status == 400)
         }
+        #expect(service.respond("POST", "/v1/notifications", key: nil, body: #"{"signedPayload": "e30.e30.AAAA"}"#).status == 400)
         let refusals = lines.all.filter { $0.contains("a notification was refused") }
-        #expect(refusals.count == 2, "\(lines.all)")
+        #expect(refusals.count == 3, "\(lines.all)")
+        #expect(refusals.allSatisfy { $0.hasPrefix("request ") })
+        #expect(refusals.contains { $0.contains("not a notification signed as the App Store signs one") && !$0.contains("--root") },
+                "\(refusals)")
         #expect(refusals.contains { $0.contains("VERIFICATION_FAILURE") && $0.contains("check --root") }, "\(refusals)")
         #expect(refusals.contains { $0.contains("INVALID_APP_IDENTIFIER") && $0.contains("check --bundle-id") }, "\(refusals)")
         #expect(refusals.allSatisfy { !$0.contains("\n") })

@@ -54,7 +54,7 @@ import Testing
         #expect(first.hasPrefix("reconcile failed: ") && first.contains("check --app-store-key-id"), "\(first)")
         let exposition = metrics.exposition(unfinishedTransactions: nil, policyVersion: "v")
         #expect(exposition.contains(#"storerules_reconciliations_total{result="failure"}"#), "\(exposition)")
-        #expect(!exposition.contains("storerules_reconciliation_last_success_timestamp_seconds "))
+        #expect(exposition.contains("storerules_reconciliation_last_success_timestamp_seconds 0\n"), "an alert on its age fires from the start")
     }
 
     @Test("a reconcile that runs to its end is counted a success, with its changes and the time of the last success")

@@ -5,8 +5,8 @@ import StorePolicy
 extension HTTPRouter {
     /// Every route, as docs/service.md lists them.
     static let table: [HTTPRoute] = [
-        HTTPRoute("POST", "/v1/notifications", role: nil) { router, request, _ throws(ServiceError) in
-            try router.notification(request)
+        HTTPRoute("POST", "/v1/notifications", role: nil) { router, request, context throws(ServiceError) in
+            try router.notification(request, requestID: context.requestID)
         },
         HTTPRoute("POST", "/v1/apple/retention", role: nil) { router, request, context throws(ServiceError) in
             let body = try RequestBodies.decode(RequestBodies.Notification.self, from: request.body)
@@ -86,7 +86,7 @@ extension HTTPRouter {
     /// Apple's notification. `200` only once it is durably stored (processed, already
     /// processed, or kept for a customer not known yet); a storage failure is `503`, as on every
     /// route, so Apple sends it again.
-    private func notification(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+    private func notification(_ request: HTTPRequest, requestID: String) throws(ServiceError) -> HTTPResponse {
         let body = try RequestBodies.decode(RequestBodies.Notification.self, from: request.body)
         do {
             let answer = try service.answer(.ingestNotification(jws: body.signedPayload, customerID: nil))
@@ -101,23 +101,33 @@ extension HTTPRouter {
         } catch {
             if case .verificationFailed(let part, let failure) = error {
                 metrics.recordVerification(kind: "notification", status: failure.status.rawValue)
+                let (advice, kind) = Self.whatToCheck(for: failure)
                 refusals.log(
-                    "a notification was refused (\(failure.status.rawValue)): \(part): \(failure.description); "
-                        + Self.whatToCheck(for: failure),
-                    kind: "notification \(failure.status.rawValue)")
+                    "request \(requestID): a notification was refused (\(failure.status.rawValue)): \(part): \(failure.description); \(advice)",
+                    kind: "notification \(kind)")
             }
             throw error
         }
     }
 
-    /// Which of the service's options a verification failure points at.
-    static func whatToCheck(for failure: VerificationError) -> String {
+    /// Which of the service's options a verification failure points at, and the kind of line
+    /// it is rate-limited as: a body that is not a signed notification at all says nothing of
+    /// the options, and is counted apart from a signature that does not chain to `--root`.
+    static func whatToCheck(for failure: VerificationError) -> (advice: String, kind: String) {
+        switch failure {
+        case .malformedJWS, .malformedPayload, .missingCertificateChain, .unsupportedAlgorithm:
+            return ("the body is not a notification signed as the App Store signs one: check what posts to this URL", "malformed")
+        default:
+            break
+        }
         switch failure.status {
-        case .invalidAppIdentifier: "check --bundle-id (and --app-apple-id), which must be the app's the notifications are for"
-        case .invalidEnvironment: "check --environment, which must be the one whose notifications this URL receives"
+        case .invalidAppIdentifier:
+            return ("check --bundle-id (and --app-apple-id), which must be the app's the notifications are for", failure.status.rawValue)
+        case .invalidEnvironment:
+            return ("check --environment, which must be the one whose notifications this URL receives", failure.status.rawValue)
         case .verificationFailure, .invalidCertificate, .invalidChainLength:
-            "check --root (Apple Root CA - G3 for the App Store, the local store's root for the local store), "
-                + "and that what posts here is Apple or a local store"
+            return ("check --root (Apple Root CA - G3 for the App Store, the local store's root for the local store), "
+                    + "and that what posts here is Apple or a local store", failure.status.rawValue)
         }
     }
 

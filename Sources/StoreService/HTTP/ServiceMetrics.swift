@@ -138,10 +138,10 @@ public final class ServiceMetrics: Sendable {
                         help: "Customers whose history a background reconcile could not read.")
             text.sample("storerules_reconciliation_customer_failures_total", [], Double(counts.reconciliationCustomerFailures))
         }
-        if let lastSuccess = counts.lastReconciliationSuccess {
+        if !counts.reconciliations.isEmpty {
             text.family("storerules_reconciliation_last_success_timestamp_seconds", type: "gauge",
-                        help: "When a background reconcile last ran to its end without a failure, in seconds since 1970.")
-            text.sample("storerules_reconciliation_last_success_timestamp_seconds", [], lastSuccess)
+                        help: "When a background reconcile last ran to its end without a failure, in seconds since 1970; 0 before the first.")
+            text.sample("storerules_reconciliation_last_success_timestamp_seconds", [], counts.lastReconciliationSuccess ?? 0)
         }
         text.family("storerules_policy_info", type: "gauge", help: "The policy version serving (always 1).")
         text.sample("storerules_policy_info", [("version", policyVersion)], 1)

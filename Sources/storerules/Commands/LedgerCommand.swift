@@ -56,9 +56,13 @@ enum LedgerCommand: Command {
         "The ledger: a SQLite file's path, or a postgres:// or postgresql:// URL. Required.")
     static let ledgerOption = ledger.option
     /// `--from` and `--to` of `copy`.
-    static let from = TypedOption<LedgerLocation>.value("from", "URL", help: "The ledger to copy. Required.") { text throws(UsageError) in try LedgerLocation.option(text) }
+    static let from = TypedOption<LedgerLocation>.value("from", "URL", help: "The ledger to copy. Required.") { text throws(UsageError) in
+        try LedgerLocation.option(text, named: "--from")
+    }
     static let to = TypedOption<LedgerLocation>.value(
-        "to", "URL", help: "The empty ledger to copy into (a SQLite file is created). Required.") { text throws(UsageError) in try LedgerLocation.option(text) }
+        "to", "URL", help: "The empty ledger to copy into (a SQLite file is created). Required.") { text throws(UsageError) in
+        try LedgerLocation.option(text, named: "--to")
+    }
 
     /// `--json` of `customer`.
     static let jsonFlag = CommandOption.flag("json", help: "Print JSON, the service's entitlements answer.")

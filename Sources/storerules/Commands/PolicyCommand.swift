@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import PostgresLedger
+import ServiceCommandLine
 import StorePolicy
 
 /// `storerules policy publish|list|rollback`: the policy releases a fleet on one PostgreSQL
@@ -42,9 +43,9 @@ enum PolicyCommand: Command {
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {
         let command = try parsed.positional(0, "a policy command (see --help)")
-        guard let text = parsed.value(ledgerOption.name) else { throw UsageError("missing --ledger URL") }
-        guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
-            throw UsageError("policy releases live in a PostgreSQL ledger: --ledger takes a postgres:// URL, not '\(text)'")
+        guard let given = parsed.value(ledgerOption.name) else { throw UsageError("missing --ledger URL") }
+        guard case .postgres(let text) = try LedgerLocation.option(given) else {
+            throw UsageError("policy releases live in a PostgreSQL ledger: --ledger takes a postgres:// URL, not the SQLite file '\(given)'")
         }
         let store: PolicyReleaseStore
         do {
