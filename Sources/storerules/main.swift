@@ -1,5 +1,6 @@
 import CommandLineOptions
 import Foundation
+import StoreService
 
 /// The subcommands, in the order `storerules --help` lists them.
 let commands: [any Command.Type] = [
@@ -33,6 +34,12 @@ guard let command = commands.first(where: { $0.name == name }) else {
 }
 // The subcommand named, once the arguments are parsed: a usage error points to its own help.
 var subcommand: Subcommand?
+/// A failure as printed: one line for `serve`, whose standard error is a service's log, as
+/// it wrote as it ran; as it is for a command people read at a terminal.
+func failureLine(_ text: String) -> String {
+    name == "serve" ? text.asLogLine : text
+}
+
 do {
     let parsed = try command.syntax.parse(Array(arguments.dropFirst()))
     subcommand = parsed.subcommand
@@ -46,9 +53,9 @@ do {
     Output.error("storerules \(name): \(error.message)\nRun '\(help)' for usage.")
     exit(64)
 } catch let error as CommandFailure {
-    Output.error("storerules \(name): \(error.message)")
+    Output.error(failureLine("storerules \(name): \(error.message)"))
     exit(1)
 } catch {
-    Output.error("storerules \(name): \(error)")
+    Output.error(failureLine("storerules \(name): \(error)"))
     exit(1)
 }

@@ -88,7 +88,11 @@ import TestPrerequisites
                                "unknown field 'product' at the top level; did you mean 'products'?"),
                               (#"{"start": "\#(start)", "end": "\#(end)"}"#, "missing field 'reason'"),
                               (#"{"start": "\#(start)", "end": "\#(end)", "reason": "x", "storefronts": ["USA", 3]}"#,
-                               "storefronts[1]: expected a string, found 3")] {
+                               "storefronts[1]: expected a string, found 3"),
+                              (#"{"start": "\#(start)", "end": "\#(end)", "reason": "x", "storefronts": ["USA", "usa"]}"#,
+                               "storefronts: storefronts[1]: 'usa' is not an ISO 3166-1 alpha-3 code"),
+                              (#"{"start": "\#(start)", "end": "\#(end)", "reason": "x", "products": ["pass.premum"]}"#,
+                               "products[0]: 'pass.premum' is not an auto-renewable subscription of the catalog (did you mean 'pass.premium'?)")] {
             let incident = try loop.incident(text, named: "incident.json")
             let result = try loop.extend(incident)
             #expect(result.status == 64, "\(text): \(result.standardOutput)\(result.standardError)")

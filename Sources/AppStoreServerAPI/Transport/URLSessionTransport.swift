@@ -50,15 +50,24 @@ public final class URLSessionTransport: AppStoreServerAPITransport {
         do {
             (data, response) = try await session.data(for: urlRequest)
         } catch {
-            throw .transport("\(request.method) \(url.absoluteString): \(error.localizedDescription)")
+            throw .transport("\(request.method) \(Self.printable(url)): \(error.localizedDescription)")
         }
         guard let http = response as? HTTPURLResponse else {
-            throw .transport("\(request.method) \(url.absoluteString): the answer is not HTTP")
+            throw .transport("\(request.method) \(Self.printable(url)): the answer is not HTTP")
         }
         var answerHeaders: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { answerHeaders[name.lowercased()] = value }
         }
         return AppStoreServerAPIResponse(status: http.statusCode, headers: answerHeaders, body: data)
+    }
+
+    /// `url` as it may be printed: a password it carries written `***`.
+    static func printable(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else {
+            return url.absoluteString
+        }
+        components.password = "***"
+        return components.string ?? url.absoluteString
     }
 }

@@ -43,6 +43,7 @@ extension LedgerCommand {
         // A real run talks to the App Store: a key option left out is said before the ledger opens.
         if !dryRun { try AppStoreAPIOptionDeclarations.checkGiven(parsed) }
         let service = try appStoreService(parsed, folder: folder)
+        try checkProducts(of: described, path: incidentPath, in: service.catalog)
         let client = dryRun ? nil : try client(parsed, service: service)
         let compensation = IncidentCompensation(service: service)
         let plan = try compensation.plan(described, fileDigest: SHA256Digest.hex(of: incidentText))
@@ -142,6 +143,18 @@ extension LedgerCommand {
                           why: $0.why, failed: $0.failed, mass: plan.massProducts[$0.subscription.productID] != nil, sentBefore: $0.sentBefore)
             }, forKey: .subscribers)
             try container.encodeIfPresent(summary, forKey: .summary)
+        }
+    }
+
+    /// Refuses an incident naming a product the catalog does not sell as an auto-renewable
+    /// subscription: it would compensate no one, silently.
+    static func checkProducts(of incident: Incident, path: String, in catalog: Catalog?) throws {
+        guard let catalog, let products = incident.products else { return }
+        let subscriptions = catalog.products.filter { $0.type == .autoRenewable }.map(\.id)
+        for (index, product) in products.enumerated() where !subscriptions.contains(product) {
+            let hint = NearestName.nearest(to: product, in: subscriptions).map { " (did you mean '\($0)'?)" } ?? ""
+            throw UsageError("--incident \(path): products[\(index)]: '\(product)' is not an auto-renewable subscription of "
+                             + "the catalog\(hint)")
         }
     }
 }

@@ -44,7 +44,8 @@ public struct Incident: Sendable, Equatable, Codable {
 
     /// Reads an incident: `start`, `end` (ISO 8601, or epoch seconds as the hook sees them; the
     /// end not before the start) and `reason`
-    /// required; `products` and `storefronts` optional lists; an unknown field refused.
+    /// required; `products` and `storefronts` optional lists, each storefront an ISO 3166-1
+    /// alpha-3 code in capitals; an unknown field refused.
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -56,6 +57,12 @@ public struct Incident: Sendable, Equatable, Codable {
         reason = try container.decode(String.self, forKey: .reason)
         products = try container.decodeIfPresent([String].self, forKey: .products)
         storefronts = try container.decodeIfPresent([String].self, forKey: .storefronts)
+        for (index, code) in (storefronts ?? []).enumerated()
+        where code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .storefronts, in: container,
+                debugDescription: "storefronts[\(index)]: '\(code)' is not an ISO 3166-1 alpha-3 code such as USA, as the App Store writes storefronts")
+        }
     }
 
     /// A time given as ISO 8601 text, or as epoch seconds (as the hook sees it).
