@@ -43,11 +43,6 @@ public final class PostgresLedgerStorage: LedgerStorage {
         try pool.transaction(.readCommitted, retry: retry) { try body(SQLLedgerTransaction(connection: $0)) }
     }
 
-    /// The transaction in one statement, one round trip, outside any transaction.
-    public func transaction(id: String) throws -> StoredTransaction? {
-        try retry.run { try pool.withConnection { try SQLLedgerTransaction(connection: $0).transaction(id: id) } }
-    }
-
     /// The claimed transaction and the claim's refusal in one statement, one round trip,
     /// outside any transaction.
     public func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {

@@ -173,12 +173,6 @@ public final class Ledger: Sendable {
         }
     }
 
-    /// The transaction with this id, in the storage's one read of it; a storage failure becomes
-    /// ``LedgerError/storage(_:)``.
-    func storedTransaction(id: String) throws -> StoredTransaction? {
-        try reportingStorageFailures { try storage.transaction(id: id) }
-    }
-
     /// The transaction `claim` names as stored, and why the claim is refused, in the storage's
     /// one read of them; a storage failure becomes ``LedgerError/storage(_:)``.
     func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {

@@ -10,8 +10,8 @@
 ///   at a time, nothing more is needed). A storage may run a write's closure again after a
 ///   transient failure (a serialization failure, a deadlock, a lost connection), so the closure
 ///   must only read and write through its argument;
-/// - ``customerSnapshot(customerID:)`` and ``transaction(id:)``: the reads every ingest and
-///   every storefront makes, which a storage whose statements are round trips answers in one
+/// - ``customerSnapshot(customerID:)`` and ``claimedTransaction(_:)``: the reads every
+///   storefront and every ingest makes, which a storage whose statements are round trips answers in one
 ///   statement (the defaults read them in a read transaction).
 ///
 /// Errors a storage throws are its own; the ledger reports them as ``LedgerError/storage(_:)``,
@@ -29,20 +29,12 @@ public protocol LedgerStorage: Sendable {
     /// round trip reads it in one.
     func customerSnapshot(customerID: String) throws -> CustomerSnapshot
 
-    /// The transaction with this id, read at one moment; a storage whose every statement is a
-    /// round trip reads it in one.
-    func transaction(id: String) throws -> StoredTransaction?
     /// A claimed transaction as stored and why the claim is refused, read at one moment; a
     /// storage whose every statement is a round trip reads it in one.
     func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction
 }
 
 extension LedgerStorage {
-    /// The transaction read in a read transaction.
-    public func transaction(id: String) throws -> StoredTransaction? {
-        try read { try $0.transaction(id: id) }
-    }
-
     /// The claimed transaction read in a read transaction.
     public func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {
         try read { try $0.claimedTransaction(claim) }
