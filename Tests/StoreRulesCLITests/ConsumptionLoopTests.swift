@@ -19,11 +19,7 @@ import TestPrerequisites
     }
 
     func refundLoop(backend: LedgerReconcileTests.Backend) throws {
-        let store = try StoreAPIProcess()
-        try store.start()
-        let rootPEM = try String(contentsOfFile: store.rootPath, encoding: .utf8)
-        let ledger = try LedgerReconcileTests.ledger(backend, in: store, named: "service")
-        let service = try ServeProcess(ledger: ledger, extra: Self.clientOptions(store), rootPEM: rootPEM)
+        let (store, ledger, service) = try Self.serviceBesideStoreAPI(backend)
         defer { _ = service.terminate() }
         let token = UUID().uuidString.lowercased()
         #expect(try service.request("PUT", "/v1/customers/ana", json: ["app_account_token": token]).status < 300)
@@ -126,6 +122,18 @@ import TestPrerequisites
             .replacingOccurrences(of: "\nreturn policy", with: "\npolicy.consumption = nil\nreturn policy")
         try policy.write(to: folder.appending(path: "policy.lua"), atomically: true, encoding: .utf8)
         return folder
+    }
+
+    /// A local store serving the App Store Server API, and `storerules serve` over a new ledger
+    /// on `backend` that trusts the store's root and answers refund requests through its API.
+    static func serviceBesideStoreAPI(
+        _ backend: LedgerReconcileTests.Backend
+    ) throws -> (store: StoreAPIProcess, ledger: String, service: ServeProcess) {
+        let store = try StoreAPIProcess()
+        try store.start()
+        let rootPEM = try String(contentsOfFile: store.rootPath, encoding: .utf8)
+        let ledger = try LedgerReconcileTests.ledger(backend, in: store, named: "service")
+        return (store, ledger, try ServeProcess(ledger: ledger, extra: clientOptions(store), rootPEM: rootPEM))
     }
 
     static func clientOptions(_ store: StoreAPIProcess) -> [String] {

@@ -19,11 +19,7 @@ import TestPrerequisites
     }
 
     func waitForGrant(backend: LedgerReconcileTests.Backend) throws {
-        let store = try StoreAPIProcess()
-        try store.start()
-        let rootPEM = try String(contentsOfFile: store.rootPath, encoding: .utf8)
-        let ledger = try LedgerReconcileTests.ledger(backend, in: store, named: "service")
-        let service = try ServeProcess(ledger: ledger, extra: ConsumptionLoopTests.clientOptions(store), rootPEM: rootPEM)
+        let (store, ledger, service) = try ConsumptionLoopTests.serviceBesideStoreAPI(backend)
         defer { _ = service.terminate() }
         let token = UUID().uuidString.lowercased()
         try store.store(["settings", "--notification-url", "\(service.baseURL.absoluteString)/v1/notifications"])

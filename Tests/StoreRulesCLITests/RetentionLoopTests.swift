@@ -20,11 +20,7 @@ import TestPrerequisites
     }
 
     func cancelScreen(backend: LedgerReconcileTests.Backend) throws {
-        let store = try StoreAPIProcess()
-        try store.start()
-        let rootPEM = try String(contentsOfFile: store.rootPath, encoding: .utf8)
-        let ledger = try LedgerReconcileTests.ledger(backend, in: store, named: "service")
-        let service = try ServeProcess(ledger: ledger, extra: ConsumptionLoopTests.clientOptions(store), rootPEM: rootPEM)
+        let (store, _, service) = try ConsumptionLoopTests.serviceBesideStoreAPI(backend)
         defer { _ = service.terminate() }
         let token = UUID().uuidString.lowercased()
         #expect(try service.request("PUT", "/v1/customers/ana", json: ["app_account_token": token]).status < 300)
