@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StoreTesting", targets: ["StoreTesting"]),
         .library(name: "StoreJourneys", targets: ["StoreJourneys"]),
         .library(name: "StoreFuzzing", targets: ["StoreFuzzing"]),
+        .library(name: "SQLiteLedger", targets: ["SQLiteLedger"]),
         .library(name: "PostgresLedger", targets: ["PostgresLedger"]),
         .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
         .executable(name: "storerules", targets: ["storerules"]),
@@ -27,9 +28,9 @@ let package = Package(
 
         // The libraries: Lua through its C API; the purchase pipeline; the policy engine joining them.
         .target(name: "LuaBridge", dependencies: ["CLua"]),
-        .target(name: "StoreCore", dependencies: ["COpenSSL", "CSQLite"]),
+        .target(name: "StoreCore", dependencies: ["COpenSSL"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "CPolicyContext", "StoreCore", "TextMatching"]),
-        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "LuaBridge", "AppStoreServerAPI"]),
+        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "SQLiteLedger", "LuaBridge", "AppStoreServerAPI"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL", "AppStoreServerAPI"]),
 
@@ -39,9 +40,11 @@ let package = Package(
 
         // Tools that play the App Store's part, which no production service links: the local test
         // store and its signing authority; journeys and the REPL, which play a policy against it.
-        .target(name: "StoreTesting", dependencies: ["StoreCore", "AppStoreServerAPI"]),
-        .target(name: "StoreJourneys", dependencies: ["StorePolicy", "StoreTesting", "StoreCore", "LuaBridge"]),
+        .target(name: "StoreTesting", dependencies: ["StoreCore", "SQLiteLedger", "AppStoreServerAPI"]),
+        .target(name: "StoreJourneys", dependencies: ["StorePolicy", "StoreTesting", "StoreCore", "SQLiteLedger", "LuaBridge"]),
 
+        // The ledger in one SQLite file, through a small wrapper of SQLite's C API, for one process.
+        .target(name: "SQLiteLedger", dependencies: ["StoreCore", "CSQLite"]),
         // The ledger on a PostgreSQL server, through libpq, for a fleet of processes sharing one.
         .target(name: "PostgresLedger", dependencies: ["StoreCore", "CLibPQ"]),
 
@@ -51,7 +54,7 @@ let package = Package(
         // How "did you mean" hints are chosen, for the policy, the service and the command line alike.
         .target(name: "TextMatching"),
         // The options both service executables take, declared once.
-        .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreService", "StoreCore", "PostgresLedger",
+        .target(name: "ServiceCommandLine", dependencies: ["CommandLineOptions", "StoreService", "StoreCore", "SQLiteLedger", "PostgresLedger",
                                                          "AppStoreServerAPI", "TextMatching"]),
         .target(name: "CLuaBaseline", dependencies: ["CLua"]),
         // ctx and ctx.customer, made in C from a plain-data snapshot as hooks read them.
@@ -59,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "storerules",
             dependencies: ["StorePolicy", "StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StoreBench", "StoreCore",
-                           "PostgresLedger", "ServiceCommandLine", "AppStoreServerAPI",
+                           "SQLiteLedger", "PostgresLedger", "ServiceCommandLine", "AppStoreServerAPI",
                            "LuaBridge",
                            "CEditLine",
                            "CommandLineOptions"]
@@ -67,11 +70,11 @@ let package = Package(
 
         // The fuzz targets' bodies, shared by the fuzz executables (Fuzz/) and the regression tests.
         .target(name: "StoreFuzzing", dependencies: ["StoreService", "StoreHTTP", "StoreJourneys", "StoreTesting", "StorePolicy",
-                                                   "StoreCore", "LuaBridge", "AppStoreServerAPI"]),
+                                                   "StoreCore", "SQLiteLedger", "LuaBridge", "AppStoreServerAPI"]),
 
         // Every measurement storerules bench prints: decisions against the C baseline, signed data
         // against OpenSSL, the ledger, and load on the services from a second process (wrk).
-        .target(name: "StoreBench", dependencies: ["StoreTesting", "StorePolicy", "StoreCore", "PostgresLedger", "ServiceCommandLine", "LuaBridge",
+        .target(name: "StoreBench", dependencies: ["StoreTesting", "StorePolicy", "StoreCore", "SQLiteLedger", "PostgresLedger", "ServiceCommandLine", "LuaBridge",
                                                  "CLuaBaseline", "COpenSSL", "AppStoreServerAPI", "StoreHTTP"]),
 
         // A service embedding the library, as an example.
@@ -84,21 +87,22 @@ let package = Package(
         .target(name: "TestPrerequisites", path: "Tests/TestPrerequisites"),
 
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
-        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTesting", "AppleLibraryCrossCheck", "TestPrerequisites"],
+        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "SQLiteLedger", "StoreTesting", "AppleLibraryCrossCheck", "TestPrerequisites"],
                     exclude: ["XcodeVectors"]),
-        .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreCore", "StoreTesting", "StoreHTTP",
+        .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StoreCore", "TestPrerequisites"]),
+        .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreCore", "SQLiteLedger", "StoreTesting", "StoreHTTP",
                                                                  "StoreService", "TestPrerequisites"]),
-        .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "StoreCore"]),
-        .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy", "StoreTesting"]),
+        .testTarget(name: "StoreTestingTests", dependencies: ["StoreTesting", "StoreCore", "SQLiteLedger"]),
+        .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy", "StoreTesting", "SQLiteLedger"]),
         .testTarget(name: "StoreJourneysTests", dependencies: ["StoreJourneys", "StorePolicy", "StoreTesting"]),
-        .testTarget(name: "StoreServiceTests", dependencies: ["StoreService", "StorePolicy", "StoreTesting"]),
+        .testTarget(name: "StoreServiceTests", dependencies: ["StoreService", "StorePolicy", "StoreTesting", "SQLiteLedger"]),
         .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger",
                                                          "ServiceCommandLine", "TestPrerequisites"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
-        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "ServiceCommandLine", "CommandLineOptions", "TestPrerequisites", "StoreService"]),
+        .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "SQLiteLedger", "ServiceCommandLine", "CommandLineOptions", "TestPrerequisites", "StoreService"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"]),
-        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "PostgresLedger",
+        .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "SQLiteLedger", "PostgresLedger",
                                                              "ServiceCommandLine", "TestPrerequisites", "AppStoreServerAPI", "StoreCore",
                                                              "StoreTesting"]),
     ],

@@ -1,5 +1,6 @@
 import PostgresLedger
 import StoreCore
+import SQLiteLedger
 import StoreService
 
 /// Where a ledger is, as `--ledger` takes it: a `postgres://` or `postgresql://` URL for a

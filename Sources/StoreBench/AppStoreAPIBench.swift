@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import Foundation
 import StoreCore
+import SQLiteLedger
 import StoreHTTP
 import StoreTesting
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 import Synchronization
 
 /// Customer-state reads per second on a SQLite ledger while one thread ingests, against the

@@ -1,5 +1,6 @@
 import PostgresLedger
 import StoreCore
+import SQLiteLedger
 
 /// The benchmarks' reference write: one row shaped like the ledger's `store_transaction` row —
 /// the same columns, holding the same transaction's fields and its JWS text — inserted with

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 /// Durable ingests per second into a SQLite ledger against raw inserts of the same rows at the
 /// same durability.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StoreCore
+import SQLiteLedger
 import StorePolicy
 import StoreTesting
 

@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import Foundation
 import StoreCore
+import SQLiteLedger
 import StoreTesting
 
 /// The App Store Server API client's reading of answers: the input is the body of a success

@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import Foundation
 import StoreCore
+import SQLiteLedger
 import StoreTesting
 
 /// A local store over the Backyard Birds catalog in the Sandbox environment, serving its App

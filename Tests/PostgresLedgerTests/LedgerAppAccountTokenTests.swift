@@ -2,6 +2,7 @@ import Foundation
 import PostgresLedger
 import ServiceCommandLine
 import StoreCore
+import SQLiteLedger
 import Testing
 
 /// App account tokens are UUIDs, stored and compared in canonical lower case on every storage,

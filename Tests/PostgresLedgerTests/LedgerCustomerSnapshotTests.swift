@@ -1,6 +1,7 @@
 import Foundation
 import PostgresLedger
 import StoreCore
+import SQLiteLedger
 import Testing
 import TestPrerequisites
 

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresLedger
 import StoreCore
+import SQLiteLedger
 import Testing
 
 /// A storage failure keeps its kind, on both storages, so the ledger decides from it.

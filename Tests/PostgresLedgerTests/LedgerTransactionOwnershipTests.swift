@@ -2,6 +2,7 @@ import Foundation
 import PostgresLedger
 import ServiceCommandLine
 import StoreCore
+import SQLiteLedger
 import Testing
 
 /// A transaction belongs to the account its app account token is registered to, and once

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresLedger
 @testable import StoreCore
+import SQLiteLedger
 import Testing
 
 @Suite struct LedgerTransactionPriceTests {

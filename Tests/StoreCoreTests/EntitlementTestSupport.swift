@@ -1,5 +1,7 @@
 import Foundation
 @testable import StoreCore
+import SQLiteLedger
+import TestPrerequisites
 
 /// Payloads and a catalog for the entitlement tests, dated in days after a fixed base.
 enum EntitlementFixtures {

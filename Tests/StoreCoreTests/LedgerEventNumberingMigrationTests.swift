@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import StoreCore
+@testable import SQLiteLedger
+import TestPrerequisites
 
 /// Ledger files before the events' numbering kept their events without `event_id`, ordered by
 /// SQLite's hidden row id; the migration gives each its row id as its number.
@@ -39,7 +41,7 @@ import Testing
             }
         }
         let migrated = try Ledger(path: path)
-        #expect(try LedgerSchema.migrator.schemaVersion(of: migrated.sqlite) == Ledger.schemaVersion)
+        #expect(try SQLiteLedgerSchema.migrator.schemaVersion(of: migrated.sqlite) == Ledger.schemaVersion)
         let numbered = try migrated.sqlite.read { connection in
             try connection.fetchAll("SELECT event_id, name FROM merchandising_event ORDER BY event_id").map { row in
                 "\(try row.decode(Int64.self, column: "event_id")):\(try row.decode(String.self, column: "name"))"

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import StoreCore
+import SQLiteLedger
+import TestPrerequisites
 
 @Suite struct LedgerGrantTests {
     private struct PolicyError: Error, CustomStringConvertible {

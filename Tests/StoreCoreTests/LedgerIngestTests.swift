@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import StoreCore
+import SQLiteLedger
+import TestPrerequisites
 
 @Suite struct LedgerIngestTests {
     private let directory: SQLiteTemporaryDirectory

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import StoreCore
+import SQLiteLedger
+import TestPrerequisites
 
 @Suite struct LedgerNotificationTests {
     private let directory: SQLiteTemporaryDirectory

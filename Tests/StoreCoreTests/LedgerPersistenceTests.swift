@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import StoreCore
+@testable import SQLiteLedger
+import TestPrerequisites
 
 @Suite struct LedgerPersistenceTests {
     @Test func reopeningTheLedgerKeepsEverythingAtTheCurrentSchemaVersion() throws {
@@ -12,7 +14,7 @@ import Testing
             try ledger.ingest(transaction: payload, jwsRepresentation: LedgerFixtures.jws(payload), customerID: "ada", decide: LedgerFixtures.pelletsPolicy)
         }
         let reopened = try Ledger(path: path)
-        #expect(try LedgerSchema.migrator.schemaVersion(of: reopened.sqlite) == Ledger.schemaVersion)
+        #expect(try SQLiteLedgerSchema.migrator.schemaVersion(of: reopened.sqlite) == Ledger.schemaVersion)
         #expect(try reopened.sqlite.read { try $0.fetchValue(Int.self, "PRAGMA user_version") } == Ledger.schemaVersion)
         #expect(try reopened.transaction(id: "7000")?.jwsRepresentation == LedgerFixtures.jws(payload))
         #expect(try reopened.balance(of: "pellet", customerID: "ada") == 10)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import StoreCore
+import SQLiteLedger
+import TestPrerequisites
 
 @Suite struct LedgerQueryTests {
     private let directory: SQLiteTemporaryDirectory

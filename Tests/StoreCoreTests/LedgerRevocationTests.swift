@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import StoreCore
+import SQLiteLedger
+import TestPrerequisites
 
 @Suite struct LedgerRevocationTests {
     private let directory: SQLiteTemporaryDirectory

@@ -1,7 +1,9 @@
 import Foundation
 @testable import StoreCore
+import SQLiteLedger
 @testable import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// The ledger fed by the verifier, as the pipeline feeds it: signed JWS in, verified payloads
 /// and the verbatim JWS stored.

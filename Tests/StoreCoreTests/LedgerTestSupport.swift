@@ -1,5 +1,6 @@
 import Foundation
 @testable import StoreCore
+import SQLiteLedger
 
 /// Builders for the payloads the ledger tests ingest.
 ///

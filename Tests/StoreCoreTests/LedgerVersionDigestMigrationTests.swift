@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import StoreCore
+@testable import SQLiteLedger
+import TestPrerequisites
 
 /// Schema 4 keys a transaction's versions by the SHA-256 of their JWS instead of the JWS itself.
 @Suite struct LedgerVersionDigestMigrationTests {
@@ -43,7 +45,7 @@ import Testing
             }
         }
         let migrated = try Ledger(path: path)
-        #expect(try LedgerSchema.migrator.schemaVersion(of: migrated.sqlite) == Ledger.schemaVersion)
+        #expect(try SQLiteLedgerSchema.migrator.schemaVersion(of: migrated.sqlite) == Ledger.schemaVersion)
         let versions = try migrated.versions(ofTransaction: "9000")
         #expect(versions.map(\.jwsRepresentation) == [LedgerFixtures.jws(Self.bought), LedgerFixtures.jws(Self.refunded)])
         let digests = try migrated.sqlite.read { connection in

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 @testable import StorePolicy
 import StoreTesting
 

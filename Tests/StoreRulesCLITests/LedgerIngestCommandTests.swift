@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 import Testing
 
 /// `storerules ledger ingest`: one answer line per input line, bad lines reported and skipped.

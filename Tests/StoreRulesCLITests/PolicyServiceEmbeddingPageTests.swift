@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 import StorePolicy
 import Testing
 import TestPrerequisites

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 import Testing
 
 /// `storerules store` keeps the store's state in a file of its own, beside the ledger unless

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 @testable import StoreService
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 import StoreService
 import StoreTesting
 import Testing

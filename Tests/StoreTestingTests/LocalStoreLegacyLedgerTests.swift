@@ -1,5 +1,6 @@
 import Foundation
 @testable import StoreCore
+import SQLiteLedger
 @testable import StoreTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StoreCore
+import SQLiteLedger
 @testable import StoreTesting
 
 /// A local store over a fresh ledger file and a fresh store state file, with a manual clock,

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The durable record of everything a customer bought and was granted, over a
-/// ``LedgerStorage``: one SQLite file by default (``SQLiteLedgerStorage``), or a database that
-/// several processes and machines share.
+/// ``LedgerStorage``: one SQLite file (SQLiteLedger's `SQLiteLedgerStorage`), or a database that
+/// several processes and machines share (PostgresLedger's).
 ///
 /// The ledger stores customers; every transaction as its verbatim signed JWS plus the decoded
 /// fields (``StoredTransaction``), with every version received; the renewal info of each
@@ -60,34 +60,9 @@ public final class Ledger: Sendable {
     /// Where the records are kept.
     public let storage: any LedgerStorage
 
-    /// The schema version this program writes on SQLite: the number of ledger migrations.
-    public static var schemaVersion: Int { LedgerSchema.migrator.migrations.count }
-
-    /// Opens (creating when missing) the SQLite ledger file at `path` and brings its schema up
-    /// to date.
-    ///
-    /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database;
-    ///   ``DatabaseMigrationError`` when its schema cannot be brought up to date.
-    public convenience init(path: String) throws {
-        self.init(storage: try SQLiteLedgerStorage(path: path))
-    }
-
-    /// Uses `database` for a SQLite ledger, bringing its schema up to date.
-    ///
-    /// - Throws: ``DatabaseMigrationError`` when the schema cannot be brought up to date.
-    public convenience init(database: Database) throws {
-        self.init(storage: try SQLiteLedgerStorage(database: database))
-    }
-
     /// Keeps the ledger in `storage`, whose schema is up to date.
     public init(storage: any LedgerStorage) {
         self.storage = storage
-    }
-
-    /// The SQLite database of a ledger kept in SQLite, for inspection and for tools; nil for
-    /// other storages. Write to the ledger's tables only through the ledger.
-    public var sqliteDatabase: Database? {
-        (storage as? SQLiteLedgerStorage)?.database
     }
 
     // MARK: - Customers

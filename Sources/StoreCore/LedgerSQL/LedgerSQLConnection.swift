@@ -1,4 +1,4 @@
-/// A database connection the ledger's one SQL runs over: SQLite's ``DatabaseConnection`` or a
+/// A database connection the ledger's one SQL runs over: SQLite's `DatabaseConnection` or a
 /// libpq connection. It renders each ``LedgerSQL`` statement in its ``dialect``, binds the
 /// parameters and returns the rows, which ``LedgerRecords`` turns into records.
 ///

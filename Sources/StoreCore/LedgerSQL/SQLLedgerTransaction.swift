@@ -16,11 +16,7 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
     }
 
     // MARK: - Reads
-    //
-    // The reads every customer state makes are also compiled for SQLite's connection: a storage
-    // hands its transaction over as `any LedgerReading`, whose witnesses are the generic code.
 
-    @_specialize(where Connection == DatabaseConnection)
     public func customer(id: String) throws -> Customer? {
         try connection.firstRow("SELECT \(sql: LedgerRecords.customerColumns) FROM customer WHERE id = \(id)")
             .map(LedgerRecords.customer(from:))
@@ -36,7 +32,6 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
             .map(LedgerRecords.customer(from:))
     }
 
-    @_specialize(where Connection == DatabaseConnection)
     public func transaction(id: String) throws -> StoredTransaction? {
         try connection.firstRow(
             "SELECT \(sql: LedgerRecords.transactionColumns) FROM store_transaction WHERE transaction_id = \(id)"
@@ -97,7 +92,6 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
         ).map(LedgerRecords.transaction(from:))
     }
 
-    @_specialize(where Connection == DatabaseConnection)
     public func transactionsWithoutSignedData(customerID: String) throws -> [StoredTransaction] {
         try connection.rows(
             """
@@ -167,13 +161,11 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
         ).map { row in (Int(try row.integer("position")), try LedgerRecords.grant(from: row)) }
     }
 
-    @_specialize(where Connection == DatabaseConnection)
     public func balances(customerID: String) throws -> [String: Int] {
         let rows = try connection.rows("SELECT item, amount FROM balance WHERE customer_id = \(customerID) AND amount <> 0")
         return try Dictionary(uniqueKeysWithValues: rows.map { (try $0.text("item"), Int(try $0.integer("amount"))) })
     }
 
-    @_specialize(where Connection == DatabaseConnection)
     public func renewalInfo(originalTransactionID: String) throws -> StoredRenewalInfo? {
         try connection.firstRow(
             "SELECT \(sql: LedgerRecords.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id = \(originalTransactionID)"
@@ -263,7 +255,6 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
         ).map(LedgerRecords.pendingNotification(from:))
     }
 
-    @_specialize(where Connection == DatabaseConnection)
     public func eventSummaries(customerID: String) throws -> [String: EventSummary] {
         let counts = try connection.rows(LedgerRecords.eventCountsQuery(customerID: customerID))
         guard !counts.isEmpty else { return [:] }

@@ -1,6 +1,7 @@
 import Foundation
 import LuaBridge
 import StoreCore
+import SQLiteLedger
 import StorePolicy
 import StoreTesting
 

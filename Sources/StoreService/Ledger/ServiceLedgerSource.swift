@@ -1,4 +1,5 @@
 import StoreCore
+import SQLiteLedger
 
 /// Where a ``Service`` finds its ledger: opened when the service starts, after every other
 /// option is checked, so a mistake in them leaves no ledger file behind.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 extension LocalStore {
     /// Delivers what the store owes the app, oldest first: each transaction and renewal info

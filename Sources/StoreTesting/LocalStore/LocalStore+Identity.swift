@@ -1,4 +1,5 @@
 import StoreCore
+import SQLiteLedger
 
 extension LocalStore {
     /// What a store was first opened as: the bundle identifier and environment every payload

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 extension LocalStore {
     /// Moves a store's state out of a ledger file of an earlier version, which kept the store's

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 extension LocalStore {
     /// How long after a failed attempt the store tries again, as the App Store does: 1, 12, 24,

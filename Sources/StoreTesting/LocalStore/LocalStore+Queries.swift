@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 extension LocalStore {
     /// The store's time now.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 import Synchronization
 
 /// A local App Store for tests and tools, for a whole population of customers: StoreKit

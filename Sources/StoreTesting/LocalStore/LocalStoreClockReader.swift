@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 /// A local store's clock read from its state file by another process: the host's clock moved by
 /// every `storerules store advance`, or a manual clock's time, as the store's next command would

@@ -1,4 +1,5 @@
 import StoreCore
+import SQLiteLedger
 
 /// The local test store's SQLite schema, in a database of its own, apart from the ledger's.
 ///

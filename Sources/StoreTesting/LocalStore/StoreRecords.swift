@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 /// A transaction the store issued, as `local_store_transaction` keeps it: the fields the
 /// store queries, and the latest signed version.

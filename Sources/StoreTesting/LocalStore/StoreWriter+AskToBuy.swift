@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 extension StoreWriter {
     /// Records a purchase waiting for a parent's approval.

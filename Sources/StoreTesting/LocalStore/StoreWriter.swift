@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 /// One unit of store work, inside one database write: it reads and changes the store's
 /// tables, signs what changed, and records what is owed to the app (deliveries) and to the

@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import Foundation
 import StoreCore
+import SQLiteLedger
 
 extension LocalStore {
     /// Records consumption information sent for a refund request, after Apple's checks.

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import PostgresLedger
 import StoreCore
+import SQLiteLedger
 
 extension LedgerCommand {
     /// `ledger check --ledger URL`: one line per violated invariant and exit status 1, or one

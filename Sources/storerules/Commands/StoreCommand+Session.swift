@@ -3,6 +3,7 @@ import Foundation
 import PostgresLedger
 import ServiceCommandLine
 import StoreCore
+import SQLiteLedger
 import StoreJourneys
 import StorePolicy
 import StoreTesting

@@ -1,8 +1,10 @@
+import StoreCore
+
 /// The ledger's SQLite schema, as an ordered list of migrations that create the tables of
 /// ``LedgerSchemaDescription`` in SQLite's dialect, and rebuild those earlier versions of the
 /// file made another way. Tables are `STRICT`, so a value of the wrong type is refused by SQLite
 /// itself.
-enum LedgerSchema {
+enum SQLiteLedgerSchema {
     /// The migrations that build the schema; append new ones at the end.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()

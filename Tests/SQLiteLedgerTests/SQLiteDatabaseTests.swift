@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import Synchronization
-@testable import StoreCore
+@testable import SQLiteLedger
+import StoreCore
+import TestPrerequisites
 
 @Suite struct SQLiteDatabaseTests {
     @Test func opensWithWriteAheadLoggingFullSyncAndForeignKeys() throws {

@@ -1,3 +1,5 @@
+import StoreCore
+
 /// An SQLite connection runs the ledger's one SQL in SQLite's dialect, each statement prepared
 /// once and cached by its text.
 extension DatabaseConnection: LedgerSQLConnection {

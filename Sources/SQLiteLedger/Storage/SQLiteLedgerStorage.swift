@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 
 /// The embedded ledger storage: one SQLite file in WAL mode, written through one connection
 /// and read through a pool of others, as GRDB's `DatabasePool` does.
@@ -26,7 +27,7 @@ public final class SQLiteLedgerStorage: LedgerStorage {
     /// Uses `database` for writes, bringing its schema up to date, with `readerCount` reader
     /// connections on the same file (with none, reads go through the writer).
     public init(database: Database, readerCount: Int = defaultReaderCount) throws {
-        try LedgerSchema.migrator.migrate(database)
+        try SQLiteLedgerSchema.migrator.migrate(database)
         self.database = database
         readers = try DatabaseReaderPool(path: database.path, size: max(0, readerCount))
     }
@@ -37,7 +38,7 @@ public final class SQLiteLedgerStorage: LedgerStorage {
 
     /// The schema version of the file: the number of ledger migrations applied.
     public var schemaVersion: Int {
-        get throws { try LedgerSchema.migrator.schemaVersion(of: database) }
+        get throws { try SQLiteLedgerSchema.migrator.schemaVersion(of: database) }
     }
 
     public func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T {

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import SQLiteLedger
 import Testing
 
 /// A SQLite ledger's files are created readable by their owner alone — the database, and the

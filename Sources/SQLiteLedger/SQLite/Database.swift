@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import StoreCore
 
 /// An SQLite database file behind one connection, safe to share between threads.
 ///

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import StoreCore
 
 extension SQLiteError: LedgerStorageErrorClassifying {
     /// Whether the failure may pass: the file was busy or locked by another connection, or

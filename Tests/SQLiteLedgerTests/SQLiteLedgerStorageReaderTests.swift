@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import StoreCore
+@testable import SQLiteLedger
+import StoreCore
+import TestPrerequisites
 
 /// The embedded storage reads beside its writer: a read never waits for an open write, and
 /// sees the last commit, not the write in progress.

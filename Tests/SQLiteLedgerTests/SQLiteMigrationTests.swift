@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import StoreCore
+@testable import SQLiteLedger
+import StoreCore
+import TestPrerequisites
 
 @Suite struct SQLiteMigrationTests {
     private static func migrator(steps: Int) -> DatabaseMigrator {

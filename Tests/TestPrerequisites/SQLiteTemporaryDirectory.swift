@@ -1,17 +1,19 @@
 import Foundation
 
 /// A fresh directory under the system's temporary directory, removed when the value is released.
-final class SQLiteTemporaryDirectory {
-    let url: URL
+public final class SQLiteTemporaryDirectory {
+    /// The directory.
+    public let url: URL
 
-    init() throws {
+    /// Creates the directory.
+    public init() throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("storerules-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     /// The path of a file named `name` inside the directory.
-    func path(_ name: String) -> String {
+    public func path(_ name: String) -> String {
         url.appendingPathComponent(name).path
     }
 

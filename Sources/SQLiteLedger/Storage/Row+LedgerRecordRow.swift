@@ -1,0 +1,11 @@
+import StoreCore
+
+/// Rows of the SQLite ledger read as ``LedgerRecords`` reads them.
+extension Row: LedgerRecordRow {
+    public func text(_ column: String) throws -> String { try decode(String.self, column: column) }
+    public func optionalText(_ column: String) throws -> String? { try decode(String?.self, column: column) }
+    public func integer(_ column: String) throws -> Int64 { try decode(Int64.self, column: column) }
+    public func optionalInteger(_ column: String) throws -> Int64? { try decode(Int64?.self, column: column) }
+    public func flag(_ column: String) throws -> Bool { try decode(Bool.self, column: column) }
+    public func optionalFlag(_ column: String) throws -> Bool? { try decode(Bool?.self, column: column) }
+}
