@@ -280,7 +280,7 @@ public struct ServiceLoadTest {
         }
         for _ in 0..<count {
             guard let reply = replies.next() else { throw BenchFailure("service load test: PolicyService stopped while warming up") }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any], object["result"] != nil else {
+            guard ServiceReplyLine(reply)?.hasResult == true else {
                 throw BenchFailure("service load test: warming up failed: \(reply)")
             }
         }
@@ -418,19 +418,16 @@ private final class LoadRun: @unchecked Sendable {
 
     /// Whether a reload reply names a new version.
     private static func swappedVersion(_ reply: String) -> Bool {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
-              let result = object["result"] as? [String: Any], let version = result["version"] as? String else { return false }
-        return version != result["previous_version"] as? String
+        guard let result = ServiceReplyLine(reply)?.result, let version = result.version else { return false }
+        return version != result.previousVersion
     }
 
     /// What an ingest reply says it granted now: nil when its outcome is not `granted`.
     private static func grants(in reply: String) -> [String: Int]? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
-              let result = object["result"] as? [String: Any], result["outcome"] as? String == "granted",
-              let grants = result["grants"] as? [[String: Any]] else { return nil }
+        guard let result = ServiceReplyLine(reply)?.result, result.outcome == "granted", let grants = result.grants else { return nil }
         var items: [String: Int] = [:]
         for grant in grants {
-            if let item = grant["item"] as? String, let amount = grant["amount"] as? Int { items[item, default: 0] += amount }
+            if let item = grant.item, let amount = grant.amount { items[item, default: 0] += amount }
         }
         return items
     }

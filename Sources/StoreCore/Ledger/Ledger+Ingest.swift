@@ -161,13 +161,6 @@ extension Ledger {
         }
     }
 
-    /// What a notification needs before its write: whether it was processed, and the decision
-    /// about its transaction, made with nothing held.
-    private enum NotificationLookup {
-        case alreadyProcessed
-        case toStore(GrantDecision?)
-    }
-
     /// What a notification's first write did: everything, or all but deciding its transaction.
     private enum NotificationStep {
         case done(NotificationIngestResult)

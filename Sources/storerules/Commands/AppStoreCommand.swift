@@ -31,7 +31,7 @@ enum AppStoreCommand: Command {
     static let bundleID = ServiceOptionDeclarations.bundleID.withHelp("The app's bundle identifier. Required.")
     static let environment = ServiceOptionDeclarations.environment.withHelp(
         "\(AppStoreEnvironment.knownSpellings), in any letter case: the environment of the app's data. Required.")
-    static let jsonFlag = CommandOption.flag("json", help: "Print JSON: each signed item with its decoded payload.")
+    static let jsonFlag = CommandOption.json(help: "Print JSON: each signed item with its decoded payload.")
     static let commonOptions: [CommandOption] = [root.option, bundleID.option, environment.option, ServiceOptionDeclarations.appAppleID.option]
         + AppStoreAPIOptionDeclarations.all + [jsonFlag]
 
@@ -153,7 +153,7 @@ enum AppStoreCommand: Command {
         let command = try parsed.positional(0, "an appstore command (see --help)")
         guard appStoreSubcommands.contains(where: { $0.name == command }) else { throw UsageError("unknown appstore command '\(command)'") }
         let client = try makeClient(parsed)
-        let output = AppStoreOutput(json: parsed.flag(jsonFlag))
+        let output = AppStoreOutput(json: parsed.printsJSON)
         do {
             try await perform(command, parsed: parsed, client: client, output: output)
         } catch let error as AppStoreServerAPIError {

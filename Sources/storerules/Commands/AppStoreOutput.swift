@@ -8,30 +8,26 @@ struct AppStoreOutput {
     let json: Bool
 
     func transactions(_ transactions: [VerifiedTransaction]) {
-        emit(["transactions": transactions.map(Self.object)]) {
+        emit(AppStoreJSON.Transactions(transactions: transactions.map(AppStoreJSON.Transaction.init))) {
             transactions.isEmpty ? ["No transactions."] : transactions.map { Self.line($0.payload) }
         }
     }
 
     func history(_ pages: [TransactionHistoryPage]) {
         let transactions = pages.flatMap(\.transactions)
-        emit(["transactions": transactions.map(Self.object), "pages": pages.count, "revision": pages.last?.revision ?? NSNull()]) {
+        emit(AppStoreJSON.History(transactions: transactions.map(AppStoreJSON.Transaction.init), pages: pages.count,
+                                  revision: pages.last?.revision)) {
             (transactions.isEmpty ? ["No transactions."] : transactions.map { Self.line($0.payload) })
                 + ["\(transactions.count) transactions in \(pages.count) pages; revision \(pages.last?.revision ?? "none")"]
         }
     }
 
     func statuses(_ statuses: SubscriptionStatuses) {
-        let groups: [[String: Any]] = statuses.groups.map { group in
-            ["subscription_group_identifier": group.groupID ?? NSNull(), "subscriptions": group.subscriptions.map { subscription in
-                ["status": subscription.status ?? NSNull(), "original_transaction_id": subscription.originalTransactionID ?? NSNull(),
-                 "signed_transaction_info": subscription.transaction.jwsRepresentation,
-                 "transaction": Self.encoded(subscription.transaction.payload),
-                 "signed_renewal_info": subscription.renewalInfo.jwsRepresentation,
-                 "renewal_info": Self.encoded(subscription.renewalInfo.payload)] as [String: Any]
-            }]
+        let groups = statuses.groups.map { group in
+            AppStoreJSON.Statuses.Group(subscriptionGroupIdentifier: group.groupID,
+                                        subscriptions: group.subscriptions.map(AppStoreJSON.Statuses.Subscription.init))
         }
-        emit(["groups": groups]) {
+        emit(AppStoreJSON.Statuses(groups: groups)) {
             statuses.groups.isEmpty ? ["No subscriptions."] : statuses.groups.flatMap { group in
                 ["Group \(group.groupID ?? "?"):"] + group.subscriptions.map { subscription in
                     let renewal = subscription.renewalInfo.payload
@@ -45,17 +41,17 @@ struct AppStoreOutput {
     }
 
     func order(_ order: OrderLookup) {
-        emit(["valid": order.isValid, "transactions": order.transactions.map(Self.object)]) {
+        emit(AppStoreJSON.Order(valid: order.isValid, transactions: order.transactions.map(AppStoreJSON.Transaction.init))) {
             order.isValid ? order.transactions.map { Self.line($0.payload) } : ["No such order."]
         }
     }
 
     func notifications(_ items: [NotificationHistoryPage.Item]) {
-        emit(["notifications": items.map { item in
-            ["signed_payload": item.notification.jwsRepresentation, "notification": Self.encoded(item.notification.payload),
-             "send_attempts": item.sendAttempts.map { ["attempt_date": $0.attemptDate as Any, "result": $0.sendAttemptResult as Any] }]
-                as [String: Any]
-        }]) {
+        emit(AppStoreJSON.Notifications(notifications: items.map { item in
+            AppStoreJSON.Notifications.Item(
+                signedPayload: item.notification.jwsRepresentation, notification: item.notification.payload,
+                sendAttempts: item.sendAttempts.map { AppStoreJSON.Notifications.Attempt(attemptDate: $0.attemptDate, result: $0.sendAttemptResult) })
+        })) {
             items.isEmpty ? ["No notifications."] : items.map { item in
                 let payload = item.notification.payload
                 let attempts = item.sendAttempts.map { $0.sendAttemptResult ?? "?" }
@@ -71,9 +67,9 @@ struct AppStoreOutput {
     /// answered as it was then, and the subscription may have moved since.
     func `extension`(_ answer: ExtendRenewalDateResponse, requestID: String, renews: Date?) {
         let effective = answer.effectiveDate.map { Date(millisecondsSince1970: $0) }
-        emit(["original_transaction_id": answer.originalTransactionId ?? NSNull(), "success": answer.success ?? NSNull(),
-              "effective_date": answer.effectiveDate ?? NSNull(), "web_order_line_item_id": answer.webOrderLineItemId ?? NSNull(),
-              "renewal_date": renews?.millisecondsSince1970 ?? NSNull()]) {
+        emit(AppStoreJSON.Extension(originalTransactionID: answer.originalTransactionId, success: answer.success,
+                                    effectiveDate: answer.effectiveDate, webOrderLineItemID: answer.webOrderLineItemId,
+                                    renewalDate: renews)) {
             guard answer.success == true else { return ["Not extended: \(answer.originalTransactionId ?? "?")."] }
             let subject = "Extended \(answer.originalTransactionId ?? "?")"
             guard let renews, let effective, renews.millisecondsSince1970 != effective.millisecondsSince1970 else {
@@ -84,16 +80,16 @@ struct AppStoreOutput {
     }
 
     func massExtension(_ status: MassExtendRenewalDateStatusResponse) {
-        emit(["request_identifier": status.requestIdentifier ?? NSNull(), "complete": status.complete ?? NSNull(),
-              "succeeded_count": status.succeededCount ?? NSNull(), "failed_count": status.failedCount ?? NSNull(),
-              "complete_date": status.completeDate ?? NSNull()]) {
+        emit(AppStoreJSON.MassExtension(requestIdentifier: status.requestIdentifier, complete: status.complete,
+                                        succeededCount: status.succeededCount, failedCount: status.failedCount,
+                                        completeDate: status.completeDate)) {
             ["Mass extension \(status.requestIdentifier ?? "?"): " + (status.complete == true ? "complete" : "in progress")
              + ", \(status.succeededCount ?? 0) extended, \(status.failedCount ?? 0) failed."]
         }
     }
 
     func appTransaction(_ appTransaction: VerifiedSignedData<JWSAppTransactionDecodedPayload>) {
-        emit(["signed_app_transaction_info": appTransaction.jwsRepresentation, "app_transaction": Self.encoded(appTransaction.payload)]) {
+        emit(AppStoreJSON.AppTransaction(signedAppTransactionInfo: appTransaction.jwsRepresentation, appTransaction: appTransaction.payload)) {
             let payload = appTransaction.payload
             return ["App transaction \(payload.appTransactionId ?? "?"): \(payload.bundleId ?? "?") \(payload.applicationVersion ?? "?"), "
                     + "first bought \(payload.originalPurchaseDate?.ISO8601Format() ?? "?")"]
@@ -101,29 +97,18 @@ struct AppStoreOutput {
     }
 
     func done(_ sentence: String) {
-        emit(["ok": true]) { [sentence] }
+        emit(AppStoreJSON.Done()) { [sentence] }
     }
 
     // MARK: - Pieces
 
-    private func emit(_ value: [String: Any], text: () -> [String]) {
+    private func emit(_ value: some Encodable, text: () -> [String]) {
         if json {
-            let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+            let data = (try? SignedPayloadJSON.makeEncoder().encode(value)) ?? Data("{}".utf8)
             Output.line(String(decoding: data, as: UTF8.self))
         } else {
             Output.line(text().joined(separator: "\n"))
         }
-    }
-
-    private static func object(_ transaction: VerifiedTransaction) -> [String: Any] {
-        ["signed_transaction_info": transaction.jwsRepresentation, "transaction": encoded(transaction.payload)]
-    }
-
-    private static func encoded(_ payload: some Encodable) -> Any {
-        guard let data = try? SignedPayloadJSON.makeEncoder().encode(payload), let object = try? JSONSerialization.jsonObject(with: data) else {
-            return NSNull()
-        }
-        return object
     }
 
     private static func line(_ payload: JWSTransactionDecodedPayload) -> String {

@@ -56,8 +56,8 @@ enum BenchCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let jsonFlag = CommandOption.flag(
-        "json", help: "Print one JSON object (engine_ns_per_decision, swift_closure_ns_per_decision, c_api_ns_per_decision, "
+    static let jsonFlag = CommandOption.json(
+        help: "Print one JSON object (engine_ns_per_decision, swift_closure_ns_per_decision, c_api_ns_per_decision, "
             + "decisions_per_second_1_thread, decisions_per_second_2_threads, …, service_requests_per_second, service_p50_ms, "
             + "service_p99_ms, service_failed_requests; service_skipped when the load test did not run).")
     static let iterations = TypedOption<Int>.positive(
@@ -98,7 +98,7 @@ enum BenchCommand: Command {
         let httpSeconds = try parsed.value(of: Self.httpSeconds) ?? 3
         let serviceFolder = try parsed.value(of: Self.serviceFolder)
         #if DEBUG
-        if parsed.flag(jsonFlag) { Output.error(debugBuildNote) } else { Output.line(debugBuildNote) }
+        if parsed.printsJSON { Output.error(debugBuildNote) } else { Output.line(debugBuildNote) }
         #endif
         let postgresURL = try parsed.value(of: postgres)
             ?? ProcessInfo.processInfo.environment[LedgerBench.postgresEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 }
@@ -115,7 +115,7 @@ enum BenchCommand: Command {
         if sections.contains(.http) {
             report.http = HTTPBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
         }
-        if parsed.flag(jsonFlag) {
+        if parsed.printsJSON {
             Output.line(try Output.json(report))
         } else {
             Output.line(table(report))

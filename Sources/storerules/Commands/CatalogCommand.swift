@@ -17,8 +17,8 @@ enum CatalogCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let jsonFlag = CommandOption.flag(
-        "json", help: #"Print JSON with the field names Lua policies see: a "products" array (subscriptions carry "subscription") "#
+    static let jsonFlag = CommandOption.json(
+        help: #"Print JSON with the field names Lua policies see: a "products" array (subscriptions carry "subscription") "#
             + #"and a "groups" array."#)
     static let locale = TypedOption<String>.text(
         "locale", "L", help: "Localize names and prices for L (default: the file's _locale, else en_US).")
@@ -49,7 +49,7 @@ enum CatalogCommand: Command {
             throw CommandFailure(error.description)
         }
         let view = PolicyCatalog(catalog)
-        if parsed.flag(jsonFlag) {
+        if parsed.printsJSON {
             let groups = catalog.subscriptionGroups.compactMap { view.groups[$0.id] }
             let listing = Listing(file: catalog.fileName, storefront: catalog.storefront.countryCode,
                                   locale: catalog.localeIdentifier,

@@ -51,8 +51,8 @@ enum DiffCommand: Command {
         guard let value = Int(text), value >= 0 else { throw UsageError("--limit must be a whole number, not '\(text)'") }
         return value
     }
-    static let jsonFlag = CommandOption.flag(
-        "json", help: #"Print one object: {"scenarios", "seconds", "changed": [{"hook", "scenarios", "scenarios_changed", "#
+    static let jsonFlag = CommandOption.json(
+        help: #"Print one object: {"scenarios", "seconds", "changed": [{"hook", "scenarios", "scenarios_changed", "#
             + #""examples": [{"input", "args", "old", "new"}]}], "unchanged": [...]}."#)
 
     static let syntax = CommandSyntax(name, options: [placements.option, hooks.option, limit.option, jsonFlag])
@@ -88,7 +88,7 @@ enum DiffCommand: Command {
         } catch {
             throw CommandFailure(error.description)
         }
-        if parsed.flag(jsonFlag) {
+        if parsed.printsJSON {
             Output.line(try Output.json(report))
         } else {
             Output.line(try describe(report))

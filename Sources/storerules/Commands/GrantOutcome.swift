@@ -15,19 +15,6 @@ struct GrantOutcome {
         grants = try ledger.grants(ofTransaction: transactionID)
     }
 
-    /// `{"state": "granted", "grants": [{"item", "amount"}]}`, with `"reason"` when unfinished.
-    var object: [String: Any] {
-        var object: [String: Any] = ["grants": grants.map { ["item": $0.item, "amount": $0.amount] }]
-        switch state {
-        case .granted: object["state"] = "granted"
-        case .revokedBeforeGrant: object["state"] = "revoked_before_grant"
-        case .unfinished(let reason):
-            object["state"] = "unfinished"
-            object["reason"] = reason.description
-        }
-        return object
-    }
-
     /// One line: `Granted 5 pellet.`, `Granted nothing.` or `Grant unfinished: REASON.`
     var sentence: String {
         switch state {

@@ -14,7 +14,7 @@ extension LedgerCommand {
         let ledger = try location(parsed).openForCommand(mustExist: true)
         let requests = try ledger.consumptionRequests()
         let deliveries = try requests.map { try ledger.delivery(ofTransaction: $0.transactionID) }
-        if parsed.flag(consumptionJSONFlag) {
+        if parsed.printsJSON {
             Output.line(try Output.json(zip(requests, deliveries).map { ConsumptionRequestJSON($0, delivery: $1) }))
             return 0
         }

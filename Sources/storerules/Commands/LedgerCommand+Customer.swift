@@ -26,7 +26,7 @@ extension LedgerCommand {
         let state = try ledger.customerState(customerID: customerID, catalog: catalog, at: now)
         let context = PolicyContext(state: state, catalog: catalog, engine: engine, environment: .xcode)
         let answer = EntitlementsAnswer(state: state, context: context, engine: engine)
-        Output.line(parsed.flag(jsonFlag) ? try Output.json(answer, pretty: true) : describe(answer))
+        Output.line(parsed.printsJSON ? try Output.json(answer, pretty: true) : describe(answer))
         return 0
     }
 

@@ -17,7 +17,7 @@ extension LedgerCommand {
     static let extendOptions: [CommandOption] = [
         ledgerOption, incident.option, dryRunFlag, IngestOptions.root.option, ServiceOptionDeclarations.bundleID.option,
         ServiceOptionDeclarations.environment.option, IngestOptions.appAppleID.option,
-        CommandOption.flag("json", help: "Print the plan and the summary as JSON."),
+        CommandOption.json(help: "Print the plan and the summary as JSON."),
     ] + AppStoreAPIOptionDeclarations.all
 
     /// `ledger extend DIR --ledger URL --incident FILE [--dry-run] …`: the policy's
@@ -47,7 +47,7 @@ extension LedgerCommand {
         let client = dryRun ? nil : try client(parsed, service: service)
         let compensation = IncidentCompensation(service: service)
         let plan = try compensation.plan(described, fileDigest: SHA256Digest.hex(of: incidentText))
-        let json = parsed.flag("json")
+        let json = parsed.printsJSON
         if !json { printPlan(plan) }
         guard let client else {
             if json { Output.line(try Output.json(PlanJSON(plan: plan, summary: nil))) }

@@ -64,10 +64,10 @@ extension LedgerCommand {
     /// transaction ingests it for `customer`.
     static func ingestOperation(_ text: String, customer: String?) throws(ServiceError) -> ServiceRequest {
         if text.hasPrefix("{") {
-            guard let body = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  let signedPayload = body["signedPayload"] as? String
-            else { throw .badRequest(#"a JSON line must be a notification's request body {"signedPayload": "…"}"#) }
-            return .ingestNotification(jws: signedPayload, customerID: customer)
+            guard let body = try? JSONDecoder().decode(NotificationRequestBody.self, from: Data(text.utf8)) else {
+                throw .badRequest(#"a JSON line must be a notification's request body {"signedPayload": "…"}"#)
+            }
+            return .ingestNotification(jws: body.signedPayload, customerID: customer)
         }
         let jws: CompactJWS
         do {
@@ -75,8 +75,7 @@ extension LedgerCommand {
         } catch {
             throw .badRequest("neither a compact JWS nor {\"signedPayload\": …}: \(error)")
         }
-        let object = (try? JSONSerialization.jsonObject(with: jws.payload)) as? [String: Any]
-        switch object.flatMap(VerifyCommand.kind(shownBy:)) {
+        switch PayloadFieldNames(of: jws.payload).flatMap(VerifyCommand.kind(shownBy:)) {
         case .notification:
             return .ingestNotification(jws: text, customerID: customer)
         case .transaction:
@@ -88,4 +87,10 @@ extension LedgerCommand {
             throw .badRequest("the payload is neither a transaction nor a notification")
         }
     }
+}
+
+/// A notification's request body as Apple posts it, `{"signedPayload": "…"}`; other fields pass.
+private struct NotificationRequestBody: Decodable {
+    /// The notification's compact JWS.
+    let signedPayload: String
 }

@@ -13,7 +13,7 @@ extension LedgerCommand {
     /// The options of `reconcile`.
     static let reconcileOptions: [CommandOption] = [
         ledgerOption, IngestOptions.root.option, ServiceOptionDeclarations.bundleID.option, ServiceOptionDeclarations.environment.option,
-        IngestOptions.appAppleID.option, since.option, CommandOption.flag("json", help: "Print the summary as JSON."),
+        IngestOptions.appAppleID.option, since.option, CommandOption.json(help: "Print the summary as JSON."),
     ] + AppStoreAPIOptionDeclarations.all
 
     /// `ledger reconcile DIR --ledger URL …`: notification history since the checkpoint, then the
@@ -36,7 +36,7 @@ extension LedgerCommand {
         } catch let error as LedgerError {
             throw CommandFailure(ReconciliationAdvice.explanation(of: error, client: client))
         }
-        if parsed.flag("json") {
+        if parsed.printsJSON {
             Output.line(try Output.json(summary))
         } else {
             let outcomes = { (counts: [String: Int]) in

@@ -65,10 +65,10 @@ enum LedgerCommand: Command {
     }
 
     /// `--json` of `customer`.
-    static let jsonFlag = CommandOption.flag("json", help: "Print JSON, the service's entitlements answer.")
+    static let jsonFlag = CommandOption.json(help: "Print JSON, the service's entitlements answer.")
 
     /// `--json` of `consumption`.
-    static let consumptionJSONFlag = CommandOption.flag("json", help: "Print a JSON array of the requests.")
+    static let consumptionJSONFlag = CommandOption.json(help: "Print a JSON array of the requests.")
 
     /// The ledger commands, each with its options.
     static let ledgerSubcommands: [Subcommand] = [
@@ -109,7 +109,7 @@ enum LedgerCommand: Command {
 
     /// Each command's line and its options, `--ledger` and `--json` explained once below.
     static var subcommandHelp: String {
-        HelpText.subcommands(ledgerSubcommands, ownOptionsBesides: ["ledger", "json"])
+        HelpText.subcommands(ledgerSubcommands, ownOptionsBesides: ["ledger", CommandOption.jsonName])
     }
 
     static func run(_ parsed: ParsedArguments) async throws -> Int32 {

@@ -29,7 +29,7 @@ enum PolicyCommand: Command {
     }
 
     static let ledgerOption = CommandOption.value("ledger", "URL", help: "The ledger: a postgres:// or postgresql:// URL. Required.")
-    static let jsonFlag = CommandOption.flag("json", help: "Print the releases as JSON.")
+    static let jsonFlag = CommandOption.json(help: "Print the releases as JSON.")
 
     static let subcommands: [Subcommand] = [
         Subcommand("publish", arguments: "DIR", summary: "Compile and validate DIR's policy.lua with its catalog, run its "
@@ -116,7 +116,7 @@ enum PolicyCommand: Command {
     private static func list(_ parsed: ParsedArguments, _ store: PolicyReleaseStore) throws -> Int32 {
         try parsed.expectPositionals(atMost: 1)
         let releases = try store.releases()
-        if parsed.flag(jsonFlag) {
+        if parsed.printsJSON {
             Output.line(try Output.json(releases))
             return 0
         }

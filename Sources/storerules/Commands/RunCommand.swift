@@ -24,7 +24,7 @@ enum RunCommand: Command {
     \(HelpText.options(syntax.options))
     """ }
 
-    static let jsonFlag = CommandOption.flag("json", help: "One JSON object per step, one per line.")
+    static let jsonFlag = CommandOption.json(help: "One JSON object per step, one per line.")
     static let html = TypedOption<String>.text("html", "OUT", help: "Also write the storefront page of each step into the folder OUT.")
     static let watchFlag = CommandOption.flag("watch", help: "Reload policy.lua and the catalog before each step when either changed.")
     static let ledger = TypedOption<String>.text(
@@ -70,7 +70,7 @@ enum RunCommand: Command {
         if let htmlFolder {
             try FileManager.default.createDirectory(at: htmlFolder, withIntermediateDirectories: true)
         }
-        let json = parsed.flag(jsonFlag)
+        let json = parsed.printsJSON
         let style = TerminalStyle.forStandardOutput
         if !json {
             Output.line(style.bold(journey.title))

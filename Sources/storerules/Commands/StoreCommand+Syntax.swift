@@ -52,8 +52,8 @@ extension StoreCommand {
     static let groupOption = group.option
 
     /// `--json` of every command that prints a result.
-    static let jsonFlag = CommandOption.flag(
-        "json", help: #"Print JSON; signed payloads appear in compact form under "signed_transaction_info", "#
+    static let jsonFlag = CommandOption.json(
+        help: #"Print JSON; signed payloads appear in compact form under "signed_transaction_info", "#
             + #""signed_renewal_info" and "signed_payload"."#)
 
     /// An `on|off` option.
@@ -260,6 +260,6 @@ extension StoreCommand {
     /// Each command's own options, below its line in the command list: those besides
     /// `--customer`, `--group` and `--json`, which the options section explains once.
     static var subcommandHelp: String {
-        HelpText.subcommands(storeSubcommands, ownOptionsBesides: ["customer", "group", "json"])
+        HelpText.subcommands(storeSubcommands, ownOptionsBesides: ["customer", "group", CommandOption.jsonName])
     }
 }

@@ -57,7 +57,7 @@ enum StoreCommand: Command {
         let command = try parsed.positional(1, "a store command (see --help)")
         let session = try StoreSession(folderPath: folderPath, ledger: ledger, parsed: parsed)
         let store = session.store
-        let output = StoreOutput(json: parsed.flag(jsonFlag), orderID: { store.orderID(ofTransaction: $0) })
+        let output = StoreOutput(json: parsed.printsJSON, orderID: { store.orderID(ofTransaction: $0) })
         if command == "api" {
             try parsed.expectPositionals(atMost: 2)
             return try await StoreAPICommand.serve(store, parsed: parsed)

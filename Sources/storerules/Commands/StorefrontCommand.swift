@@ -35,7 +35,7 @@ enum StorefrontCommand: Command {
         "store-state", "STATE", help: "The state of the local store that keeps the ledger (default: the ledger's FILE.store.sqlite; "
             + "a PostgreSQL ledger is read as the store's only with it).")
     static let placement = TypedOption<String>.text("placement", "P", help: "Where the storefront shows (default: store).")
-    static let jsonFlag = CommandOption.flag("json", help: "Print the plan as JSON.")
+    static let jsonFlag = CommandOption.json(help: "Print the plan as JSON.")
     static let html = TypedOption<String>.text(
         "html", "OUT", help: "Write one self-contained HTML page: the storefront as a customer would see it and, beside it, the "
             + "hook decisions behind each part.")
@@ -78,7 +78,7 @@ enum StorefrontCommand: Command {
         }
 
         let plan = try write()
-        if parsed.flag(jsonFlag) {
+        if parsed.printsJSON {
             Output.line(try Output.json(plan, pretty: true))
         } else if let html = htmlPath {
             Output.line("wrote \(html)")

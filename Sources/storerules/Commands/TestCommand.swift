@@ -50,8 +50,8 @@ enum TestCommand: Command {
         "lcov", "FILE", help: "Write the lines of policy.lua that ran as an lcov tracefile (SF, DA, LF, LH) to FILE.")
     static let junit = TypedOption<String>.text(
         "junit", "FILE", help: "Also write the outcomes as JUnit XML to FILE (a testsuite per file, a testcase per test).")
-    static let jsonFlag = CommandOption.flag(
-        "json", help: #"Print one JSON object per test ({"file", "name", "line", "passed", "failure", "output", …}) "#
+    static let jsonFlag = CommandOption.json(
+        help: #"Print one JSON object per test ({"file", "name", "line", "passed", "failure", "output", …}) "#
             + #"and a last {"summary": {"tests", "passed", "failed", "seconds"}}, instead of text."#)
 
     static let syntax = CommandSyntax(name, options: [coverageFlag, lcov.option, junit.option, jsonFlag] + PolicyLoader.limitOptions)
@@ -72,7 +72,7 @@ enum TestCommand: Command {
         }
         let runner = PolicyTestRunner(source: source, catalog: catalog.map(PolicyCatalog.init) ?? .empty,
                                       limits: try PolicyLoader.limits(parsed))
-        let json = parsed.flag(jsonFlag)
+        let json = parsed.printsJSON
         let lcovPath = try parsed.value(of: lcov)
         let style = TerminalStyle.forStandardOutput
         let lint = try lintOutcomes(source: source, catalog: catalog.map(PolicyCatalog.init) ?? .empty, json: json, style: style)

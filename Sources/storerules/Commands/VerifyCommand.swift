@@ -171,11 +171,11 @@ enum VerifyCommand: Command {
     /// The kind to verify `jws` as: the one its payload's shape shows, which a `--kind` given
     /// must match; the given one when the shape shows none.
     static func checkedKind(of jws: CompactJWS, given: Kind?) throws -> Kind {
-        guard let object = try? JSONSerialization.jsonObject(with: jws.payload) as? [String: Any] else {
+        guard let fields = PayloadFieldNames(of: jws.payload) else {
             if let given { return given }
             throw failure(.malformedPayload("the payload is not a JSON object"))
         }
-        let shown = kind(shownBy: object)
+        let shown = kind(shownBy: fields)
         switch (given, shown) {
         case (let given?, let shown?) where given != shown:
             throw CommandFailure("kind: the payload is \(shown.phrase), not \(given.phrase)")
@@ -192,11 +192,11 @@ enum VerifyCommand: Command {
     /// The kind of signed data a payload's fields show: a notification has notificationType or
     /// notificationUUID; a transaction has transactionId; renewal info has autoRenewProductId,
     /// autoRenewStatus or originalTransactionId, and no transactionId.
-    static func kind(shownBy object: [String: Any]) -> Kind? {
-        if object["notificationType"] != nil || object["notificationUUID"] != nil { return .notification }
-        if object["transactionId"] != nil { return .transaction }
-        if object["autoRenewProductId"] != nil || object["autoRenewStatus"] != nil
-            || object["originalTransactionId"] != nil { return .renewal }
+    static func kind(shownBy fields: PayloadFieldNames) -> Kind? {
+        if fields.contains("notificationType") || fields.contains("notificationUUID") { return .notification }
+        if fields.contains("transactionId") { return .transaction }
+        if fields.contains("autoRenewProductId") || fields.contains("autoRenewStatus")
+            || fields.contains("originalTransactionId") { return .renewal }
         return nil
     }
 
