@@ -77,8 +77,7 @@ public struct Journey: Sendable, Decodable, Equatable {
     /// Reads a journey; `start` is ISO 8601, `steps` is required, an unknown field is
     /// refused, here and in each step.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         title = try container.decodeIfPresent(String.self, forKey: .title) ?? "Journey"
         customer = try container.decodeIfPresent(String.self, forKey: .customer) ?? "customer-1"
         placement = try container.decodeIfPresent(String.self, forKey: .placement) ?? "home"
@@ -120,11 +119,12 @@ extension Journey.Step {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decodeIfPresent(String.self, forKey: .action)
-        if let name, let fields = Self.actions.first(where: { $0.key == name })?.value {
-            try decoder.refuseFields(except: ([.action, .note, .customer] + fields).map(\.stringValue))
-        } else if name == nil {
-            try decoder.refuseUnknownFields(CodingKeys.self)
+        let known: [CodingKeys]? = if let name {
+            Self.actions.first(where: { $0.key == name }).map { [.action, .note, .customer] + $0.value }
+        } else {
+            Array(CodingKeys.allCases)
         }
+        if let known { try decoder.refuseFields(except: known.map(\.stringValue)) }
         note = try container.decodeIfPresent(String.self, forKey: .note)
         customer = try container.decodeIfPresent(String.self, forKey: .customer)
         switch try container.decode(String.self, forKey: .action) {

@@ -70,8 +70,7 @@ public struct CustomerContext: Sendable, Equatable, Codable {
     /// Reads a customer from JSON (snake_case keys, as in Lua); every field is optional, an
     /// unknown field is refused.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         let id = try container.decodeIfPresent(String.self, forKey: .id) ?? ""
         let seed = try container.decodeIfPresent(Int.self, forKey: .seed)
         if let seed, !(0...99).contains(seed) {
@@ -144,8 +143,7 @@ public struct SubscriptionSnapshot: Sendable, Equatable, Codable {
     /// Reads a snapshot from JSON; `product_id` is required, an unknown field is refused,
     /// `group_level` is 0 or more and `expiration_date` is epoch seconds (years 1 to 9999).
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         productID = try container.decode(String.self, forKey: .productID)
         groupLevel = try container.decodeIfPresent(Int.self, forKey: .groupLevel) ?? 0
         guard groupLevel >= 0 else {

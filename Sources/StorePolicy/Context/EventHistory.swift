@@ -36,8 +36,7 @@ public struct EventHistory: Sendable, Equatable, Codable {
     /// Reads a history from JSON: `count` (0 or more), `last` and `recent` (epoch seconds),
     /// each optional; an unknown field is refused.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         let count = try container.decodeIfPresent(Int.self, forKey: .count)
         if let count, count < 0 {
             throw DecodingError.dataCorruptedError(forKey: .count, in: container, debugDescription: "expected a count of 0 or more, found \(count)")

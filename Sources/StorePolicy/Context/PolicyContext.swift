@@ -53,8 +53,7 @@ public struct PolicyContext: Sendable, Equatable, Codable {
     /// unknown field is refused; `now` is epoch seconds (years 1 to 9999), `environment` any
     /// spelling ``Environment/init(spelling:)`` accepts.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         now = try container.decodeEpochSecondsIfPresent(forKey: .now) ?? Date()
         storefront = try container.decodeIfPresent(String.self, forKey: .storefront) ?? "USA"
         locale = try container.decodeIfPresent(String.self, forKey: .locale) ?? "en_US"

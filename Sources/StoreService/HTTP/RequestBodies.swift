@@ -21,8 +21,7 @@ enum RequestBodies {
         }
 
         init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownFields(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             customer = try container.decode(String.self, forKey: .customer)
             signedTransaction = try container.decode(String.self, forKey: .signedTransaction)
         }
@@ -37,8 +36,7 @@ enum RequestBodies {
         }
 
         init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownFields(CodingKeys.self)
-            appAccountToken = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .appAccountToken)
+            appAccountToken = try decoder.strictContainer(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .appAccountToken)
         }
     }
 
@@ -52,8 +50,7 @@ enum RequestBodies {
         }
 
         init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownFields(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
             placement = try container.decodeIfPresent(String.self, forKey: .placement)
         }
@@ -70,8 +67,7 @@ enum RequestBodies {
         }
 
         init(from decoder: any Decoder) throws {
-            try decoder.refuseUnknownFields(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
             context = try container.decodeIfPresent(PolicyContext.self, forKey: .context)
             customer = try container.decodeIfPresent(String.self, forKey: .customer)
             arguments = try container.decodeIfPresent([LuaValue].self, forKey: .arguments) ?? []

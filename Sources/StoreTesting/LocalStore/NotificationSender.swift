@@ -17,7 +17,7 @@ enum NotificationSender {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try? JSONSerialization.data(withJSONObject: ["signedPayload": payload])
+        request.httpBody = try? JSONEncoder().encode(["signedPayload": payload])
         let result = Mutex<String>("OTHER")
         let done = DispatchSemaphore(value: 0)
         let task = URLSession.shared.dataTask(with: request) { _, response, error in

@@ -99,7 +99,7 @@ extension LocalStore {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: retentionTimeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try? JSONSerialization.data(withJSONObject: ["signedPayload": payload])
+        request.httpBody = try? JSONEncoder().encode(["signedPayload": payload])
         let result = LockedResult()
         let done = DispatchSemaphore(value: 0)
         URLSession.shared.dataTask(with: request) { data, response, _ in
