@@ -2,8 +2,8 @@
 # Installs what is needed, then runs the whole StoreRules test suite: the Swift tests (with
 # the cross-check against Apple's App Store Server Library, and the PostgreSQL suites against
 # a throwaway server started here, or the one STORERULES_TEST_POSTGRES_URL names), the same
-# tests again under AddressSanitizer, every fuzz target for a short bounded time, the example
-# policies' own tests, and the storefront page in headless Chromium.
+# in-process tests again under AddressSanitizer, every fuzz target for a short bounded time, the
+# example policies' own tests, and the storefront page in headless Chromium; then what ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,30 +19,53 @@ if [ -z "${STORERULES_TEST_POSTGRES_URL:-}" ]; then
     export STORERULES_TEST_POSTGRES_URL
 fi
 
-# Runs `swift test` with the given options; a test that hangs fails the run within minutes
-# instead of holding the machine.
+summary="$(mktemp /tmp/storerules-test-summary-XXXXXX)"
+
+# Runs `swift test` with the given options after a label; a test that hangs fails the run within
+# minutes instead of holding the machine. The run's closing line is kept for the summary.
 run_swift_tests() {
-    timeout --kill-after=30s 30m swift test --skip-build --parallel "$@" || {
-        status=$?
+    local label=$1 output
+    shift
+    output="$(mktemp /tmp/storerules-test-output-XXXXXX)"
+    timeout --kill-after=30s 30m swift test --skip-build --parallel "$@" 2>&1 | tee "$output" || {
+        status=${PIPESTATUS[0]}
         if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
             echo "scripts/test.sh: the Swift tests did not finish within 30 minutes" >&2
         fi
         exit "$status"
     }
+    echo "$label: $(grep 'Test run with' "$output" | tail -1 | sed -E 's/.*Test run with //; s/\x1b\[[0-9;]*m//g')" >>"$summary"
+    rm -f "$output"
 }
 
 swift build --build-tests
-run_swift_tests
+run_swift_tests "Swift tests"
 
-# AddressSanitizer over Lua's C, OpenSSL's, SQLite's and libpq's callers and the bridge's host
-# functions. Leak checks are off: LeakSanitizer reports Swift's live globals at exit.
+# AddressSanitizer over Lua's C, OpenSSL's, SQLite's and libpq's callers, the bridge's host
+# functions and the transport: every test that runs in the test process. The command line's
+# tests start the storerules binary as a process of its own and ran above. Leak checks are
+# off: LeakSanitizer reports Swift's live globals at exit.
 swift build --build-tests --sanitize=address --scratch-path .build/asan
-ASAN_OPTIONS=detect_leaks=0 run_swift_tests --sanitize=address --scratch-path .build/asan
+ASAN_OPTIONS=detect_leaks=0 run_swift_tests "Swift tests under AddressSanitizer" \
+    --sanitize=address --scratch-path .build/asan --skip StoreRulesCLITests
 
 # Every fuzz target, briefly; a crash fails the run and keeps its input in Fuzz/Regressions.
-scripts/fuzz.sh "${STORERULES_FUZZ_SECONDS:-20}"
+fuzz_seconds="${STORERULES_FUZZ_SECONDS:-20}"
+fuzz_output="$(mktemp /tmp/storerules-fuzz-output-XXXXXX)"
+scripts/fuzz.sh "$fuzz_seconds" 2>&1 | tee "$fuzz_output"
+echo "Fuzz targets: $(sed -n 's/^fuzz: no crash in //p' "$fuzz_output" | wc -w), ${fuzz_seconds}s each, no crash" >>"$summary"
+rm -f "$fuzz_output"
 
+examples=0
 for policy in Examples/*/policy.lua; do
     .build/debug/storerules test "$(dirname "$policy")"
+    examples=$((examples + 1))
 done
+echo "Example policies' tests: $examples folders passed" >>"$summary"
 scripts/storefront-screenshot.sh
+echo "Storefront page in headless Chromium: rendered" >>"$summary"
+
+echo
+echo "scripts/test.sh: passed"
+sed 's/^/  /' "$summary"
+rm -f "$summary"

@@ -23,10 +23,11 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    /// Runs `diff OLD NEW --json`, expects exit 1 with only `show_merchandising` changed, and
-    /// feeds every counterexample to `eval` on both folders; returns the counterexamples.
+    /// Runs `diff OLD NEW --json` over `show_merchandising`'s scenarios, expects exit 1 with
+    /// the hook changed, and feeds every counterexample to `eval` on both folders; returns the
+    /// counterexamples.
     private func changedMerchandising(_ old: URL, _ new: URL) throws -> [[String: Any]] {
-        let result = try CommandRunner.run(["diff", old.path, new.path, "--json", "--limit", "3"])
+        let result = try CommandRunner.run(["diff", old.path, new.path, "--json", "--limit", "3", "--hooks", "show_merchandising"])
         #expect(result.status == 1, "\(result.standardError)")
         let report = try json(result.standardOutput)
         let changed = try #require(report["changed"] as? [[String: Any]])
@@ -56,6 +57,9 @@ import Testing
         let text = try CommandRunner.run(["diff", Self.birds.path, new.path])
         #expect(text.status == 1)
         #expect(text.standardOutput.contains("show_merchandising: 5 of "), "\(text.standardOutput)")
+        let unchanged = try #require(text.standardOutput.split(separator: "\n").first { $0.hasPrefix("unchanged: ") },
+                                     "over every hook, the others are listed unchanged: \(text.standardOutput)")
+        #expect(unchanged.contains("grant") && unchanged.contains("plan_icon") && !unchanged.contains("show_merchandising"))
     }
 
     @Test func aFrequencyCapOnPaywallShownIsAChangeFromTheThirdTimeOn() throws {
