@@ -10,10 +10,10 @@ import Testing
     }
 
     @Test func diffPrintsItsTimeRounded() throws {
-        let text = try CommandRunner.run(["diff", Self.birds.path, Self.birds.path])
+        let text = try CommandRunner.run(["diff", Self.birds.path, Self.birds.path, "--hooks", "show_merchandising"])
         let firstLine = String(text.standardOutput.prefix { $0 != "\n" })
         #expect(firstLine.wholeMatch(of: /\d+ scenarios in (\d+ ms|\d+\.\d\d s): no decision differs/) != nil, "\(firstLine)")
-        let json = try CommandRunner.run(["diff", Self.birds.path, Self.birds.path, "--json"])
+        let json = try CommandRunner.run(["diff", Self.birds.path, Self.birds.path, "--json", "--hooks", "show_merchandising"])
         let fields = secondsFields(json.standardOutput)
         #expect(fields.count == 1)
         #expect(fields.allSatisfy { $0.wholeMatch(of: /\d+(\.\d{1,3})?/) != nil }, "\(fields)")
