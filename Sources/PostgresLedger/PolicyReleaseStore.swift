@@ -18,7 +18,7 @@ public final class PolicyReleaseStore: Sendable {
     public init(url: String) throws {
         self.url = url
         pool = try PostgresConnectionPool(url: url, size: 1)
-        try pool.withConnection { try PostgresLedgerSchema.migrator.migrate($0) }
+        try pool.withConnection { try PostgresLedgerMigrationHost(connection: $0).migrate() }
     }
 
     /// Publishes `script` (whose version is `version`) with its catalog, and announces it.

@@ -31,7 +31,7 @@ public final class PostgresLedgerStorage: LedgerStorage {
         pool = try PostgresConnectionPool(url: url, size: connections, timeouts: timeouts)
         self.retry = retry
         try retry.run {
-            try pool.withConnection { try PostgresLedgerSchema.migrator.migrate($0) }
+            try pool.withConnection { try PostgresLedgerMigrationHost(connection: $0).migrate() }
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StoreCore
-@testable import SQLiteLedger
+import SQLiteLedger
 import TestPrerequisites
 
 /// Ledger files before the events' numbering kept their events without `event_id`, ordered by
@@ -41,7 +41,7 @@ import TestPrerequisites
             }
         }
         let migrated = try Ledger(path: path)
-        #expect(try SQLiteLedgerSchema.migrator.schemaVersion(of: migrated.sqlite) == Ledger.schemaVersion)
+        #expect(try SQLiteLedgerMigrationHost(database: migrated.sqlite).schemaVersion() == Ledger.schemaVersion)
         let numbered = try migrated.sqlite.read { connection in
             try connection.fetchAll("SELECT event_id, name FROM merchandising_event ORDER BY event_id").map { row in
                 "\(try row.decode(Int64.self, column: "event_id")):\(try row.decode(String.self, column: "name"))"

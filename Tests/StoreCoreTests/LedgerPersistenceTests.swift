@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StoreCore
-@testable import SQLiteLedger
+import SQLiteLedger
 import TestPrerequisites
 
 @Suite struct LedgerPersistenceTests {
@@ -14,7 +14,7 @@ import TestPrerequisites
             try ledger.ingest(transaction: payload, jwsRepresentation: LedgerFixtures.jws(payload), customerID: "ada", decide: LedgerFixtures.pelletsPolicy)
         }
         let reopened = try Ledger(path: path)
-        #expect(try SQLiteLedgerSchema.migrator.schemaVersion(of: reopened.sqlite) == Ledger.schemaVersion)
+        #expect(try SQLiteLedgerMigrationHost(database: reopened.sqlite).schemaVersion() == Ledger.schemaVersion)
         #expect(try reopened.sqlite.read { try $0.fetchValue(Int.self, "PRAGMA user_version") } == Ledger.schemaVersion)
         #expect(try reopened.transaction(id: "7000")?.jwsRepresentation == LedgerFixtures.jws(payload))
         #expect(try reopened.balance(of: "pellet", customerID: "ada") == 10)
@@ -52,9 +52,9 @@ import TestPrerequisites
             let ledger = try Ledger(path: path)
             try ledger.sqlite.write { try $0.execute("PRAGMA user_version = \(Ledger.schemaVersion + 1)") }
         }
-        let error = #expect(throws: DatabaseMigrationError.self) { try Ledger(path: path) }
-        guard case .schemaVersionTooNew(let found, let known) = error else {
-            Issue.record("expected schemaVersionTooNew, got \(String(describing: error))")
+        let error = #expect(throws: LedgerMigrationError.self) { try Ledger(path: path) }
+        guard case .schemaTooNew(let found, let known) = error else {
+            Issue.record("expected schemaTooNew, got \(String(describing: error))")
             return
         }
         #expect(found == Ledger.schemaVersion + 1)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StoreCore
-@testable import SQLiteLedger
+import SQLiteLedger
 import TestPrerequisites
 
 /// Schema 4 keys a transaction's versions by the SHA-256 of their JWS instead of the JWS itself.
@@ -45,7 +45,7 @@ import TestPrerequisites
             }
         }
         let migrated = try Ledger(path: path)
-        #expect(try SQLiteLedgerSchema.migrator.schemaVersion(of: migrated.sqlite) == Ledger.schemaVersion)
+        #expect(try SQLiteLedgerMigrationHost(database: migrated.sqlite).schemaVersion() == Ledger.schemaVersion)
         let versions = try migrated.versions(ofTransaction: "9000")
         #expect(versions.map(\.jwsRepresentation) == [LedgerFixtures.jws(Self.bought), LedgerFixtures.jws(Self.refunded)])
         let digests = try migrated.sqlite.read { connection in

@@ -19,7 +19,7 @@ public final class SQLiteLedgerStorage: LedgerStorage {
     /// Opens (creating when missing) the ledger file at `path` and brings its schema up to date.
     ///
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database;
-    ///   ``DatabaseMigrationError`` when its schema cannot be brought up to date.
+    ///   ``LedgerMigrationError`` when its schema cannot be brought up to date.
     public convenience init(path: String, readerCount: Int = defaultReaderCount) throws {
         try self.init(database: Database(path: path), readerCount: readerCount)
     }
@@ -27,7 +27,7 @@ public final class SQLiteLedgerStorage: LedgerStorage {
     /// Uses `database` for writes, bringing its schema up to date, with `readerCount` reader
     /// connections on the same file (with none, reads go through the writer).
     public init(database: Database, readerCount: Int = defaultReaderCount) throws {
-        try SQLiteLedgerSchema.migrator.migrate(database)
+        try LedgerMigrator.ledger(.sqlite).migrate(SQLiteLedgerMigrationHost(database: database))
         self.database = database
         readers = try DatabaseReaderPool(path: database.path, size: max(0, readerCount))
     }
@@ -38,7 +38,7 @@ public final class SQLiteLedgerStorage: LedgerStorage {
 
     /// The schema version of the file: the number of ledger migrations applied.
     public var schemaVersion: Int {
-        get throws { try SQLiteLedgerSchema.migrator.schemaVersion(of: database) }
+        get throws { try SQLiteLedgerMigrationHost(database: database).schemaVersion() }
     }
 
     public func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T {

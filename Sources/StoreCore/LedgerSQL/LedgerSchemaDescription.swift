@@ -239,6 +239,18 @@ public enum LedgerSchemaDescription {
             LedgerColumn("updated_date", .integer),
         ])
 
+    /// The fleet's policy releases, which only a ledger on PostgreSQL keeps, apart from ``tables``.
+    public static let policyRelease = LedgerTable("policy_release", [
+            LedgerColumn("release_number", .identity),
+            LedgerColumn("version", .text),
+            LedgerColumn("script", .text),
+            LedgerColumn("catalog_name", .text, nullable: true),
+            LedgerColumn("catalog", .text, nullable: true),
+            LedgerColumn("action", .text, check: "action IN ('publish', 'rollback')"),
+            LedgerColumn("released_date", .integer),
+        ],
+        constraints: ["CHECK ((catalog_name IS NULL) = (catalog IS NULL))"])
+
     /// The tables the ledger's first migration creates.
     public static let firstTables = [
         customer, storeTransaction, transactionVersion, transactionGrant, grantReversal, balance, renewalInfo,

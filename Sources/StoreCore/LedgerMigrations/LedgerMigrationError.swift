@@ -1,5 +1,5 @@
-/// Why ``PostgresMigrator/migrate(_:)`` could not bring a database to the current schema.
-public enum PostgresMigrationError: Error, Sendable, CustomStringConvertible {
+/// Why ``LedgerMigrator/migrate(_:)`` could not bring a database to the current schema.
+public enum LedgerMigrationError: Error, Sendable, CustomStringConvertible {
     /// The database records more migrations than this program knows: it was migrated by a newer
     /// program, and is left untouched.
     case schemaTooNew(applied: Int, known: Int)

@@ -1,34 +1,37 @@
 import PostgresLedger
+import StoreCore
 import Testing
 import TestPrerequisites
 
 @Suite(.enabled(if: TestPrerequisite.runs(PostgresTestServer.isConfigured), PostgresTestServer.skipReason))
-struct PostgresMigratorTests {
+struct PostgresLedgerMigrationTests {
     /// The error a broken migration throws.
     private struct Broken: Error {}
 
     /// Up to three steps; none of them could run twice (`CREATE TABLE` and `ADD COLUMN` without
     /// `IF NOT EXISTS`), and each logs itself in `step_run`.
-    private static func migrator(steps: Int) -> PostgresMigrator {
-        var migrator = PostgresMigrator()
-        migrator.registerMigration("create notes") { connection in
-            try connection.execute("CREATE TABLE note (id bigint PRIMARY KEY, body text NOT NULL)")
-            try connection.execute("CREATE TABLE step_run (step text NOT NULL)")
-            try connection.execute("INSERT INTO step_run VALUES ('create notes')")
-        }
-        if steps >= 2 {
-            migrator.registerMigration("add note author") { connection in
-                try connection.execute("ALTER TABLE note ADD COLUMN author text")
-                try connection.execute("INSERT INTO step_run VALUES ('add note author')")
-            }
-        }
-        if steps >= 3 {
-            migrator.registerMigration("index note author") { connection in
-                try connection.execute("CREATE INDEX note_author ON note (author)")
-                try connection.execute("INSERT INTO step_run VALUES ('index note author')")
-            }
-        }
-        return migrator
+    private static func steps(_ count: Int) -> [LedgerMigration] {
+        let all = [
+            LedgerMigration("create notes") { database in
+                try database.execute("CREATE TABLE note (id bigint PRIMARY KEY, body text NOT NULL)")
+                try database.execute("CREATE TABLE step_run (step text NOT NULL)")
+                try database.execute("INSERT INTO step_run VALUES ('create notes')")
+            },
+            LedgerMigration("add note author") { database in
+                try database.execute("ALTER TABLE note ADD COLUMN author text")
+                try database.execute("INSERT INTO step_run VALUES ('add note author')")
+            },
+            LedgerMigration("index note author") { database in
+                try database.execute("CREATE INDEX note_author ON note (author)")
+                try database.execute("INSERT INTO step_run VALUES ('index note author')")
+            },
+        ]
+        return Array(all.prefix(count))
+    }
+
+    /// A migrator of the first `count` steps.
+    private static func migrator(steps count: Int) -> LedgerMigrator {
+        LedgerMigrator(steps(count))
     }
 
     /// The steps logged in `step_run`, sorted by name.
@@ -41,10 +44,10 @@ struct PostgresMigratorTests {
         let database = try PostgresTestDatabase()
         let connection = try database.connect()
         let migrator = Self.migrator(steps: 2)
-        #expect(try migrator.appliedMigrations(on: connection) == [])
-        try migrator.migrate(connection)
-        #expect(try migrator.appliedMigrations(on: connection) == ["create notes", "add note author"])
-        try migrator.migrate(connection)
+        #expect(try PostgresLedgerMigrationHost(connection: connection).appliedMigrations() == [])
+        try PostgresLedgerMigrationHost(connection: connection).migrate(with: migrator)
+        #expect(try PostgresLedgerMigrationHost(connection: connection).appliedMigrations() == ["create notes", "add note author"])
+        try PostgresLedgerMigrationHost(connection: connection).migrate(with: migrator)
         #expect(try Self.stepRuns(connection) == ["add note author", "create notes"])
         try connection.execute("INSERT INTO note VALUES (1, 'hello', 'ada')")
     }
@@ -52,10 +55,10 @@ struct PostgresMigratorTests {
     @Test("a later run applies only the migrations appended since")
     func appliesOnlyNewMigrations() throws {
         let database = try PostgresTestDatabase()
-        try Self.migrator(steps: 1).migrate(database.connect())
+        try PostgresLedgerMigrationHost(connection: database.connect()).migrate(with: Self.migrator(steps: 1))
         let connection = try database.connect()
-        try Self.migrator(steps: 3).migrate(connection)
-        #expect(try Self.migrator(steps: 3).appliedMigrations(on: connection).count == 3)
+        try PostgresLedgerMigrationHost(connection: connection).migrate(with: Self.migrator(steps: 3))
+        #expect(try PostgresLedgerMigrationHost(connection: connection).appliedMigrations().count == 3)
         #expect(try Self.stepRuns(connection) == ["add note author", "create notes", "index note author"])
     }
 
@@ -63,12 +66,13 @@ struct PostgresMigratorTests {
     func failingMigrationRollsBack() throws {
         let database = try PostgresTestDatabase()
         let connection = try database.connect()
-        var migrator = Self.migrator(steps: 1)
-        migrator.registerMigration("broken step") { connection in
-            try connection.execute("CREATE TABLE half_done (x bigint)")
-            throw Broken()
-        }
-        let error = #expect(throws: PostgresMigrationError.self) { try migrator.migrate(connection) }
+        let migrator = LedgerMigrator(Self.steps(1) + [
+            LedgerMigration("broken step") { database in
+                try database.execute("CREATE TABLE half_done (x bigint)")
+                throw Broken()
+            },
+        ])
+        let error = #expect(throws: LedgerMigrationError.self) { try PostgresLedgerMigrationHost(connection: connection).migrate(with: migrator) }
         guard case .migrationFailed(let name, let position, let underlying) = error else {
             Issue.record("expected migrationFailed, got \(String(describing: error))")
             return
@@ -76,7 +80,7 @@ struct PostgresMigratorTests {
         #expect(name == "broken step")
         #expect(position == 2)
         #expect(underlying is Broken)
-        #expect(try migrator.appliedMigrations(on: connection) == ["create notes"])
+        #expect(try PostgresLedgerMigrationHost(connection: connection).appliedMigrations() == ["create notes"])
         #expect(try connection.execute("SELECT to_regclass('half_done') IS NULL AS absent").first?.decode(Bool.self, at: 0) == true)
     }
 
@@ -84,26 +88,23 @@ struct PostgresMigratorTests {
     func foreignHistoryIsRefused() throws {
         let database = try PostgresTestDatabase()
         let connection = try database.connect()
-        try Self.migrator(steps: 2).migrate(connection)
+        try PostgresLedgerMigrationHost(connection: connection).migrate(with: Self.migrator(steps: 2))
 
-        var renamed = PostgresMigrator()
-        renamed.registerMigration("create notes") { _ in }
-        renamed.registerMigration("add note title") { _ in }
-        renamed.registerMigration("index note title") { _ in }
-        let mismatch = #expect(throws: PostgresMigrationError.self) { try renamed.migrate(connection) }
+        let renamed = LedgerMigrator(["create notes", "add note title", "index note title"].map { LedgerMigration($0) { _ in } })
+        let mismatch = #expect(throws: LedgerMigrationError.self) { try PostgresLedgerMigrationHost(connection: connection).migrate(with: renamed) }
         guard case .historyMismatch(let position, let recorded, let registered) = mismatch else {
             Issue.record("expected historyMismatch, got \(String(describing: mismatch))")
             return
         }
         #expect(position == 2 && recorded == "add note author" && registered == "add note title")
 
-        let older = #expect(throws: PostgresMigrationError.self) { try Self.migrator(steps: 1).migrate(connection) }
+        let older = #expect(throws: LedgerMigrationError.self) { try PostgresLedgerMigrationHost(connection: connection).migrate(with: Self.migrator(steps: 1)) }
         guard case .schemaTooNew(let applied, let known) = older else {
             Issue.record("expected schemaTooNew, got \(String(describing: older))")
             return
         }
         #expect(applied == 2 && known == 1)
-        #expect(try Self.migrator(steps: 2).appliedMigrations(on: connection).count == 2)
+        #expect(try PostgresLedgerMigrationHost(connection: connection).appliedMigrations().count == 2)
     }
 
     @Test("six connections migrating at once apply each migration exactly once")
@@ -114,10 +115,10 @@ struct PostgresMigratorTests {
         try runOnThreads(6) { _ in
             let connection = try database.connect()
             try barrier.arriveAndWait()
-            try migrator.migrate(connection)
+            try PostgresLedgerMigrationHost(connection: connection).migrate(with: migrator)
         }
         let connection = try database.connect()
-        #expect(try migrator.appliedMigrations(on: connection) == ["create notes", "add note author", "index note author"])
+        #expect(try PostgresLedgerMigrationHost(connection: connection).appliedMigrations() == ["create notes", "add note author", "index note author"])
         #expect(try Self.stepRuns(connection) == ["add note author", "create notes", "index note author"])
     }
 }
