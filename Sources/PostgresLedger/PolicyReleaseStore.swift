@@ -25,7 +25,7 @@ public final class PolicyReleaseStore: Sendable {
     @discardableResult
     public func publish(version: String, script: String, catalogName: String?, catalog: String?,
                         action: PolicyRelease.Action = .publish) throws -> PolicyRelease {
-        try pool.transaction(.readCommitted, retry: PostgresRetryPolicy()) { connection in
+        try pool.transaction(.readCommitted, retry: .postgresTransaction) { connection in
             let rows = try connection.execute(
                 """
                 INSERT INTO policy_release (version, script, catalog_name, catalog, action, released_date)

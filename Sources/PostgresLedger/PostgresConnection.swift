@@ -140,7 +140,7 @@ public final class PostgresConnection {
     ///
     /// At ``PostgresIsolationLevel/serializable`` the server may fail the transaction with
     /// ``PostgresSQLState/serializationFailure`` at any statement or at the commit; run it
-    /// again through a ``PostgresRetryPolicy`` (or ``PostgresConnectionPool/transaction(_:retry:_:)``).
+    /// again through ``StoreCore/Backoff/runRetryingTransientErrors(_:)`` (or ``PostgresConnectionPool/transaction(_:retry:_:)``).
     ///
     /// - Throws: whatever `body` throws, after rolling back; ``PostgresError`` of kind
     ///   ``PostgresError/Kind/client`` when a transaction is already open on the connection, or

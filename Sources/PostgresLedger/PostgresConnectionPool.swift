@@ -119,13 +119,13 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     /// transaction again, on a healthy connection, when it fails with a transient error
     /// (a serialization failure, a deadlock, a lost connection), as `retry` allows.
     ///
-    /// - Throws: what ``PostgresRetryPolicy/run(_:)`` throws.
+    /// - Throws: what ``StoreCore/Backoff/runRetryingTransientErrors(_:)`` throws.
     public func transaction<T>(
         _ isolation: PostgresIsolationLevel = .readCommitted,
-        retry: PostgresRetryPolicy = PostgresRetryPolicy(),
+        retry: Backoff = .postgresTransaction,
         _ body: (PostgresConnection) throws -> T
     ) throws -> T {
-        try retry.run {
+        try retry.runRetryingTransientErrors {
             try withConnection { try $0.transaction(isolation, body) }
         }
     }

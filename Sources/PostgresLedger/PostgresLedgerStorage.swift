@@ -11,7 +11,7 @@ import StoreCore
 /// deadline (``PostgresTimeouts``).
 public final class PostgresLedgerStorage: LedgerStorage {
     private let pool: PostgresConnectionPool
-    private let retry: PostgresRetryPolicy
+    private let retry: Backoff
 
     /// The statements sent to the server so far, each a round trip (the schema's included).
     public var roundTrips: Int { pool.roundTrips.count }
@@ -26,11 +26,11 @@ public final class PostgresLedgerStorage: LedgerStorage {
     /// connection is replaced.
     ///
     /// - Throws: ``PostgresError`` when the server cannot be reached or refuses the schema.
-    public init(url: String, connections: Int = defaultConnectionCount, retry: PostgresRetryPolicy = PostgresRetryPolicy(),
+    public init(url: String, connections: Int = defaultConnectionCount, retry: Backoff = .postgresTransaction,
                 timeouts: PostgresTimeouts = PostgresTimeouts()) throws {
         pool = try PostgresConnectionPool(url: url, size: connections, timeouts: timeouts)
         self.retry = retry
-        try retry.run {
+        try retry.runRetryingTransientErrors {
             try pool.withConnection { try PostgresLedgerMigrationHost(connection: $0).migrate() }
         }
     }
@@ -46,12 +46,12 @@ public final class PostgresLedgerStorage: LedgerStorage {
     /// The claimed transaction and the claim's refusal in one statement, one round trip,
     /// outside any transaction.
     public func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {
-        try retry.run { try pool.withConnection { try SQLLedgerTransaction(connection: $0).claimedTransaction(claim) } }
+        try retry.runRetryingTransientErrors { try pool.withConnection { try SQLLedgerTransaction(connection: $0).claimedTransaction(claim) } }
     }
 
     /// The snapshot in one statement, one round trip, outside any transaction.
     public func customerSnapshot(customerID: String) throws -> CustomerSnapshot {
-        try retry.run {
+        try retry.runRetryingTransientErrors {
             try pool.withConnection { try SQLLedgerTransaction(connection: $0).customerSnapshotInOneStatement(customerID: customerID) }
         }
     }

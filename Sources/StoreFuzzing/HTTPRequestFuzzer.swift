@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreHTTP
 import StoreService
 
 /// The HTTP API's router over the Backyard Birds policy and a ledger in a temporary folder,
@@ -8,7 +9,7 @@ import StoreService
 /// An input is a request as the transport hands it over: a first line `METHOD PATH[?QUERY]`,
 /// header lines `Name: value` up to an empty line, then the body. The bytes are cut up with no
 /// checks of their own (the transport's parser has made them a request); every `Content-Length`
-/// and `Transfer-Encoding` line goes through ``StoreService/RequestFraming`` as the transport's
+/// and `Transfer-Encoding` line goes through ``StoreHTTP/RequestFraming`` as the transport's
 /// do, and the router, with its strict percent-decoding, must answer whatever comes.
 final class HTTPRequestFuzzer {
     static let appKey = "fuzz-app-key-0123456789"

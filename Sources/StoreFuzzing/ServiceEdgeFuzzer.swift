@@ -1,10 +1,11 @@
 import Foundation
 import StoreCore
+import StoreHTTP
 import StoreService
 
 /// The parsers at the service's edge that take bytes from outside before any route runs: a
-/// request's line and headers (``StoreService/HTTPRequestHead``), its body framing
-/// (``StoreService/RequestFraming``) and chunked body (``StoreService/ChunkedBodyDecoder``), a
+/// request's line and headers (``StoreHTTP/HTTPRequestHead``), its body framing
+/// (``StoreHTTP/RequestFraming``) and chunked body (``StoreHTTP/ChunkedBodyDecoder``), a
 /// keys file (``StoreService/APIKeyring``), a customer id (``StoreCore/CustomerID``) and an app
 /// account token (``StoreCore/AppAccountToken``).
 ///

@@ -1,10 +1,11 @@
+import AppStoreServerAPI
 import Foundation
 import StoreService
 
 /// One client connection, served on its own thread: request after request (keep-alive and
-/// pipelining), each read strictly (``StoreService/HTTPRequestHead``,
-/// ``StoreService/RequestFraming``, ``StoreService/ChunkedBodyDecoder``) within its deadlines,
-/// answered by the router, every refusal a JSON error.
+/// pipelining), each read strictly (``HTTPRequestHead``, ``RequestFraming``,
+/// ``ChunkedBodyDecoder``) within its deadlines and the configuration's body cap, answered by
+/// the server's handler, every refusal written as the handler writes one.
 ///
 /// Deadlines: a request's line and headers must arrive within the header timeout of the
 /// connection's opening or its previous answer (so an idle keep-alive connection closes then
@@ -50,12 +51,12 @@ final class HTTPConnection {
         let framing = RequestFraming(contentLengths: head.values(of: "Content-Length"),
                                      transferEncodings: head.values(of: "Transfer-Encoding"))
         if let refusal = framing.refusal {
-            try send(refusal, method: head.method, headOnly: false, keepAlive: false, counted: true, requestID: requestID)
+            try refuse(refusal, method: head.method, requestID: requestID)
             return false
         }
         let chunked = !head.values(of: "Transfer-Encoding").isEmpty
-        if let length = framing.contentLength, length > HTTPRouter.maximumBodyBytes {
-            try refuse(HTTPError(413, kind: "too_large", message: "the body is over \(HTTPRouter.maximumBodyBytes) bytes"), method: head.method,
+        if let length = framing.contentLength, length > configuration.maximumBodyBytes {
+            try refuse(HTTPError(413, kind: "too_large", message: "the body is over \(configuration.maximumBodyBytes) bytes"), method: head.method,
                        requestID: requestID)
             return false
         }
@@ -136,7 +137,7 @@ final class HTTPConnection {
 
     /// A chunked body, at the minimum rate.
     private func readChunkedBody() throws -> [UInt8] {
-        var decoder = ChunkedBodyDecoder(maximumBytes: HTTPRouter.maximumBodyBytes)
+        var decoder = ChunkedBodyDecoder(maximumBytes: server.configuration.maximumBodyBytes)
         let started = ContinuousClock.now
         var received = 0
         while true {
@@ -187,7 +188,7 @@ final class HTTPConnection {
 
     // MARK: - Writing
 
-    /// Answers a request the transport refused with its JSON error, closing the connection.
+    /// Answers a request the transport refused with the handler's refusal, closing the connection.
     private func refuse(_ error: HTTPError, method: String?, requestID: String?) throws(StreamFailure) {
         var response = server.handler.refusal(status: error.status, kind: error.kind, message: error.message)
         response.headers.merge(error.headers) { _, given in given }
@@ -195,21 +196,21 @@ final class HTTPConnection {
     }
 
     /// Writes `response`, with a `Date` header of the server's clock unless the handler dated it
-    /// itself; `counted` answers are the transport's own, counted here with the
-    /// request's id (`requestID` when it is usable), as the router counts and marks its own.
+    /// itself; `counted` answers are the transport's own, counted by the handler and marked
+    /// with the id the handler gives them (from `requestID`, the request's `X-Request-Id`).
     private func send(_ response: HTTPResponse, method: String?, headOnly: Bool, keepAlive: Bool, counted: Bool,
                       requestID: String? = nil) throws(StreamFailure) {
         var response = response
         if counted {
             server.handler.recordRefusal(method: method, status: response.status)
-            response.headers["X-Request-Id"] = HTTPRouter.requestID(fromHeader: requestID)
+            if let id = server.handler.refusalRequestID(header: requestID) { response.headers["X-Request-Id"] = id }
         }
         var text = "HTTP/1.1 \(response.status) \(HTTPStatusReason.phrase(response.status))\r\n"
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
             text += "\(name): \(value)\r\n"
         }
         text += "Content-Length: \(response.body.count)\r\n"
-        if response.headers["Date"] == nil { text += "Date: \(HTTPDate.now)\r\n" }
+        if response.headers["Date"] == nil { text += "Date: \(HTTPDateHeader.now)\r\n" }
         text += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
         var bytes = Array(text.utf8)
         if !headOnly { bytes += response.body }

@@ -12,6 +12,9 @@ public protocol HTTPHandler: Sendable {
     func refusal(status: Int, kind: String, message: String) -> HTTPResponse
     /// Counts an answer the transport gave itself.
     func recordRefusal(method: String?, status: Int)
+    /// The `X-Request-Id` an answer the transport gives itself carries, for a request that sent
+    /// `header` as its own (nil when it sent none or its head could not be read); nil for none.
+    func refusalRequestID(header: String?) -> String?
     /// Tells of a connection refused at once for a cap (`server` or `address`) from `client`.
     func connectionRefused(cap: String, client: String)
     /// Whether `request` is answered from memory alone, never waiting on anything outside the
@@ -23,6 +26,12 @@ extension HTTPHandler {
     /// Nothing is told.
     public func connectionRefused(cap: String, client: String) {}
 
+    /// None: the transport's answers carry no `X-Request-Id` (the local store's App Store
+    /// Server API, whose answers carry none).
+    public func refusalRequestID(header: String?) -> String? {
+        nil
+    }
+
     /// No request: every one runs in a route slot.
     public func answersFromMemory(_ request: HTTPRequest) -> Bool {
         false
@@ -33,6 +42,12 @@ extension HTTPRouter: HTTPHandler {
     /// The service's JSON error.
     public func refusal(status: Int, kind: String, message: String) -> HTTPResponse {
         .error(status, kind: kind, message: message)
+    }
+
+    /// The router's id for a request: `header` when it is a usable id, else a new one
+    /// (``StoreService/HTTPRouter/requestID(fromHeader:)``), as the router marks its own answers.
+    public func refusalRequestID(header: String?) -> String? {
+        HTTPRouter.requestID(fromHeader: header)
     }
 
     /// Counted under the route `unmatched`.

@@ -1,14 +1,19 @@
+import AppStoreServerAPI
 import Foundation
 import StoreService
 import Synchronization
 
-/// An ``HTTPHandler`` (the service's ``StoreService/HTTPRouter``, or another) served over HTTP/1.1 (keep-alive, pipelining, optionally TLS
-/// through OpenSSL): an accepting thread, and a thread per connection that reads each request
-/// strictly and within its deadlines (``HTTPConnection``).
+/// An ``HTTPHandler`` (the service's ``StoreService/HTTPRouter``, or another) served over
+/// HTTP/1.1 (keep-alive, pipelining, optionally TLS through OpenSSL): an accepting thread, and a
+/// thread per connection that reads each request strictly, within its deadlines and the
+/// configuration's body cap (``HTTPConnection``).
 ///
-/// Every answer, the transport's own refusals included, is the router's JSON. Routes run at
-/// most ``HTTPServerConfiguration/threads`` at a time, however many connections are open;
-/// `/healthz` is answered on its connection's thread without waiting for one.
+/// Every answer is the handler's: its response to a request, or its refusal, in its own form
+/// (the router's JSON error, Apple's error body for the local store's App Store Server API), for
+/// a request the transport refuses itself. Requests are answered at most
+/// ``HTTPServerConfiguration/threads`` at a time, however many connections are open; a request
+/// the handler answers from memory (the router's `/healthz`) is answered on its connection's
+/// thread without waiting for one.
 /// Connections over the caps are answered `503` with `Retry-After` at once and closed.
 public final class HTTPServer: @unchecked Sendable {
     /// What answers every request.
@@ -94,7 +99,7 @@ public final class HTTPServer: @unchecked Sendable {
         requestsInFlight.load(ordering: .acquiring)
     }
 
-    /// The router's answer to `request`, with at most `threads` routes running at once; a
+    /// The handler's answer to `request`, with at most `threads` routes running at once; a
     /// request the handler answers from memory (`/healthz`) takes no route slot, so it is
     /// answered while every slot waits on the ledger.
     func answer(_ request: HTTPRequest) -> HTTPResponse {
@@ -178,7 +183,8 @@ public final class HTTPServer: @unchecked Sendable {
         handler.recordRefusal(method: nil, status: 503)
         if tls == nil {
             var text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
-            text += "X-Request-Id: \(HTTPRouter.requestID(fromHeader: nil))\r\nDate: \(HTTPDate.now)\r\n"
+            if let id = handler.refusalRequestID(header: nil) { text += "X-Request-Id: \(id)\r\n" }
+            text += "Date: \(HTTPDateHeader.now)\r\n"
             text += "Connection: close\r\nContent-Length: \(response.body.count)\r\n\r\n"
             let bytes = Array(text.utf8) + response.body
             _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }

@@ -24,6 +24,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// deployments without a proxy in front. A connection over either cap is answered `503`
     /// with `Retry-After` at once and closed.
     public var connectionsPerAddressLimit: Int?
+    /// The largest body a request may carry, in bytes; a larger one is refused with `413` as its
+    /// head arrives (or as its chunks do) and its connection closed.
+    public var maximumBodyBytes: Int
     /// A certificate chain and its private key (PEM) to serve HTTPS with; plain HTTP without.
     public var tls: TLSCredentials?
 
@@ -51,10 +54,10 @@ public struct HTTPServerConfiguration: Sendable {
 
     /// Describes a listener; by default loopback on port 8080 with 4 threads, 256 connections
     /// (no cap per address), a 15-second idle timeout, a 10-second header timeout and bodies
-    /// of at least 1,024 bytes per second.
+    /// of at least 1,024 bytes per second and at most 64 KiB (the service's router takes no more).
     public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 4, connectionLimit: Int = 256,
                 idleTimeoutSeconds: Int = 15, headerTimeout: Duration = .seconds(10), minimumBodyBytesPerSecond: Int = 1024,
-                connectionsPerAddressLimit: Int? = nil, tls: TLSCredentials? = nil) {
+                connectionsPerAddressLimit: Int? = nil, maximumBodyBytes: Int = 64 * 1024, tls: TLSCredentials? = nil) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -63,6 +66,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.headerTimeout = headerTimeout
         self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
         self.connectionsPerAddressLimit = connectionsPerAddressLimit
+        self.maximumBodyBytes = maximumBodyBytes
         self.tls = tls
     }
 

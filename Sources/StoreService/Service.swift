@@ -149,21 +149,6 @@ public final class Service: Sendable {
         return plan
     }
 
-    /// The customer as the ledger knows them now, and the context the policy decides in.
-    ///
-    /// Both come from one snapshot of the ledger, so a response never mixes two moments.
-    func context(of customerID: String) throws(ServiceError) -> (state: CustomerState, context: PolicyContext) {
-        let state: CustomerState
-        do {
-            state = try ledger.customerState(customerID: customerID, catalog: catalog, at: clock(), signedData: false)
-        } catch {
-            throw .ledger(error)
-        }
-        var context = PolicyContext(state: state, catalog: catalog, engine: engine, environment: verifier.environment)
-        context.customer.attributes = customerAttributes(customerID)
-        return (state, context)
-    }
-
     private func entitlements(of customerID: String) throws(ServiceError) -> EntitlementsAnswer {
         let (state, context) = try context(of: customerID)
         return EntitlementsAnswer(state: state, context: context, engine: engine)

@@ -23,7 +23,7 @@ struct APIStoreHarness {
     let key: AppStoreServerAPIKey
     let client: AppStoreServerAPIClient
 
-    init(retry: RetryPolicy = .never) throws {
+    init(retry: Backoff = .never) throws {
         directory = FileManager.default.temporaryDirectory.appending(path: "api-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -39,7 +39,7 @@ struct APIStoreHarness {
     }
 
     /// A client of `api` signing with `key`.
-    static func client(key: AppStoreServerAPIKey, api: LocalStoreAPI, retry: RetryPolicy = .never) throws -> AppStoreServerAPIClient {
+    static func client(key: AppStoreServerAPIKey, api: LocalStoreAPI, retry: Backoff = .never) throws -> AppStoreServerAPIClient {
         let verifier = try SignedDataVerifier(rootCertificates: [authority.rootCertificate], bundleId: bundleID, environment: .sandbox)
         return try AppStoreServerAPIClient(key: key, verifier: verifier, baseURL: URL(string: "http://local.store")!,
                                            transport: LocalStoreAPITransport(api: api), retry: retry)

@@ -46,7 +46,7 @@ final class ScriptedTransport: AppStoreServerAPITransport {
         let key = try AppStoreServerAPIKey.generate(keyID: "KEY", issuerID: "ISSUER").key
         let verifier = try SignedDataVerifier(rootCertificates: [], bundleId: "com.example.app", environment: .localTesting)
         return try AppStoreServerAPIClient(key: key, verifier: verifier, baseURL: URL(string: "http://scripted")!, transport: transport,
-                                           retry: RetryPolicy(maximumAttempts: attempts, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(20)))
+                                           retry: Backoff(maximumAttempts: attempts, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(20)))
     }
 
     @Test func theRateLimitIsRetriedAfterWhatRetryAfterAsks() async throws {
@@ -95,13 +95,13 @@ final class ScriptedTransport: AppStoreServerAPITransport {
     }
 
     @Test func theRetryDelayGrowsAndStaysBounded() {
-        let policy = RetryPolicy(maximumAttempts: 10, initialDelay: .milliseconds(100), maximumDelay: .seconds(1))
+        let policy = Backoff(maximumAttempts: 10, initialDelay: .milliseconds(100), maximumDelay: .seconds(1))
         for attempt in 1...8 {
-            let delay = policy.delay(after: attempt, retryAfter: nil)
+            let delay = policy.delay(beforeRetry: attempt, retryAfter: nil)
             let step = min(Duration.milliseconds(100) * (1 << (attempt - 1)), .seconds(1))
             #expect(delay >= step / 2 && delay <= step, "attempt \(attempt): \(delay)")
         }
-        #expect(policy.delay(after: 1, retryAfter: "3") == .seconds(1))
-        #expect(policy.delay(after: 1, retryAfter: "0") == .zero)
+        #expect(policy.delay(beforeRetry: 1, retryAfter: "3") == .seconds(1))
+        #expect(policy.delay(beforeRetry: 1, retryAfter: "0") == .zero)
     }
 }

@@ -1,4 +1,5 @@
 import PostgresLedger
+import StoreCore
 import Synchronization
 import Testing
 import TestPrerequisites
@@ -54,11 +55,11 @@ struct PostgresConflictRetryTests {
         try Self.prepareWriteSkew(database)
         let barrier = ThreadBarrier(parties: 2)
         let runs = Mutex(0)
-        let retry = PostgresRetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(5))
+        let retry = Backoff(maximumAttempts: 4, initialDelay: .milliseconds(5), maximumDelay: .seconds(1))
         try runOnThreads(2) { index in
             let connection = try database.connect()
             var attempt = 0
-            try retry.run {
+            try retry.runRetryingTransientErrors {
                 attempt += 1
                 runs.withLock { $0 += 1 }
                 try connection.transaction(.serializable) {
@@ -77,13 +78,13 @@ struct PostgresConflictRetryTests {
         try database.connect().execute("INSERT INTO account VALUES (1, 100), (2, 100)")
         let barrier = ThreadBarrier(parties: 2)
         let deadlocks = Mutex(0)
-        let retry = PostgresRetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(5))
+        let retry = Backoff(maximumAttempts: 4, initialDelay: .milliseconds(5), maximumDelay: .seconds(1))
         try runOnThreads(2) { index in
             let connection = try database.connect()
             // The first thread moves 10 from account 1 to 2, the second 30 from 2 to 1.
             let (first, second, amount): (Int64, Int64, Int64) = index == 0 ? (1, 2, 10) : (2, 1, 30)
             var attempt = 0
-            try retry.run {
+            try retry.runRetryingTransientErrors {
                 attempt += 1
                 do {
                     try connection.transaction { connection in

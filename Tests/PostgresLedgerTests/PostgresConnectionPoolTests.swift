@@ -1,5 +1,6 @@
 import Foundation
 import PostgresLedger
+import StoreCore
 import Synchronization
 import Testing
 import TestPrerequisites
@@ -58,7 +59,7 @@ struct PostgresConnectionPoolTests {
         try database.connect().execute("CREATE TABLE entry (id bigint PRIMARY KEY)")
         let pool = try PostgresConnectionPool(url: database.url, size: 2)
         let backends = Mutex<[Int32]>([])
-        try pool.transaction(retry: PostgresRetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(5))) { connection in
+        try pool.transaction(retry: Backoff(maximumAttempts: 3, initialDelay: .milliseconds(5), maximumDelay: .seconds(1))) { connection in
             let pid = connection.backendProcessID
             let isFirstRun = backends.withLock { $0.append(pid); return $0.count == 1 }
             try connection.execute("INSERT INTO entry VALUES (1)")

@@ -25,7 +25,7 @@ struct PostgresRoundTripCountTests {
             #expect(number == 5)
         }
         #expect(pool.roundTrips.count - start == 4, "run by name, prepared once per connection")
-        _ = try pool.transaction(.readCommitted, retry: PostgresRetryPolicy()) { connection in
+        _ = try pool.transaction(.readCommitted, retry: .postgresTransaction) { connection in
             try connection.execute("SELECT 3")
         }
         #expect(pool.roundTrips.count - start == 6, "BEGIN sent with SELECT 3 in one pipeline, then COMMIT")
@@ -37,7 +37,7 @@ struct PostgresRoundTripCountTests {
         let setup = try database.connect()
         try setup.execute("CREATE TABLE item (id bigint PRIMARY KEY, name text NOT NULL)")
         let pool = try PostgresConnectionPool(url: database.url, size: 1)
-        let count = try pool.transaction(.readCommitted, retry: PostgresRetryPolicy()) { connection in
+        let count = try pool.transaction(.readCommitted, retry: .postgresTransaction) { connection in
             _ = try connection.execute("SELECT $1::bigint AS warm", [.integer(0)])
             let before = pool.roundTrips.count
             try connection.send("INSERT INTO item VALUES (1, 'a')")
@@ -79,7 +79,7 @@ struct PostgresRoundTripCountTests {
         struct Refused: Error {}
         let before = pool.roundTrips.count
         #expect(throws: Refused.self) {
-            try pool.transaction(.readCommitted, retry: PostgresRetryPolicy()) { connection in
+            try pool.transaction(.readCommitted, retry: .postgresTransaction) { connection in
                 try connection.send("INSERT INTO nowhere VALUES (1)")
                 throw Refused()
             }

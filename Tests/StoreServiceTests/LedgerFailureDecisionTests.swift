@@ -45,7 +45,7 @@ import Testing
         // With a key to sign offers, a subscriber the ledger does not know would be offered Premium's
         // promotional offer: the ledger's failure must not make ana such a subscriber.
         let signer = PromotionalOfferSignatureIssuer(key: try loop.store.makeServerAPIKey().key, bundleID: Self.bundleID)
-        let responder = RetentionResponder(service: loop.service, offerSigner: signer, metrics: ServiceMetrics(), decisionLog: nil, log: { _ in })
+        let responder = RetentionResponder(service: loop.service, offerSigner: signer, metrics: ServiceMetrics(), recorder: DecisionRecorder(), log: { _ in })
         let unreadable = try await loop.withTransactionsUnreadable { try responder.answer(signedPayload: signed, requestID: "r1") }
         #expect(unreadable == .defaultMessage)
         let readable = try responder.answer(signedPayload: signed, requestID: "r2")

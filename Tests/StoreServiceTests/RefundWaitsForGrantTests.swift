@@ -95,7 +95,7 @@ import Testing
         let logFile = bo.loop.directory.appending(path: "decisions.jsonl")
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let responder = ConsumptionResponder(service: bo.loop.service, client: bo.loop.client,
-                                             decisionLog: DecisionLog(handle: try FileHandle(forWritingTo: logFile)))
+                                             recorder: DecisionRecorder(log: DecisionLog(handle: try FileHandle(forWritingTo: logFile))))
         let lastCall = try bo.request().deadlineDate - ConsumptionResponder.ungrantedDecisionLead
 
         let late = Date(millisecondsSince1970: lastCall - 60_000)
@@ -161,7 +161,7 @@ import Testing
         let logFile = loop.directory.appending(path: "decisions.jsonl")
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let responder = ConsumptionResponder(service: loop.service, client: loop.client,
-                                             decisionLog: DecisionLog(handle: try FileHandle(forWritingTo: logFile)))
+                                             recorder: DecisionRecorder(log: DecisionLog(handle: try FileHandle(forWritingTo: logFile))))
         let answered = try await responder.answerDue()
         #expect(answered.map(\.state) == [.answered])
         #expect(answered.first?.delivery?.grants == [.init(item: "pellet", amount: 5)])

@@ -17,7 +17,7 @@ public final class AppStoreServerAPIClient: Sendable {
     /// What carries requests.
     public let transport: any AppStoreServerAPITransport
     /// How failed requests are tried again.
-    public let retry: RetryPolicy
+    public let retry: Backoff
 
     /// The `User-Agent` every request carries.
     public static let userAgent = "storerules-app-store-server-api"
@@ -32,7 +32,7 @@ public final class AppStoreServerAPIClient: Sendable {
     /// - Throws: ``AppStoreServerAPIError/invalidArgument(_:)`` when no base URL is given for an
     ///   environment Apple serves no API for.
     public init(key: AppStoreServerAPIKey, verifier: SignedDataVerifier, baseURL: URL? = nil,
-                transport: any AppStoreServerAPITransport = URLSessionTransport(), retry: RetryPolicy = .standard,
+                transport: any AppStoreServerAPITransport = URLSessionTransport(), retry: Backoff = .appStoreServerAPI,
                 tokenLifetime: TimeInterval = 5 * 60) throws(AppStoreServerAPIError) {
         guard let url = baseURL ?? AppStoreServerAPIBaseURL.apple(for: verifier.environment) else {
             throw .invalidArgument("Apple serves no App Store Server API for the \(verifier.environment) environment: give its base URL")
@@ -75,9 +75,9 @@ public final class AppStoreServerAPIClient: Sendable {
             } catch {
                 failure = error
             }
-            guard failure.isRetryable, attempt < retry.maximumAttempts else { throw failure }
+            guard failure.isRetryable, retry.allowsRetry(after: attempt) else { throw failure }
             do {
-                try await Task.sleep(for: retry.delay(after: attempt, retryAfter: retryAfter))
+                try await Task.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: retryAfter))
             } catch {
                 throw .transport("cancelled while waiting to retry after: \(failure)")
             }

@@ -17,14 +17,14 @@ public final class ConsumptionResponder: Sendable {
     public let service: Service
     /// The client that sends the answers.
     public let client: AppStoreServerAPIClient
-    /// Where each decision is counted, if anywhere.
-    public let metrics: ServiceMetrics?
-    /// Where each decision is logged, if anywhere.
-    public let decisionLog: DecisionLog?
+    /// Where each decision is counted and logged.
+    public let recorder: DecisionRecorder
     /// How long one attempt holds a request: 60 seconds.
     public static let attemptHold: Int64 = 60_000
-    /// The longest wait between two attempts: 30 minutes.
-    public static let longestWait: Int64 = 30 * 60_000
+    /// The wait after a failed attempt: a minute, doubling, at most 30 minutes, with no jitter
+    /// (a request's next attempt is kept in the ledger, not slept on). Attempts go on until
+    /// Apple's window closes, however many that takes.
+    public static let backoff = Backoff(maximumAttempts: .max, initialDelay: .seconds(60), maximumDelay: .seconds(30 * 60), jitter: .none)
     /// How long before Apple's window closes a request whose transaction the ledger has not
     /// granted is decided anyway, with `tx.granted` false: an hour, which leaves the retries of
     /// a send time to reach Apple.
@@ -34,12 +34,12 @@ public final class ConsumptionResponder: Sendable {
     /// wake) makes it due at once.
     public static let grantCheckInterval: Int64 = 5 * 60_000
 
-    /// A responder for `service`'s requests, sending through `client`.
-    public init(service: Service, client: AppStoreServerAPIClient, metrics: ServiceMetrics? = nil, decisionLog: DecisionLog? = nil) {
+    /// A responder for `service`'s requests, sending through `client` and recording each
+    /// decision with `recorder`.
+    public init(service: Service, client: AppStoreServerAPIClient, recorder: DecisionRecorder = DecisionRecorder()) {
         self.service = service
         self.client = client
-        self.metrics = metrics
-        self.decisionLog = decisionLog
+        self.recorder = recorder
     }
 
     /// Attempts every request due at `now`, oldest first, and returns what became of each.
@@ -124,9 +124,7 @@ public final class ConsumptionResponder: Sendable {
                 request.nextAttemptDate = min(milliseconds + Self.grantCheckInterval, lastCall)
                 return (delivery, true)
             }
-            let customerID = try service.ledger.transaction(id: request.transactionID)?.customerID
-            context = try customerID.map { customerID throws(ServiceError) in try service.context(of: customerID).context }
-                ?? PolicyContext(now: now, storefront: transaction.storefront ?? "USA", customer: CustomerContext(statusKnown: false))
+            context = try service.context(ofTransaction: request.transactionID, storefront: transaction.storefront ?? "USA", now: now).context
         } catch {
             request.attempts += 1
             request.lastError = "deciding: \((error as? ServiceError)?.message ?? String(describing: error))"
@@ -139,7 +137,11 @@ public final class ConsumptionResponder: Sendable {
                                    deadline: Date(millisecondsSince1970: request.deadlineDate))
         let started = ContinuousClock.now
         let decision = service.engine.consumption(context, transaction: transaction, delivery: delivery, request: refund)
-        record(decision, request: request, delivery: delivery, customerID: context.customer.id, elapsed: ContinuousClock.now - started)
+        recorder.record(hook: PolicyHook.consumption.name, requestID: request.notificationUUID,
+                        customer: context.customer.id.isEmpty ? nil : context.customer.id,
+                        inputs: [.string(request.transactionID), .table(LuaTable(hash: delivery.luaFieldTable)), .string(request.reason ?? "")],
+                        result: decision.value.map { .value($0.luaValue) } ?? .null, source: decision.source.name,
+                        policyVersion: service.engine.version, started: started)
         switch decision.source {
         case .defaultForMissingHook:
             request.state = .unanswered
@@ -197,20 +199,10 @@ public final class ConsumptionResponder: Sendable {
         return lastError.components(separatedBy: "; sending: ").first
     }
 
-    private func record(_ decision: Decision<ConsumptionAnswer?>, request: ConsumptionRequestRecord, delivery: TransactionDelivery,
-                        customerID: String, elapsed: Duration) {
-        let source = decision.source.name
-        metrics?.recordDecision(hook: PolicyHook.consumption.name, source: source)
-        decisionLog?.record(DecisionLog.Entry(
-            time: DecisionLog.timestamp(Date()), requestID: request.notificationUUID, customer: customerID.isEmpty ? nil : customerID,
-            hook: PolicyHook.consumption.name, inputs: [.string(request.transactionID), .table(LuaTable(hash: delivery.luaFieldTable)), .string(request.reason ?? "")],
-            result: decision.value.map { .value($0.luaValue) } ?? .null, source: source,
-            policyVersion: service.engine.version, durationMilliseconds: elapsed.seconds * 1000))
-    }
-
-    /// The wait after `attempt` failed: a minute, doubling, at most ``longestWait``.
+    /// The wait after `attempt` failed, in milliseconds: ``backoff``'s step.
     static func wait(afterAttempt attempt: Int) -> Int64 {
-        min(60_000 << Int64(min(max(attempt - 1, 0), 10)), longestWait)
+        let step = backoff.step(beforeRetry: attempt).components
+        return step.seconds * 1000 + step.attoseconds / 1_000_000_000_000_000
     }
 }
 

@@ -3,7 +3,7 @@ import StoreCore
 import StorePolicy
 
 extension HTTPRouter {
-    /// Every route, as docs/service.md lists them.
+    /// Every route, in the order of docs/service.md's route table, which lists each (a test holds the two together).
     static let table: [HTTPRoute] = [
         HTTPRoute("POST", "/v1/notifications", role: nil) { router, request, context throws(ServiceError) in
             try router.notification(request, requestID: context.requestID)
@@ -176,17 +176,10 @@ extension HTTPRouter {
         let started = ContinuousClock.now
         let answer = try service.answer(.decide(DecisionRequest(hook: hook, subject: subject, arguments: body.arguments, traced: traced)))
         guard case .decision(let response) = answer else { return .json(200, answer) }
-        metrics.recordDecision(hook: hook, source: response.source ?? "policy")
-        if let decisionLog {
-            let elapsed = ContinuousClock.now - started
-            var customer: String?
-            if case .customer(let id) = subject { customer = id }
-            decisionLog.record(DecisionLog.Entry(
-                time: DecisionLog.timestamp(Date()), requestID: requestID, customer: customer,
-                hook: hook, inputs: body.arguments, result: response.result, source: response.source,
-                policyVersion: response.policyVersion,
-                durationMilliseconds: elapsed.seconds * 1000))
-        }
+        var customer: String?
+        if case .customer(let id) = subject { customer = id }
+        recorder.record(hook: hook, requestID: requestID, customer: customer, inputs: body.arguments, result: response.result,
+                        source: response.source, policyVersion: response.policyVersion, started: started)
         return .json(200, answer)
     }
 }

@@ -21,8 +21,9 @@ public final class HTTPRouter: Sendable {
     public let access: AccessControl
     /// What the routes count.
     public let metrics: ServiceMetrics
-    /// Where each decision is logged, when anywhere.
-    public let decisionLog: DecisionLog?
+    /// Where each decision is counted and logged: the decision route's, the retention
+    /// responder's, and those of any responder the service runs beside the router.
+    public let recorder: DecisionRecorder
     /// Where log lines about requests go, each with its request id.
     public let log: @Sendable (String) -> Void
     /// What answers Apple's Retention Messaging requests.
@@ -31,19 +32,20 @@ public final class HTTPRouter: Sendable {
     let refusals: RateLimitedLog
     private let middleware: [any HTTPMiddleware]
 
-    /// A router over `service`, checking callers with `access`; log lines go to `log`
-    /// (standard error by default). Promotional offers in retention messages are signed with
-    /// `offerSigner`; without one, such a message answers Apple's default.
+    /// A router over `service`, checking callers with `access`, counting in `metrics` and logging
+    /// each decision to `decisionLog`; log lines go to `log` (standard error by default).
+    /// Promotional offers in retention messages are signed with `offerSigner`; without one,
+    /// such a message answers Apple's default.
     public init(service: Service, access: AccessControl, metrics: ServiceMetrics = ServiceMetrics(), decisionLog: DecisionLog? = nil,
                 offerSigner: PromotionalOfferSignatureIssuer? = nil,
                 log: @escaping @Sendable (String) -> Void = HTTPRouter.standardErrorLog) {
         self.service = service
         self.access = access
         self.metrics = metrics
-        self.decisionLog = decisionLog
+        recorder = DecisionRecorder(metrics: metrics, log: decisionLog)
         self.log = log
         refusals = RateLimitedLog(write: log)
-        retention = RetentionResponder(service: service, offerSigner: offerSigner, metrics: metrics, decisionLog: decisionLog, log: log)
+        retention = RetentionResponder(service: service, offerSigner: offerSigner, metrics: metrics, recorder: recorder, log: log)
         middleware = [
             RequestIDMiddleware(),
             MetricsMiddleware(metrics: metrics),

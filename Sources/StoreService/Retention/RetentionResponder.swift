@@ -15,20 +15,21 @@ public final class RetentionResponder: Sendable {
     public let service: Service
     /// What signs promotional offers, when a key is configured.
     public let offerSigner: PromotionalOfferSignatureIssuer?
-    /// Where each decision is counted.
+    /// Where each decision is counted and logged.
+    public let recorder: DecisionRecorder
+    /// Where verifications are counted.
     public let metrics: ServiceMetrics
-    /// Where each decision is logged, if anywhere.
-    public let decisionLog: DecisionLog?
     /// Where a reason for answering the default goes.
     public let log: @Sendable (String) -> Void
 
-    /// A responder over `service`.
-    public init(service: Service, offerSigner: PromotionalOfferSignatureIssuer?, metrics: ServiceMetrics, decisionLog: DecisionLog?,
+    /// A responder over `service`, counting verifications in `metrics` and recording each
+    /// decision with `recorder`.
+    public init(service: Service, offerSigner: PromotionalOfferSignatureIssuer?, metrics: ServiceMetrics, recorder: DecisionRecorder,
                 log: @escaping @Sendable (String) -> Void) {
         self.service = service
         self.offerSigner = offerSigner
         self.metrics = metrics
-        self.decisionLog = decisionLog
+        self.recorder = recorder
         self.log = log
     }
 
@@ -49,46 +50,25 @@ public final class RetentionResponder: Sendable {
             originalTransactionID: request.originalTransactionId ?? "", productID: request.productId ?? "",
             locale: request.userLocale ?? "en_US", requestID: request.requestIdentifier ?? requestID,
             environment: request.environment?.rawValue ?? "", signedAt: request.signedDate ?? Date())
-        let context: PolicyContext, customerID: String?
+        var context: PolicyContext, customerID: String?
         do {
-            (context, customerID) = try self.context(for: question)
+            (context, customerID) = try service.context(ofTransaction: question.originalTransactionID)
         } catch {
-            log("request \(requestID) (retention): Apple's default message: the ledger cannot be read: \(error)")
-            metrics.recordDecision(hook: PolicyHook.retentionMessage.name, source: "fallback")
+            log("request \(requestID) (retention): Apple's default message: the ledger cannot be read: \(error.message)")
+            recorder.recordFallbackWithoutDecision(hook: PolicyHook.retentionMessage.name)
             return .defaultMessage
         }
+        context.locale = question.locale
         let started = ContinuousClock.now
         let decision = service.engine.retentionMessage(context, request: question)
-        let source = decision.source.name
         if let failure = decision.failure {
             log("request \(requestID) (retention): Apple's default message: \(failure.description)")
         }
-        metrics.recordDecision(hook: PolicyHook.retentionMessage.name, source: source)
-        decisionLog?.record(DecisionLog.Entry(
-            time: DecisionLog.timestamp(Date()), requestID: requestID, customer: customerID, hook: PolicyHook.retentionMessage.name,
-            inputs: [question.luaValue], result: decision.value.map { .value($0.luaValue) } ?? .null, source: source,
-            policyVersion: service.engine.version, durationMilliseconds: (ContinuousClock.now - started).seconds * 1000))
+        recorder.record(hook: PolicyHook.retentionMessage.name, requestID: requestID, customer: customerID, inputs: [question.luaValue],
+                        result: decision.value.map { .value($0.luaValue) } ?? .null, source: decision.source.name,
+                        policyVersion: service.engine.version, started: started)
         guard let message = decision.value else { return .defaultMessage }
         return body(for: message, request: question, requestID: requestID)
-    }
-
-    /// The context of the request's customer, found by the original transaction; a customer
-    /// not known (yet) decides as one whose status is unknown. The request's locale is the
-    /// context's.
-    ///
-    /// - Throws: what the ledger throws when it cannot be read: a customer it may know is not
-    ///   decided on as one it does not.
-    private func context(for request: RetentionRequest) throws -> (PolicyContext, String?) {
-        let customerID = try service.ledger.transaction(id: request.originalTransactionID)?.customerID
-        var context: PolicyContext
-        if let customerID {
-            context = try service.context(of: customerID).context
-        } else {
-            context = PolicyContext(now: service.clock(), environment: PolicyContext.Environment(service.verifier.environment),
-                                    customer: CustomerContext(statusKnown: false))
-        }
-        context.locale = request.locale
-        return (context, customerID)
     }
 
     private func body(for message: RetentionMessage, request: RetentionRequest, requestID: String) -> RealtimeResponseBody {

@@ -61,7 +61,7 @@ public final class LocalStoreAPI: Sendable {
         }
         var segments: [String] = []
         for raw in rawSegments.dropFirst() {
-            guard let decoded = AppStoreServerAPIRequest.decode(String(raw)), !decoded.isEmpty else {
+            guard let decoded = try? PercentDecoding.decode(raw, allowsSlash: true), !decoded.isEmpty else {
                 throw ServerAPIFailure.badRequest(.generalBadRequest, "the path segment '\(raw)' is empty or not percent-encoded UTF-8")
             }
             segments.append(decoded)
@@ -71,7 +71,8 @@ public final class LocalStoreAPI: Sendable {
         }
         var query = QueryArguments()
         for item in request.queryItems {
-            guard let name = AppStoreServerAPIRequest.decode(item.name), let value = AppStoreServerAPIRequest.decode(item.value) else {
+            guard let name = try? PercentDecoding.decode(item.name[...], allowsSlash: true),
+                  let value = try? PercentDecoding.decode(item.value[...], allowsSlash: true) else {
                 throw ServerAPIFailure.badRequest(.generalBadRequest, "the query item '\(item.name)' is not percent-encoded UTF-8")
             }
             query.items.append((name, value))

@@ -185,7 +185,7 @@ enum ServeCommand: Command {
             }
         }
         let refunds = client.map { client in
-            ConsumptionSchedule(responder: ConsumptionResponder(service: service, client: client, metrics: metrics, decisionLog: decisionLog)) {
+            ConsumptionSchedule(responder: ConsumptionResponder(service: service, client: client, recorder: router.recorder)) {
                 Output.error("storerules serve: " + $0.asLogLine)
             }
         }

@@ -1,4 +1,6 @@
-/// Decodes the path's segments and the query's names and values strictly (``PercentDecoding``),
+import StoreCore
+
+/// Decodes the path's segments and the query's names and values strictly (``StoreCore/PercentDecoding``),
 /// so that nothing below sees an escape, and refuses with `400` what cannot be decoded and a
 /// path with an empty segment (`//`, or a `/` at its end), which would otherwise route as
 /// another path: `/v1/customers//storefront` is not the customer `storefront`.
@@ -10,8 +12,8 @@ struct PathDecodingMiddleware: HTTPMiddleware {
         if segments.contains(where: \.isEmpty) {
             throw HTTPError(400, kind: "bad_request", message: "the path \(request.path) has an empty segment ('//' or a '/' at its end)")
         }
-        do throws(ServiceError) {
-            decoded.path = "/" + (try segments.map { segment throws(ServiceError) in
+        do throws(PercentDecoding.Failure) {
+            decoded.path = "/" + (try segments.map { segment throws(PercentDecoding.Failure) in
                 try PercentDecoding.decode(segment, allowsSlash: false)
             }).joined(separator: "/")
             decoded.query = [:]
@@ -19,7 +21,7 @@ struct PathDecodingMiddleware: HTTPMiddleware {
                 decoded.query[try PercentDecoding.decode(name[...], allowsSlash: true)] = try PercentDecoding.decode(value[...], allowsSlash: true)
             }
         } catch {
-            throw HTTPError(error)
+            throw HTTPError(400, kind: "bad_request", message: error.description)
         }
         return try next(decoded, &context)
     }

@@ -1,13 +1,16 @@
 import Foundation
 
-/// A request's `"id"`: a string or an integer, echoed unchanged in its response.
+/// A JSON-lines request's `"id"`: a string or an integer, echoed unchanged in its response.
 ///
 /// Workers answer requests in parallel, so responses can come out of order; the id is how a
-/// client matches them.
-public enum RequestID: Codable, Sendable, Hashable {
+/// client matches them. (An HTTP request's id is its `X-Request-Id` header, another thing.)
+public enum JSONLineRequestID: Codable, Sendable, Hashable {
+    /// An id written as a JSON integer.
     case integer(Int64)
+    /// An id written as a JSON string.
     case string(String)
 
+    /// Reads an id that is a JSON integer or string.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let integer = try? container.decode(Int64.self) {
@@ -19,6 +22,7 @@ public enum RequestID: Codable, Sendable, Hashable {
         }
     }
 
+    /// Writes the id as it came: an integer or a string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreService
 
 /// The request line and headers of one HTTP/1.0 or HTTP/1.1 request, read strictly from their
 /// bytes, so that a request means one thing to StoreRules and to anything in front of it.
@@ -42,7 +43,7 @@ public struct HTTPRequestHead: Sendable {
         return minorVersion == 1 ? !tokens.contains("close") : tokens.contains("keep-alive")
     }
 
-    /// The request with this head and `body`, as the router takes it.
+    /// The request with this head and `body`, as a handler takes it.
     public func request(body: [UInt8]) -> HTTPRequest {
         var first: [String: String] = [:]
         for (name, value) in headers where first[name.lowercased()] == nil {

@@ -1,3 +1,5 @@
+import StoreService
+
 /// Reads a `Transfer-Encoding: chunked` body as its bytes arrive, strictly: each chunk's size in
 /// hex (1 to 15 digits, extensions after `;` skipped), its data followed by CRLF, the last chunk
 /// `0`, then trailer lines up to an empty one. A body over the limit is `413`; anything else

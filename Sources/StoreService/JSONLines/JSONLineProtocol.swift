@@ -24,7 +24,7 @@ public struct JSONLineProtocol {
     /// The reply to one request line. Never throws: a bad line, whatever its bytes, gets an
     /// error reply and the service goes on.
     public func reply(to line: some DataProtocol) -> String {
-        let id: RequestID?
+        let id: JSONLineRequestID?
         let outcome: Result<ServiceResponse, ServiceError>
         do {
             let request = try decoder.decode(RequestLine.self, from: Data(line))

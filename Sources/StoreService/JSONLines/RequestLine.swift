@@ -6,7 +6,7 @@ import StorePolicy
 /// wrong, so the error can be matched to its request.
 public struct RequestLine: Decodable {
     /// The request's id; nil when the line has none (or one of the wrong type).
-    public var id: RequestID?
+    public var id: JSONLineRequestID?
     /// The operation, or why the line does not ask for a valid one.
     public var operation: Result<ServiceRequest, ServiceError>
 
@@ -46,7 +46,7 @@ public struct RequestLine: Decodable {
     /// ``operation``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        let id = try? container.decodeIfPresent(RequestID.self, forKey: Key("id"))
+        let id = try? container.decodeIfPresent(JSONLineRequestID.self, forKey: Key("id"))
         self.id = id
         operation = Result { () throws(ServiceError) -> ServiceRequest in
             guard container.contains(Key("id")) else { throw .badRequest(#"every request needs an "id" (a string or an integer)"#) }

@@ -1,3 +1,5 @@
+import StoreService
+
 /// How a request's body is framed, read from every `Content-Length` and `Transfer-Encoding`
 /// header it sent, and refused whenever two parsers could read it two ways (the ground of
 /// request smuggling).
@@ -9,8 +11,9 @@
 public struct RequestFraming: Sendable {
     /// The body's declared length, when one valid `Content-Length` frames it.
     public let contentLength: Int?
-    /// The error answer, when the framing is refused; the connection is closed after it.
-    public let refusal: HTTPResponse?
+    /// Why the framing is refused, when it is; the handler writes the answer, and the
+    /// connection is closed after it.
+    public let refusal: HTTPError?
 
     /// The framing of a request that sent these header values, in order.
     public init(contentLengths: [String], transferEncodings: [String]) {
@@ -20,7 +23,7 @@ public struct RequestFraming: Sendable {
             refusal = nil
         case .failure(let problem):
             contentLength = nil
-            refusal = .error(problem.status, kind: problem.status == 501 ? "not_implemented" : "bad_request", message: problem.message)
+            refusal = HTTPError(problem.status, kind: problem.status == 501 ? "not_implemented" : "bad_request", message: problem.message)
         }
     }
 
