@@ -46,15 +46,13 @@ enum PolicyInputFuzzer {
                   withExtension: "json")
     }
 
-    /// Contexts and `eval --jsonl` requests of every shape the documentation shows.
-    static let contextSeeds: [Data] = [
+    /// Contexts of every shape the documentation shows, then each known hook's example
+    /// `eval --jsonl` requests.
+    static let contextSeeds: [Data] = ([
         #"{}"#,
         #"{"customer": {"status_known": true}}"#,
         #"{"now": 1750000000, "storefront": "USA", "locale": "en_US", "environment": "sandbox", "customer": {"id": "ana", "seed": 42, "status_known": true, "entitlements": ["pass.individual"], "subscriptions": {"6F3A93AB": {"product_id": "pass.individual", "state": "subscribed", "will_auto_renew": true, "group_level": 3}}, "balances": {"pellet": 5}, "attributes": {"cohort": "b"}}}"#,
-        #"{"hook": "visible_relationships", "ctx": {"customer": {"status_known": true}}, "args": ["6F3A93AB"]}"#,
-        #"{"hook": "grant", "args": [{"product_id": "pellet.box", "quantity": 2}, {"id": "pellet.box"}]}"#,
-        #"{"hook": "winback_offer", "ctx": {"customer": {"status_known": true, "subscriptions": {"6F3A93AB": {"product_id": "pass.premium", "state": "expired", "win_back_offers": ["premium.welcome.back"], "paid_months": 3.5}}}}, "args": ["pass.premium", ["premium.welcome.back"]]}"#,
-    ].map { Data($0.utf8) }
+    ] + HookRegistry.all.flatMap(\.exampleRequests)).map { Data($0.utf8) }
 
     /// The files of `folders` whose names end in `.suffix`.
     ///

@@ -115,8 +115,8 @@ public struct PolicyDiff: Sendable {
         let started = ContinuousClock.now
         let oldEngine = try PolicyEngine(source: old.source, catalog: old.catalog, maximumIdleStates: 1)
         let newEngine = try PolicyEngine(source: new.source, catalog: new.catalog, maximumIdleStates: 1)
-        let names = hooks ?? PolicyHook.allCases.map(\.name)
-        let known = PolicyHook.allCases.map(\.name) + oldEngine.definedHooks + newEngine.definedHooks
+        let names = hooks ?? HookRegistry.names
+        let known = HookRegistry.names + oldEngine.definedHooks + newEngine.definedHooks
         for name in names where !known.contains(name) {
             let hint = PolicyLint.resembledHook(name, in: known).map { "; did you mean '\($0)'?" } ?? ""
             throw PolicyError(kind: .badRequest, hook: name, reason: "neither policy defines a hook named '\(name)'\(hint)")

@@ -9,16 +9,14 @@ import LuaBridge
 /// subscription in each state (`subscribed`, `expired`, `in_billing_retry`, `in_grace_period`,
 /// `revoked`), auto-renew on and off, intro-eligible or not. Each customer shops at the
 /// catalogs' storefronts and a few others, with seed 0 — or with every seed from 0 to 99 for a
-/// hook whose decisions change with the seed under either policy. Each hook is asked with every
-/// argument it applies to: placements, groups, products, views, for `grant` each consumable
-/// at quantities 1 and 5; for `consumption` a purchase of each product with each refund reason
-/// the policies name (and `OTHER`), once granted and once not granted by the ledger; for `retention_message` each subscription product; for
-/// `renewal_extension` each subscription product with incidents of 2, 30 and 240 hours.
+/// hook whose decisions change with the seed under either policy. Each known hook is asked
+/// with every argument list its ``PolicyHook`` definition makes from ``HookScenarioInputs``
+/// (a hook of the policy's own, with none).
 ///
 /// Then each value of ``PolicyDiffVariation`` — a storefront, locale or environment, an
 /// attribute, an event history or a balance drawn from ``PolicyConstants`` — is tried alone on
 /// the base customers (known with nothing, and subscribed to each subscription product) at the
-/// first storefront with seed 0, with every argument (for the hooks after a purchase, on the
+/// first storefront with seed 0, with every argument (for a hook that decides about a subject its arguments give, on the
 /// first base customer only): one new dimension at a time, so the matrix grows by the number of
 /// values, never by their product.
 struct PolicyDiffMatrix {
@@ -27,13 +25,11 @@ struct PolicyDiffMatrix {
     static let probeSeeds = [0, 13, 29, 50, 71, 99]
 
     private let products: [PolicyProduct]
-    private let groups: [String]
-    private let placements: [String]
+    private let inputs: HookScenarioInputs
     private let storefronts: [String]
     private let customers: [CustomerContext]
     private let baseCustomers: [CustomerContext]
     private let variations: [PolicyDiffVariation]
-    private let reasons: [String]
     private let engines: [PolicyEngine]
     private let now: Date
 
@@ -41,8 +37,6 @@ struct PolicyDiffMatrix {
         var byID = old.catalog.products
         byID.merge(new.catalog.products) { kept, _ in kept }
         products = byID.values.sorted { $0.id < $1.id }
-        groups = Set(old.catalog.groups.keys).union(new.catalog.groups.keys).sorted()
-        self.placements = placements ?? Self.placements(testedIn: old.tests + new.tests)
         var storefronts: [String] = []
         for storefront in [old.storefront, new.storefront].compactMap({ $0 }) + Self.otherStorefronts where !storefronts.contains(storefront) {
             storefronts.append(storefront)
@@ -54,7 +48,9 @@ struct PolicyDiffMatrix {
         customers = Self.customers(products: products, items: items, now: now)
         baseCustomers = Self.baseCustomers(products: products, now: now)
         let constants = PolicyConstants(oldSource: old.source.text, newSource: new.source.text, tests: old.tests + new.tests)
-        reasons = Self.refundReasons(namedIn: constants.strings)
+        inputs = HookScenarioInputs(products: products, groups: Set(old.catalog.groups.keys).union(new.catalog.groups.keys).sorted(),
+                                    placements: placements ?? Self.placements(testedIn: old.tests + new.tests),
+                                    refundReasons: Self.refundReasons(namedIn: constants.strings), now: now)
         variations = PolicyDiffVariation.all(from: constants, storefronts: storefronts, items: items, defaultLocale: PolicyContext().locale)
     }
 
@@ -73,10 +69,11 @@ struct PolicyDiffMatrix {
                 }
             }
         }
-        // The hooks after a purchase take their subject as an argument, so each variation is
-        // tried on the first base customer only: their arguments already multiply the matrix.
-        let afterPurchase: Set<PolicyHook> = [.consumption, .retentionMessage, .renewalExtension]
-        let variationCustomers = PolicyHook(rawValue: hook).map(afterPurchase.contains) == true ? Array(baseCustomers.prefix(1)) : baseCustomers
+        // A hook that decides about a subject its arguments give (a purchase, a subscription)
+        // tries each variation on the first base customer only: its arguments already multiply
+        // the matrix.
+        let takesItsSubject = HookRegistry.hook(named: hook)?.decidesAboutItsArguments == true
+        let variationCustomers = takesItsSubject ? Array(baseCustomers.prefix(1)) : baseCustomers
         for variation in variations {
             for customer in variationCustomers {
                 var context = PolicyContext(now: now, storefront: storefronts[0], customer: customer)
@@ -107,57 +104,10 @@ struct PolicyDiffMatrix {
         return false
     }
 
-    /// The argument lists a hook is asked with.
+    /// The argument lists a hook is asked with: a known hook's scenarios, none for any other.
     private func arguments(for hook: String) -> [[LuaValue]] {
-        switch PolicyHook(rawValue: hook) {
-        case .showMerchandising: return placements.map { [.string($0)] }
-        case .visibleRelationships: return groups.map { [.string($0)] }
-        case .planIcon: return products.map { [.string($0.id)] }
-        case .productStyle: return products.filter { $0.subscription == nil }.map { [.string($0.id)] }
-        case .storeButtons: return StoreViewKind.allCases.map { [.string($0.rawValue)] }
-        case .features, nil: return [[]]
-        case .grant:
-            return products.filter { $0.type == "consumable" }.flatMap { product in
-                [1, 5].map { [Self.transaction(product.id, quantity: $0, at: now)] }
-            }
-        case .consumption:
-            return products.flatMap { product in
-                reasons.flatMap { reason in
-                    [true, false].map { granted in
-                        [Self.transaction(product.id, type: product.type, quantity: 1, at: now.addingTimeInterval(-3 * 86_400), granted: granted),
-                         .table(LuaTable(hash: [.string("reason"): .string(reason), .string("requested_at"): .integer(Int64(now.timeIntervalSince1970))]))]
-                    }
-                }
-            }
-        case .retentionMessage:
-            return products.filter { $0.type == "auto_renewable" }.map { product in
-                [.table(LuaTable(hash: [.string("product_id"): .string(product.id),
-                                        .string("original_transaction_id"): .string("2000000000000001"),
-                                        .string("signed_at"): .integer(Int64(now.timeIntervalSince1970))]))]
-            }
-        case .winBackOffer:
-            return products.flatMap { product -> [[LuaValue]] in
-                let ids = product.subscription?.winBackOffers.compactMap(\.id) ?? []
-                let lists = ids.count > 1 ? [ids] + ids.map { [$0] } : (ids.isEmpty ? [] : [ids])
-                return lists.map { [.string(product.id), .table(LuaTable(array: $0.map(LuaValue.string)))] }
-            }
-        case .renewalExtension:
-            return products.compactMap { product -> (PolicyProduct, PolicyProduct.Subscription)? in
-                product.subscription.map { (product, $0) }
-            }.flatMap { product, subscription in
-                Self.incidentLengths.map { hours in
-                    let end = now.addingTimeInterval(-86_400)
-                    let incident = Incident(start: end.addingTimeInterval(-hours * 3600), end: end, reason: "outage")
-                    return [RenewalSubscription(originalTransactionID: "2000000000000001", productID: product.id, groupID: subscription.groupId,
-                                                expiresDate: now.addingTimeInterval(10 * 86_400)).luaValue,
-                            incident.luaValue]
-                }
-            }
-        }
+        HookRegistry.hook(named: hook)?.scenarios(inputs) ?? [[]]
     }
-
-    /// How long the incidents `renewal_extension` is asked about lasted, in hours.
-    static let incidentLengths: [TimeInterval] = [2, 30, 240]
 
     /// The reasons a customer gives Apple for a refund request, as `consumptionRequestReason` spells them.
     static let refundReasons = ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"]
@@ -166,31 +116,6 @@ struct PolicyDiffMatrix {
     /// which they may decide on, and `OTHER`, which stands for every reason they do not name.
     static func refundReasons(namedIn strings: [String]) -> [String] {
         refundReasons.filter { $0 == "OTHER" || strings.contains($0) }
-    }
-
-    /// Apple's `type` of a transaction for a product of the policy type `type`.
-    static func transactionType(_ type: String) -> String {
-        switch type {
-        case "non_consumable": "Non-Consumable"
-        case "auto_renewable": "Auto-Renewable Subscription"
-        case "non_renewing": "Non-Renewing Subscription"
-        default: "Consumable"
-        }
-    }
-
-    /// A purchase as `eval --arg` takes it for `grant` and `consumption`: Apple's field names,
-    /// and for `consumption` whether the ledger granted it (at its purchase, listing no grants).
-    static func transaction(_ productID: String, type: String = "consumable", quantity: Int, at date: Date, granted: Bool? = nil) -> LuaValue {
-        let milliseconds = Int64(date.timeIntervalSince1970 * 1000)
-        var fields: [LuaValue: LuaValue] = [
-            .string("transactionId"): .string("2000000000000001"), .string("originalTransactionId"): .string("2000000000000001"),
-            .string("productId"): .string(productID), .string("quantity"): .integer(Int64(quantity)),
-            .string("type"): .string(transactionType(type)), .string("purchaseDate"): .integer(milliseconds),
-            .string("environment"): .string("Xcode"), .string("storefront"): .string("USA"),
-            .string("inAppOwnershipType"): .string("PURCHASED"),
-        ]
-        if let granted { fields[.string("granted")] = .boolean(granted) }
-        return .table(LuaTable(hash: fields))
     }
 
     /// The placements `show_merchandising` is called with in the tests, else `home` and `store`.
@@ -211,7 +136,7 @@ struct PolicyDiffMatrix {
         for product in products where product.type == "consumable" {
             for engine in engines {
                 let request = HookRequest(hook: PolicyHook.grant.name, context: PolicyContext(now: now, customer: CustomerContext(statusKnown: true)),
-                                          arguments: [transaction(product.id, quantity: 1, at: now)])
+                                          arguments: [HookScenarioInputs.transaction(product.id, quantity: 1, at: now)])
                 if case .result(.grants(let grants)) = PolicyDiff.outcome(request, engine) {
                     items.formUnion(grants.map(\.item))
                 }

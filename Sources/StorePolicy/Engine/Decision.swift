@@ -18,23 +18,13 @@ public struct Decision<Value: Sendable>: Sendable {
         self.trace = trace
     }
 
-    /// Where a decision's value came from.
-    public enum Source: Sendable, Equatable {
-        /// The policy's hook decided.
-        case policy
-        /// The policy has no such hook; the documented default applies.
-        case defaultForMissingHook
-        /// The hook failed; the documented default applies and the failure says why.
-        case fallback(PolicyError)
+    /// Where a decision's value came from: the same for decisions of every value type.
+    public typealias Source = DecisionSource
 
-        /// The source as services, logs and `decide` name it: `policy`, `default` or `fallback`.
-        public var name: String {
-            switch self {
-            case .policy: "policy"
-            case .defaultForMissingHook: "default"
-            case .fallback: "fallback"
-            }
-        }
+    /// The decision with its value changed by `transform`, from the same source and with the
+    /// same trace.
+    func map<Other: Sendable>(_ transform: (Value) -> Other) -> Decision<Other> {
+        Decision<Other>(value: transform(value), source: source, trace: trace)
     }
 
     /// The failure that made the default apply, if any.

@@ -250,7 +250,7 @@ public final class PolicyEngine: Sendable {
         return decision
     }
 
-    static func fallbackReason<Value>(_ source: Decision<Value>.Source) -> String? {
+    static func fallbackReason(_ source: DecisionSource) -> String? {
         switch source {
         case .policy: return nil
         case .defaultForMissingHook: return "the policy has no such hook; the default applies"

@@ -53,7 +53,7 @@ final class PolicyInstance: @unchecked Sendable {
             throw PolicyError(kind: .invalidPolicy, script: source.chunkName,
                               reason: "the policy must return a table of hook functions, but it returned \(returned.name)")
         }
-        for hook in PolicyHook.allCases {
+        for hook in HookRegistry.all {
             do {
                 functions[hook.name] = try state.functionReference(named: hook.name, in: policyTable)
             } catch {

@@ -17,7 +17,7 @@ public struct PolicyLint: Sendable, Equatable {
     /// The findings for a policy table with `keys` (every string key, whatever its value),
     /// `functions` among them, declaring `declaredCustom`.
     init(keys: Set<String>, functions: Set<String>, declaredCustom: [String]) {
-        let known = PolicyHook.allCases.map(\.name)
+        let known = HookRegistry.names
         let declared = Set(declaredCustom)
         var warnings: [String] = []
         for key in keys.sorted() where !known.contains(key) && !declared.contains(key) && key != Self.customHooksKey {

@@ -1,95 +1,52 @@
-/// The hooks a policy may define. Every hook is optional; a missing hook means its
-/// documented default (see `docs/policy.md`).
-public enum PolicyHook: String, Sendable, CaseIterable, Codable {
-    /// `show_merchandising(ctx, placement) -> boolean`: whether to show store merchandising.
-    case showMerchandising = "show_merchandising"
-    /// `visible_relationships(ctx, group) -> { "upgrade" | "downgrade" | "crossgrade" | "current" | "all", ... }`.
-    case visibleRelationships = "visible_relationships"
-    /// `plan_icon(ctx, plan) -> string | nil`: the icon for a subscription plan.
-    case planIcon = "plan_icon"
-    /// `grant(ctx, tx, product) -> { { item = string, amount = integer }, ... }`: what a purchase grants.
-    case grant
-    /// `product_style(ctx, product) -> "compact" | "regular" | "large"`.
-    case productStyle = "product_style"
-    /// `store_buttons(ctx, view) -> { [kind] = "visible" | "hidden" | "automatic" }`.
-    case storeButtons = "store_buttons"
-    /// `features(ctx) -> { string, ... }`: the features unlocked for the customer.
-    case features
-    /// `consumption(ctx, tx, request) -> { customer_consented, delivery_status, ... } | nil`:
-    /// what to tell Apple about a customer's refund request.
-    case consumption
-    /// `retention_message(ctx, request) -> { message, alternate_product | promotional_offer } | nil`:
-    /// what a subscriber about to cancel is shown.
-    case retentionMessage = "retention_message"
-    /// `renewal_extension(ctx, subscription, incident) -> { days, reason } | nil`: the days a
-    /// subscriber is given for an incident.
-    case renewalExtension = "renewal_extension"
-    /// `winback_offer(ctx, product, offers) -> string | nil`: which eligible win-back offer a
-    /// lapsed subscriber is shown.
-    case winBackOffer = "winback_offer"
+import Foundation
+import LuaBridge
 
+/// One hook a policy may define, whole: its name, how a request's arguments are read and the
+/// hook run on them (its result validated, its default and its failure rule applied by the
+/// engine's method for it), the scenarios `storerules diff` asks it about, and the requests
+/// that show it (the fuzz target's seeds).
+///
+/// Every hook lives in a folder of its own under `Hooks/` and is listed once in
+/// ``HookRegistry/all``; the engine's dispatch, `eval`, `test`'s `decide`, `diff` and the
+/// lint's known names are read from there. Every hook is optional; a missing hook means its
+/// documented default (see `docs/hooks/NAME.md`).
+public struct PolicyHook: Sendable {
     /// The hook's name in Lua.
-    public var name: String { rawValue }
-}
+    public let name: String
+    /// Requests for the hook as `storerules eval --jsonl` reads them, one JSON object each.
+    public let exampleRequests: [String]
+    /// Whether the hook decides about a subject its arguments give (a purchase, a
+    /// subscription), so `diff` tries each variation of the context on one customer only:
+    /// its arguments already multiply the matrix.
+    let decidesAboutItsArguments: Bool
+    /// Runs the hook on a request's arguments, validated as a host validates its result.
+    let run: @Sendable (HookArguments) throws(PolicyError) -> Decision<HookResult>
+    /// The argument lists `diff` asks the hook with.
+    let scenarios: @Sendable (HookScenarioInputs) -> [[LuaValue]]
 
-/// How a subscriber's plans relate to their current plan, as StoreKit's
-/// `Product.SubscriptionRelationship` names it.
-public enum SubscriptionRelationship: String, Sendable, Codable, CaseIterable {
-    /// Plans with a higher level of service (a lower group level) than the current one.
-    case upgrade
-    /// Plans with a lower level of service.
-    case downgrade
-    /// Other plans at the same level.
-    case crossgrade
-    /// The plan the subscription renews to.
-    case current
-    /// Every plan.
-    case all
-}
-
-/// How prominently a product is shown, as StoreKit's `ProductViewStyle` names it.
-public enum ProductViewStyle: String, Sendable, Codable, CaseIterable {
-    /// Takes less space.
-    case compact
-    /// The standard presentation.
-    case regular
-    /// A prominent presentation.
-    case large
-}
-
-/// The buttons a StoreKit store view can show, as `StoreButtonKind` names them.
-public enum StoreButtonKind: String, Sendable, Codable, CaseIterable, Comparable {
-    /// Closes the store.
-    case cancellation
-    /// Restores purchases (`AppStore.sync()`).
-    case restorePurchases = "restore_purchases"
-    /// Opens the offer-code redemption sheet.
-    case redeemCode = "redeem_code"
-    /// Signs in to an existing account.
-    case signIn = "sign_in"
-    /// Shows the terms of service and privacy policy.
-    case policies
-
-    /// Orders buttons as StoreKit lists them.
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    /// A hook named `name`.
+    init(name: String, exampleRequests: [String], decidesAboutItsArguments: Bool = false,
+         run: @escaping @Sendable (HookArguments) throws(PolicyError) -> Decision<HookResult>,
+         scenarios: @escaping @Sendable (HookScenarioInputs) -> [[LuaValue]]) {
+        self.name = name
+        self.exampleRequests = exampleRequests
+        self.decidesAboutItsArguments = decidesAboutItsArguments
+        self.run = run
+        self.scenarios = scenarios
     }
+
+    /// The hook's page in the documentation, relative to the package.
+    public var documentationPath: String { "docs/hooks/\(name).md" }
 }
 
-/// Whether a store button shows, as StoreKit's `Visibility` names it.
-public enum StoreButtonVisibility: String, Sendable, Codable, CaseIterable {
-    /// The view decides.
-    case automatic
-    /// Always shown.
-    case visible
-    /// Never shown.
-    case hidden
-}
+extension PolicyHook: Hashable {
+    /// Hooks are equal when their names are.
+    public static func == (lhs: PolicyHook, rhs: PolicyHook) -> Bool {
+        lhs.name == rhs.name
+    }
 
-/// The kind of store view a `store_buttons` decision is for.
-public enum StoreViewKind: String, Sendable, Codable, CaseIterable {
-    /// A product store (StoreKit's `StoreView`).
-    case store
-    /// A subscription store (StoreKit's `SubscriptionStoreView`).
-    case subscriptionStore = "subscription_store"
+    /// Hashes the hook's name.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+    }
 }

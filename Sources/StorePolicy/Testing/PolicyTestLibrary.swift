@@ -57,19 +57,13 @@ package enum PolicyTestLibrary {
             } catch {
                 throw LuaError(kind: .runtime, message: "decide: ctx: \(error.description)")
             }
-            if hook == PolicyHook.grant.name {
-                return try decideGrant(stack, context: context, engine: engine)
-            }
-            if hook == PolicyHook.consumption.name {
-                return try decideConsumption(stack, context: context, engine: engine)
-            }
             var arguments: [LuaValue] = []
             if stack.top >= 3 {
                 for index in 3...stack.top { arguments.append(try stack.value(at: index)) }
             }
             let response: HookResponse
             do throws(PolicyError) {
-                response = try HookRequest(hook: hook, context: context, arguments: arguments).decide(with: engine)
+                response = try HookRequest(hook: hook, context: context, arguments: arguments).decide(with: engine, form: .lua(stack, first: 3))
             } catch {
                 throw LuaError(kind: .runtime, message: "decide: \(error.description)")
             }
@@ -79,61 +73,6 @@ package enum PolicyTestLibrary {
             stack.push(LuaValue.table(how))
             return 2
         }
-    }
-
-    /// `decide("grant", ctx, tx [, product])`: `tx` as `grant` receives it (what
-    /// `transaction{...}` builds), the product its own unless named.
-    private static func decideGrant(_ stack: LuaStack, context: PolicyContext, engine: PolicyEngine) throws(LuaError) -> Int32 {
-        guard stack.type(at: 3) == .table else {
-            throw LuaError(kind: .runtime, message: "decide: grant takes a transaction table, such as transaction{...} builds")
-        }
-        let transaction = try LuaDecoder().decode(JWSTransactionDecodedPayload.self, from: stack, at: 3)
-        let productID = stack.top >= 4 ? stack.string(at: 4) : transaction.productId
-        guard let productID, !productID.isEmpty else {
-            throw LuaError(kind: .runtime, message: "decide: grant needs a product: the transaction's product_id, or a fourth argument")
-        }
-        let grants: [Grant]
-        do throws(PolicyError) {
-            grants = try engine.grant(context, transaction: transaction, product: productID).value
-        } catch {
-            throw LuaError(kind: .runtime, message: "decide: \(error.description)")
-        }
-        stack.push(HookResult.grants(grants).luaValue)
-        stack.push(LuaValue.table(LuaTable(hash: [.string("source"): .string("policy")])))
-        return 2
-    }
-
-    /// `decide("consumption", ctx, tx [, request])`: `tx` as `transaction{...}` builds it, what
-    /// the ledger delivered of it in its `granted`, `granted_date` and `grants` (granted at its
-    /// purchase, with no grants listed, when it does not say), `request` a table of
-    /// ``RefundRequest``'s fields (a request made at `ctx.now` when left out).
-    private static func decideConsumption(_ stack: LuaStack, context: PolicyContext, engine: PolicyEngine) throws(LuaError) -> Int32 {
-        guard stack.type(at: 3) == .table else {
-            throw LuaError(kind: .runtime, message: "decide: consumption takes a transaction table, such as transaction{...} builds")
-        }
-        let transaction = try LuaDecoder().decode(JWSTransactionDecodedPayload.self, from: stack, at: 3)
-        let described = try stack.value(at: 3)
-        let delivery: TransactionDelivery
-        do throws(PolicyInputError) {
-            delivery = try TransactionDelivery.described(by: described, purchaseDate: transaction.purchaseDate)
-        } catch {
-            throw LuaError(kind: .runtime, message: "decide: the transaction: \(error.description)")
-        }
-        var request = RefundRequest(reason: nil, notificationUUID: "", requestedAt: context.now, deadline: context.now.addingTimeInterval(12 * 3600))
-        if stack.top >= 4, stack.type(at: 4) != .nil {
-            let described = try stack.value(at: 4)
-            do throws(PolicyInputError) {
-                request = try RefundRequest.decode(described, madeAt: context.now)
-            } catch {
-                throw LuaError(kind: .runtime, message: "decide: the refund request: \(error.description)")
-            }
-        }
-        let decision = engine.consumption(context, transaction: transaction, delivery: delivery, request: request)
-        stack.push(decision.value.map(\.luaValue) ?? .nil)
-        var how = LuaTable(hash: [.string("source"): .string(decision.source.name)])
-        if let failure = decision.failure { how.hash[.string("reason")] = .string(failure.description) }
-        stack.push(LuaValue.table(how))
-        return 2
     }
 
     static let source = #"""

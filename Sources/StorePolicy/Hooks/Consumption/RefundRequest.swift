@@ -25,6 +25,14 @@ public struct RefundRequest: Sendable, Equatable, Codable {
         self.deadline = deadline
     }
 
+    /// How long Apple waits for an answer to a request, when the request does not say.
+    static let answerWindow: TimeInterval = 12 * 3600
+
+    /// A request with no reason, made at `now`: what a hook is asked about when no request is given.
+    static func withoutReason(madeAt now: Date) -> RefundRequest {
+        RefundRequest(reason: nil, notificationUUID: "", requestedAt: now, deadline: now.addingTimeInterval(answerWindow))
+    }
+
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case reason, notificationUUID = "notification_uuid", requestedAt = "requested_at", deadline
     }
@@ -38,7 +46,7 @@ public struct RefundRequest: Sendable, Equatable, Codable {
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
         notificationUUID = try container.decodeIfPresent(String.self, forKey: .notificationUUID) ?? ""
         requestedAt = try container.decodeEpochSecondsIfPresent(forKey: .requestedAt) ?? Date(timeIntervalSince1970: 0)
-        deadline = try container.decodeEpochSecondsIfPresent(forKey: .deadline) ?? requestedAt.addingTimeInterval(12 * 3600)
+        deadline = try container.decodeEpochSecondsIfPresent(forKey: .deadline) ?? requestedAt.addingTimeInterval(Self.answerWindow)
     }
 
     /// Writes the request as Lua sees it.
