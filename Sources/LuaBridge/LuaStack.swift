@@ -94,16 +94,6 @@ public struct LuaStack {
         lua_rawgeti(state, srlua_registryindex(), lua_Integer(reference.slot))
     }
 
-    /// Pops the top value into the registry slot `reference` holds, in place of its value.
-    @inlinable
-    public func store(into reference: LuaReference) {
-        lua_rawseti(state, srlua_registryindex(), lua_Integer(reference.slot))
-    }
-
-    /// Whether the values at `first` and `second` are the same value, without metamethods.
-    @inlinable
-    public func rawEqual(_ first: Int32, _ second: Int32) -> Bool { lua_rawequal(state, first, second) != 0 }
-
     /// Where the Lua function `level` calls up the stack is running, as Lua prefixes its
     /// error messages (`policy.lua:12: `). Level 1 is the caller of the running host function;
     /// C functions between it and the Lua code (a read-only view's `__index`, say) are passed
@@ -242,14 +232,6 @@ public struct LuaStack {
         let absolute = lua_absindex(state, table)
         push(key)
         return LuaType(rawValue: lua_gettable(state, absolute)) ?? .none
-    }
-
-    /// Pops a key and pushes the value it has in the table at `table` (raw access); returns
-    /// its type.
-    @inlinable
-    @discardableResult
-    public func pushRawField(of table: Int32) -> LuaType {
-        LuaType(rawValue: lua_rawget(state, table)) ?? .none
     }
 
     /// When the value at `index` is a read-only view made by the host (such as `ctx.catalog`

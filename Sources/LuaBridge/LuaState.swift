@@ -176,13 +176,6 @@ public final class LuaState {
         }
     }
 
-    /// A new registry slot, holding `false` until a value is stored into it
-    /// (``LuaStack/store(into:)``): for values the host replaces call after call.
-    public func makeSlot() -> LuaReference {
-        lua_pushboolean(handle, 0)
-        return LuaReference(slot: luaL_ref(handle, srlua_registryindex()))
-    }
-
     /// The sandbox global `name` (such as `next`), kept in the registry.
     public func globalReference(named name: String) -> LuaReference {
         withStack { stack in
