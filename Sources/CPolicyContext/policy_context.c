@@ -20,29 +20,14 @@ struct policy_context {
     int error_text_slot;
 };
 
-static const char *const context_fields[] = {"now", "storefront", "locale", "environment", "catalog", "customer"};
-static const char *const customer_fields[] = {"id", "seed", "status_known", "entitlements", "subscriptions", "balances",
-                                              "attributes", "events"};
-static const char *const entry_fields[] = {"product_id", "group_level", "state", "will_auto_renew", "expiration_date",
-                                           "intro_eligible", "win_back_offers", "paid_months"};
-enum {
-    CONTEXT_FIELD_COUNT = sizeof context_fields / sizeof *context_fields,
-    CUSTOMER_FIELD_COUNT = sizeof customer_fields / sizeof *customer_fields,
-    ENTRY_FIELD_COUNT = sizeof entry_fields / sizeof *entry_fields
-};
-enum entry_key { KEY_PRODUCT_ID = 1, KEY_GROUP_LEVEL, KEY_STATE, KEY_WILL_AUTO_RENEW, KEY_EXPIRATION_DATE, KEY_INTRO_ELIGIBLE,
-                 KEY_WIN_BACK_OFFERS, KEY_PAID_MONTHS };
-
-/* One kind of strict table: `ctx` or `ctx.customer`. */
+/* One kind of strict table: `ctx` or `ctx.customer`, with its declared fields. */
 struct table_kind {
     int which;                 /* POLICY_CONTEXT_CTX or POLICY_CONTEXT_CUSTOMER */
-    const char *name;
-    const char *const *fields;
-    int field_count;
+    const policy_context_table *table;
 };
 
-static const struct table_kind context_kind = {POLICY_CONTEXT_CTX, "ctx", context_fields, CONTEXT_FIELD_COUNT};
-static const struct table_kind customer_kind = {POLICY_CONTEXT_CUSTOMER, "ctx.customer", customer_fields, CUSTOMER_FIELD_COUNT};
+static const struct table_kind context_kind = {POLICY_CONTEXT_CTX, &policy_context_ctx_table};
+static const struct table_kind customer_kind = {POLICY_CONTEXT_CUSTOMER, &policy_context_customer_table};
 
 static void push_string(lua_State *L, policy_context_string string) {
     lua_pushlstring(L, string.bytes, string.length);
@@ -67,34 +52,33 @@ static void push_list(lua_State *L, const policy_context_string *items, int coun
     }
 }
 
-/* Sets field `key` (an entry_key) of the entry at `entry` to the value on top. */
-static void set_entry_field(lua_State *L, int keys, int entry, int key) {
-    lua_rawgeti(L, keys, key);
-    lua_insert(L, -2);
-    lua_rawset(L, entry);
+_Static_assert(POLICY_CONTEXT_ENTRY_FIELD_COUNT <= 32, "an entry's absent fields are one bit each of an unsigned");
+
+/* Pushes `value` as `kind` says; an entry has no field of kind TABLE, which pushes nil. */
+static void push_value(lua_State *L, policy_context_kind kind, const policy_context_value *value) {
+    switch (kind) {
+    case POLICY_CONTEXT_KIND_INTEGER: lua_pushinteger(L, value->integer); return;
+    case POLICY_CONTEXT_KIND_NUMBER: lua_pushnumber(L, value->number); return;
+    case POLICY_CONTEXT_KIND_STRING: push_string(L, value->string); return;
+    case POLICY_CONTEXT_KIND_BOOLEAN: lua_pushboolean(L, value->boolean); return;
+    case POLICY_CONTEXT_KIND_STRING_LIST: push_list(L, value->list.items, value->list.count); return;
+    case POLICY_CONTEXT_KIND_TABLE: break;
+    }
+    lua_pushnil(L);
 }
 
+/* Pushes a subscription entry: each declared field the host has a value for, in the declared
+ * order, under the key interned at the field's position + 1 of the table at `keys`. */
 static void push_entry(lua_State *L, const policy_context *context, int keys, const policy_context_subscription *item) {
-    lua_createtable(L, 0, ENTRY_FIELD_COUNT);
+    const policy_context_field *fields = policy_context_entry_table.fields;
+    lua_createtable(L, 0, POLICY_CONTEXT_ENTRY_FIELD_COUNT);
     int entry = lua_gettop(L);
-    push_string(L, item->product_id);
-    set_entry_field(L, keys, entry, KEY_PRODUCT_ID);
-    lua_pushinteger(L, item->group_level);
-    set_entry_field(L, keys, entry, KEY_GROUP_LEVEL);
-    push_string(L, item->state);
-    set_entry_field(L, keys, entry, KEY_STATE);
-    lua_pushboolean(L, item->will_auto_renew);
-    set_entry_field(L, keys, entry, KEY_WILL_AUTO_RENEW);
-    if (item->has_expiration_date) {
-        lua_pushinteger(L, item->expiration_date);
-        set_entry_field(L, keys, entry, KEY_EXPIRATION_DATE);
+    for (int position = 0; position < POLICY_CONTEXT_ENTRY_FIELD_COUNT; position++) {
+        if (item->absent & (1u << position)) continue;
+        lua_rawgeti(L, keys, position + 1);
+        push_value(L, fields[position].kind, &item->values[position]);
+        lua_rawset(L, entry);
     }
-    lua_pushboolean(L, item->intro_eligible);
-    set_entry_field(L, keys, entry, KEY_INTRO_ELIGIBLE);
-    push_list(L, item->win_back_offers, item->win_back_offer_count);
-    set_entry_field(L, keys, entry, KEY_WIN_BACK_OFFERS);
-    lua_pushnumber(L, item->paid_months);
-    set_entry_field(L, keys, entry, KEY_PAID_MONTHS);
     lua_rawgeti(L, LUA_REGISTRYINDEX, context->entry_metatable_slot);
     lua_setmetatable(L, entry);
 }
@@ -171,39 +155,41 @@ static void push_part(lua_State *L, policy_context *context, enum part part) {
 
 /* ---- fields ----------------------------------------------------------------------- */
 
-/* Pushes field `position` (0-based, in context_fields' order) of `ctx`. */
-static void push_context_field(lua_State *L, policy_context *context, int position) {
+/* Pushes the field of `ctx` at `field`; a field declared without a case here reads as nil. */
+static void push_context_field(lua_State *L, policy_context *context, policy_context_ctx_field field) {
     const policy_context_snapshot *snapshot = context->snapshot;
-    switch (position) {
-    case 0: lua_pushinteger(L, snapshot->now); break;
-    case 1: push_string(L, snapshot->storefront); break;
-    case 2: push_string(L, snapshot->locale); break;
-    case 3: push_string(L, snapshot->environment); break;
-    case 4: lua_rawgeti(L, LUA_REGISTRYINDEX, context->catalog_slot); break;
-    default: push_part(L, context, PART_CUSTOMER); break;
+    switch (field) {
+    case POLICY_CONTEXT_CTX_NOW: lua_pushinteger(L, snapshot->now); return;
+    case POLICY_CONTEXT_CTX_STOREFRONT: push_string(L, snapshot->storefront); return;
+    case POLICY_CONTEXT_CTX_LOCALE: push_string(L, snapshot->locale); return;
+    case POLICY_CONTEXT_CTX_ENVIRONMENT: push_string(L, snapshot->environment); return;
+    case POLICY_CONTEXT_CTX_CATALOG: lua_rawgeti(L, LUA_REGISTRYINDEX, context->catalog_slot); return;
+    case POLICY_CONTEXT_CTX_CUSTOMER: push_part(L, context, PART_CUSTOMER); return;
     }
+    lua_pushnil(L);
 }
 
-/* Pushes field `position` (0-based, in customer_fields' order) of `ctx.customer`. */
-static void push_customer_field(lua_State *L, policy_context *context, int position) {
+/* Pushes the field of `ctx.customer` at `field`; a field declared without a case here reads as nil. */
+static void push_customer_field(lua_State *L, policy_context *context, policy_context_customer_field field) {
     const policy_context_snapshot *snapshot = context->snapshot;
-    switch (position) {
-    case 0: push_string(L, snapshot->customer_id); break;
-    case 1: lua_pushinteger(L, snapshot->seed); break;
-    case 2: lua_pushboolean(L, snapshot->status_known); break;
-    case 3: push_part(L, context, PART_ENTITLEMENTS); break;
-    case 4: push_part(L, context, PART_SUBSCRIPTIONS); break;
-    case 5: push_part(L, context, PART_BALANCES); break;
-    case 6: push_part(L, context, PART_ATTRIBUTES); break;
-    default: push_part(L, context, PART_EVENTS); break;
+    switch (field) {
+    case POLICY_CONTEXT_CUSTOMER_ID: push_string(L, snapshot->customer_id); return;
+    case POLICY_CONTEXT_CUSTOMER_SEED: lua_pushinteger(L, snapshot->seed); return;
+    case POLICY_CONTEXT_CUSTOMER_STATUS_KNOWN: lua_pushboolean(L, snapshot->status_known); return;
+    case POLICY_CONTEXT_CUSTOMER_ENTITLEMENTS: push_part(L, context, PART_ENTITLEMENTS); return;
+    case POLICY_CONTEXT_CUSTOMER_SUBSCRIPTIONS: push_part(L, context, PART_SUBSCRIPTIONS); return;
+    case POLICY_CONTEXT_CUSTOMER_BALANCES: push_part(L, context, PART_BALANCES); return;
+    case POLICY_CONTEXT_CUSTOMER_ATTRIBUTES: push_part(L, context, PART_ATTRIBUTES); return;
+    case POLICY_CONTEXT_CUSTOMER_EVENTS: push_part(L, context, PART_EVENTS); return;
     }
+    lua_pushnil(L);
 }
 
 static void push_field(lua_State *L, policy_context *context, const struct table_kind *kind, int position) {
     if (kind->which == POLICY_CONTEXT_CTX) {
-        push_context_field(L, context, position);
+        push_context_field(L, context, (policy_context_ctx_field)position);
     } else {
-        push_customer_field(L, context, position);
+        push_customer_field(L, context, (policy_context_customer_field)position);
     }
 }
 
@@ -241,9 +227,9 @@ static int is_current(lua_State *L, const policy_context *context, const struct 
 static policy_context *current_context(lua_State *L, const struct table_kind *kind) {
     policy_context *context = context_of(L);
     if (!is_current(L, context, kind)) {
+        const char *name = kind->table->name;
         luaL_where(L, 1);
-        lua_pushfstring(L, "%s belongs to a hook call that has ended; keep the values a later call needs, not %s",
-                        kind->name, kind->name);
+        lua_pushfstring(L, "%s belongs to a hook call that has ended; keep the values a later call needs, not %s", name, name);
         lua_concat(L, 2);
         lua_error(L);
     }
@@ -282,11 +268,12 @@ static int pairs_metamethod(lua_State *L) {
     const struct table_kind *kind = kind_of(L);
     policy_context *context = current_context(L, kind);
     lua_rawgeti(L, LUA_REGISTRYINDEX, context->next_slot);
-    lua_createtable(L, 0, kind->field_count);
+    const policy_context_table *table = kind->table;
+    lua_createtable(L, 0, table->field_count);
     int snapshot = lua_gettop(L);
-    for (int position = 0; position < kind->field_count; position++) {
+    for (int position = 0; position < table->field_count; position++) {
         push_field(L, context, kind, position);
-        lua_setfield(L, snapshot, kind->fields[position]);
+        lua_setfield(L, snapshot, table->fields[position].name);
     }
     lua_pushnil(L);
     return 3;
@@ -308,11 +295,12 @@ static void push_metamethod(lua_State *L, lua_CFunction function, int holder, co
 
 /* Makes the locked metatable of `kind` and returns its registry slot. */
 static int make_metatable(lua_State *L, int holder, const struct table_kind *kind) {
-    lua_createtable(L, 0, kind->field_count);
+    const policy_context_table *table = kind->table;
+    lua_createtable(L, 0, table->field_count);
     int positions = lua_gettop(L);
-    for (int position = 0; position < kind->field_count; position++) {
+    for (int position = 0; position < table->field_count; position++) {
         lua_pushinteger(L, position);
-        lua_setfield(L, positions, kind->fields[position]);
+        lua_setfield(L, positions, table->fields[position].name);
     }
     lua_createtable(L, 0, 4);
     int metatable = lua_gettop(L);
@@ -343,10 +331,10 @@ policy_context *policy_context_open(lua_State *L, int catalog_slot, int entry_me
     context->error_text_slot = error_text_slot;
     context->context_slot = new_slot(L);
     for (int part = 0; part < PART_COUNT; part++) context->part_slots[part] = new_slot(L);
-    lua_createtable(L, ENTRY_FIELD_COUNT, 0);
-    for (int i = 0; i < ENTRY_FIELD_COUNT; i++) {
-        lua_pushstring(L, entry_fields[i]);
-        lua_rawseti(L, -2, i + 1);
+    lua_createtable(L, POLICY_CONTEXT_ENTRY_FIELD_COUNT, 0);
+    for (int position = 0; position < POLICY_CONTEXT_ENTRY_FIELD_COUNT; position++) {
+        lua_pushstring(L, policy_context_entry_table.fields[position].name);
+        lua_rawseti(L, -2, position + 1);
     }
     context->entry_keys_slot = luaL_ref(L, LUA_REGISTRYINDEX);
     context->context_metatable_slot = make_metatable(L, holder, &context_kind);

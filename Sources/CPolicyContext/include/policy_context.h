@@ -10,11 +10,14 @@
  * key is interned once per state and every table is preallocated to its final shape, so
  * reading `ctx.customer.subscriptions` costs no call into the host.  Only `attributes` and
  * `events`, whose values are arbitrary trees, are pushed by a host function; a host function
- * also words the errors for an unknown field (naming the nearest one) and for a write.
+ * also words the errors for an unknown field (naming the nearest one) and for a write.  The
+ * tables' fields are declared in policy_context_fields.h.
  */
 
 #include <lua.h>
 #include <stddef.h>
+
+#include "policy_context_fields.h"
 
 /* UTF-8 bytes, not NUL-terminated. */
 typedef struct policy_context_string {
@@ -22,19 +25,28 @@ typedef struct policy_context_string {
     size_t length;
 } policy_context_string;
 
-/* One entry of `ctx.customer.subscriptions`, with the group it is filed under. */
+/* Strings, in order. */
+typedef struct policy_context_list {
+    const policy_context_string *items;
+    int count;
+} policy_context_list;
+
+/* The value of one field, read as the field's kind (policy_context_fields.h) says. */
+typedef union policy_context_value {
+    lua_Integer integer;                  /* INTEGER; a date is seconds since 1970 */
+    lua_Number number;                    /* NUMBER */
+    int boolean;                          /* BOOLEAN */
+    policy_context_string string;         /* STRING */
+    policy_context_list list;             /* STRING_LIST */
+} policy_context_value;
+
+/* One entry of `ctx.customer.subscriptions`, with the group it is filed under: one value per
+ * field of policy_context_entry_table, in its order, and a bit (1 << position) in `absent` for
+ * each field the host has no value for (a WHEN_KNOWN field), which the entry leaves out. */
 typedef struct policy_context_subscription {
     policy_context_string group_id;
-    policy_context_string product_id;
-    policy_context_string state;
-    lua_Integer group_level;
-    lua_Number paid_months;
-    lua_Integer expiration_date;          /* seconds since 1970, when has_expiration_date */
-    int has_expiration_date;
-    int will_auto_renew;
-    int intro_eligible;
-    int win_back_offer_count;
-    const policy_context_string *win_back_offers;
+    unsigned absent;
+    const policy_context_value *values;
 } policy_context_subscription;
 
 /* One entry of `ctx.customer.balances`. */

@@ -55,26 +55,44 @@ final class ContextSnapshot {
         snapshot.pointee.balances = UnsafePointer(balances)
     }
 
+    /// Each subscription as a `ctx.customer.subscriptions` entry: the value of every declared
+    /// entry field (``ContextTable/subscriptionEntry``), in the declaration's order.
     private func copySubscriptions(_ subscriptions: [String: SubscriptionSnapshot]) -> UnsafeMutablePointer<policy_context_subscription> {
+        let fieldCount = Int(POLICY_CONTEXT_ENTRY_FIELD_COUNT)
         let items = arena.allocate(policy_context_subscription.self, count: subscriptions.count)
         for (position, (groupID, subscription)) in subscriptions.enumerated() {
-            var item = policy_context_subscription()
-            item.group_id = arena.copy(groupID)
-            item.product_id = arena.copy(subscription.productID)
-            item.state = arena.copy(subscription.state.rawValue)
-            item.group_level = lua_Integer(subscription.groupLevel)
-            item.paid_months = subscription.paidMonths
-            if let expirationDate = subscription.expirationDate {
-                item.has_expiration_date = 1
-                item.expiration_date = lua_Integer(EpochSeconds.whole(expirationDate))
+            let values = arena.allocate(policy_context_value.self, count: fieldCount)
+            var absent: UInt32 = 0
+            for fieldPosition in 0..<fieldCount {
+                guard let field = policy_context_entry_field(rawValue: UInt32(fieldPosition)) else { continue }
+                if let value = entryValue(of: field, in: subscription) {
+                    values[fieldPosition] = value
+                } else {
+                    absent |= 1 << fieldPosition
+                }
             }
-            item.will_auto_renew = subscription.willAutoRenew ? 1 : 0
-            item.intro_eligible = subscription.introEligible ? 1 : 0
-            item.win_back_offer_count = Int32(subscription.winBackOfferIDs.count)
-            item.win_back_offers = UnsafePointer(arena.copy(subscription.winBackOfferIDs))
-            items[position] = item
+            items[position] = policy_context_subscription(group_id: arena.copy(groupID), absent: absent, values: UnsafePointer(values))
         }
         return items
+    }
+
+    /// What `field` of `subscription`'s entry holds, copied into the arena; nil when the entry
+    /// leaves it out (no expiration date known). A field declared in `CPolicyContext` is a case
+    /// here, or this does not compile.
+    private func entryValue(of field: policy_context_entry_field, in subscription: SubscriptionSnapshot) -> policy_context_value? {
+        switch field {
+        case .POLICY_CONTEXT_ENTRY_PRODUCT_ID: policy_context_value(string: arena.copy(subscription.productID))
+        case .POLICY_CONTEXT_ENTRY_GROUP_LEVEL: policy_context_value(integer: lua_Integer(subscription.groupLevel))
+        case .POLICY_CONTEXT_ENTRY_STATE: policy_context_value(string: arena.copy(subscription.state.rawValue))
+        case .POLICY_CONTEXT_ENTRY_WILL_AUTO_RENEW: policy_context_value(boolean: subscription.willAutoRenew ? 1 : 0)
+        case .POLICY_CONTEXT_ENTRY_EXPIRATION_DATE:
+            subscription.expirationDate.map { policy_context_value(integer: lua_Integer(EpochSeconds.whole($0))) }
+        case .POLICY_CONTEXT_ENTRY_INTRO_ELIGIBLE: policy_context_value(boolean: subscription.introEligible ? 1 : 0)
+        case .POLICY_CONTEXT_ENTRY_WIN_BACK_OFFERS:
+            policy_context_value(list: policy_context_list(items: UnsafePointer(arena.copy(subscription.winBackOfferIDs)),
+                                                           count: Int32(subscription.winBackOfferIDs.count)))
+        case .POLICY_CONTEXT_ENTRY_PAID_MONTHS: policy_context_value(number: subscription.paidMonths)
+        }
     }
 }
 

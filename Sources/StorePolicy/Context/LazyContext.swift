@@ -34,8 +34,8 @@ final class LazyContext {
             return 1
         }
         let errorText = state.functionReference { stack throws(LuaError) in
-            let (name, fields) = stack.integer(at: 1) == Int64(POLICY_CONTEXT_CTX)
-                ? ("ctx", StrictContext.contextFields) : ("ctx.customer", StrictContext.customerFields)
+            let table = stack.integer(at: 1) == Int64(POLICY_CONTEXT_CTX) ? ContextTable.context : ContextTable.customer
+            let (name, fields) = (table.name, table.fieldNames)
             if stack.bool(at: 3) == true {
                 stack.push("attempt to modify read-only table '\(name)' (field '\(StrictContext.keyText(stack))')")
             } else {

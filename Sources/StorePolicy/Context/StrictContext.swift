@@ -20,12 +20,11 @@ struct StrictContext {
     let transaction: LuaReference
     let refundedTransaction: LuaReference
 
-    /// The fields of each strict table, as the host pushes them (`ctx`'s and `ctx.customer`'s
-    /// in the order `CPolicyContext` knows them by).
-    static let contextFields = ["now", "storefront", "locale", "environment", "catalog", "customer"]
-    static let customerFields = ["id", "seed", "status_known", "entitlements", "subscriptions", "balances", "attributes", "events"]
-    static let subscriptionFields = ["product_id", "group_level", "state", "will_auto_renew", "expiration_date", "intro_eligible",
-                                     "win_back_offers", "paid_months"]
+    /// The fields of each strict table, as the host pushes them: `ctx`'s, `ctx.customer`'s and a
+    /// subscription entry's as `CPolicyContext` declares them (``ContextTable``).
+    static let contextFields = ContextTable.context.fieldNames
+    static let customerFields = ContextTable.customer.fieldNames
+    static let subscriptionFields = ContextTable.subscriptionEntry.fieldNames
     static let productFields = ["id", "type", "display_name", "description", "price", "display_price", "is_family_shareable", "subscription"]
     static let productSubscriptionFields = ["group_id", "group_name", "group_level", "period", "introductory_offer", "promotional_offers",
                                             "win_back_offers"]
@@ -39,7 +38,7 @@ struct StrictContext {
     /// is a host function holding its fields. (`ctx` and `ctx.customer` are the engine's
     /// ``LazyContext``'s; a test file's are made with ``metatable(_:fields:in:)``.)
     init(in state: LuaState) {
-        subscription = Self.metatable("a subscription entry of ctx.customer.subscriptions", fields: Self.subscriptionFields, in: state)
+        subscription = Self.metatable(ContextTable.subscriptionEntry.name, fields: Self.subscriptionFields, in: state)
         product = Self.metatable("a product", fields: Self.productFields, in: state)
         productSubscription = Self.metatable("a product's subscription", fields: Self.productSubscriptionFields, in: state)
         offer = Self.metatable("an offer", fields: Self.offerFields, in: state)
