@@ -32,7 +32,7 @@ enum DiffCommand: Command {
     positive whole number as a count and as an age in seconds), and balances of each granted
     item; every number with its neighbours n-1 and n+1. Each value is tried alone on the
     customer known with nothing and on a subscriber to each plan, at the first storefront, seed
-    0: one dimension at a time, at most 100 values each. docs/policy.md lists what this misses.
+    0: one dimension at a time, at most 100 values each. docs/policy-tools.md lists what this misses.
 
     Exits with 0 when nothing differs, 1 when something does, 2 on an error, 64 on a usage mistake.
 
