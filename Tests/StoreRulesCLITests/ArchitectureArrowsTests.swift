@@ -22,11 +22,11 @@ import Testing
         }
     }
 
-    @Test("the libraries an embedder links for a SQLite service reach no libpq: StoreCore, StorePolicy, StoreService and StoreHTTP")
+    @Test("the libraries an embedder links for a SQLite service reach no libpq: StoreCore, SQLiteLedger, StorePolicy, StoreService and StoreHTTP")
     func serviceLinksNoPostgresClient() throws {
         let manifest = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         let declared = Self.dependencies(in: manifest)
-        for library in ["StoreCore", "StorePolicy", "StoreService", "StoreHTTP"] {
+        for library in ["StoreCore", "SQLiteLedger", "StorePolicy", "StoreService", "StoreHTTP"] {
             var reached: Set<String> = []
             var frontier = [library]
             while let target = frontier.popLast() {
