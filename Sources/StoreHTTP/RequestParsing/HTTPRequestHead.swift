@@ -4,7 +4,7 @@ import StoreService
 /// The request line and headers of one HTTP/1.0 or HTTP/1.1 request, read strictly from their
 /// bytes, so that a request means one thing to StoreRules and to anything in front of it.
 ///
-/// Refused, each with an ``HTTPError`` whose JSON body names the rule: a request line that is not
+/// Refused, each with an ``StoreService/HTTPError`` whose message names the rule: a request line that is not
 /// `METHOD SP /target SP HTTP/1.x` (`400`), a target over ``maximumTargetBytes`` (`414`), an HTTP
 /// version other than 1.0 and 1.1 (`505`), a line not ended by CRLF, a header line without a
 /// name and colon, white space before the colon, a folded line or a control character in a
@@ -167,7 +167,7 @@ public struct HTTPRequestHead: Sendable {
         return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
     }
 
-    /// A query name or value with `+` read as a space, escapes kept for the router.
+    /// A query name or value with `+` read as a space, escapes kept for the handler to decode.
     private static func formText(_ bytes: ArraySlice<UInt8>) -> String {
         String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
