@@ -377,25 +377,3 @@ public final class PolicyREPL {
         return (try? JSONEncoding.compact(context.customer)) ?? ""
     }
 }
-
-/// Lines policy code printed, collected across the `@Sendable` print handler.
-private final class PrintedLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    func take() -> [String] { lines.withLock { lines in defer { lines = [] }; return lines } }
-}
-
-/// JSON text for the REPL's displays.
-enum JSONEncoding {
-    static func compact<Value: Encodable>(_ value: Value) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func pretty<Value: Encodable>(_ value: Value) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-}
