@@ -36,8 +36,7 @@ public struct HookRequest: Sendable, Decodable {
 
     /// Reads a request; `ctx` and `args` may be left out, an unknown field is refused.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         hook = try container.decode(String.self, forKey: .hook)
         context = try container.decodeIfPresent(PolicyContext.self, forKey: .context) ?? PolicyContext()
         arguments = try container.decodeIfPresent([LuaValue].self, forKey: .arguments) ?? []

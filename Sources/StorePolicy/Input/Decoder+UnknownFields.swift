@@ -10,13 +10,6 @@ extension Decoder {
         return try container(keyedBy: type)
     }
 
-    /// Refuses an object field that `Key` does not name, with the nearest name it does.
-    ///
-    /// - Throws: ``PolicyInputError/unknownField(path:field:known:)`` for the first such field.
-    package func refuseUnknownFields<Key: CodingKey & CaseIterable>(_ type: Key.Type) throws {
-        try refuseFields(except: Key.allCases.map(\.stringValue))
-    }
-
     /// Refuses an object field outside `known`, with the nearest name in `known`.
     ///
     /// - Throws: ``PolicyInputError/unknownField(path:field:known:)`` for the first such field.

@@ -41,8 +41,7 @@ public struct RefundRequest: Sendable, Equatable, Codable {
     /// unknown one refused; times are epoch seconds, the deadline 12 hours after the request
     /// when left out.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
         notificationUUID = try container.decodeIfPresent(String.self, forKey: .notificationUUID) ?? ""
         requestedAt = try container.decodeEpochSecondsIfPresent(forKey: .requestedAt) ?? Date(timeIntervalSince1970: 0)

@@ -47,8 +47,7 @@ public struct Incident: Sendable, Equatable, Codable {
     /// required; `products` and `storefronts` optional lists, each storefront an ISO 3166-1
     /// alpha-3 code in capitals; an unknown field refused.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         start = try Self.time(container, .start)
         end = try Self.time(container, .end)
         guard end >= start else {

@@ -40,8 +40,7 @@ public struct RenewalSubscription: Sendable, Equatable, Codable {
     /// Reads a subscription as `eval --arg` and `decide` take it: `product_id` required, the
     /// rest optional (`state` subscribed, `storefront` USA, renewing), an unknown field refused.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         productID = try container.decode(String.self, forKey: .productID)
         originalTransactionID = try container.decodeIfPresent(String.self, forKey: .originalTransactionID) ?? ""
         groupID = try container.decodeIfPresent(String.self, forKey: .groupID) ?? ""

@@ -39,8 +39,7 @@ public struct RetentionRequest: Sendable, Equatable, Codable {
     /// Reads a request as `storerules eval` and `decide` take it: `product_id` required, every
     /// other field optional, an unknown one refused; `signed_at` in epoch seconds.
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownFields(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         productID = try container.decode(String.self, forKey: .productID)
         originalTransactionID = try container.decodeIfPresent(String.self, forKey: .originalTransactionID) ?? ""
         locale = try container.decodeIfPresent(String.self, forKey: .locale) ?? "en_US"
