@@ -208,12 +208,7 @@ struct StoreOutput {
     // MARK: - Pieces
 
     private func emit(_ value: some Encodable, text: () -> [String]) {
-        if json {
-            let data = (try? SignedPayloadJSON.makeEncoder().encode(value)) ?? Data("{}".utf8)
-            Output.line(String(decoding: data, as: UTF8.self))
-        } else {
-            Output.line(text().joined(separator: "\n"))
-        }
+        Output.answer(value, json: json, text: text)
     }
 
     private func transactionJSON(_ transaction: VerifiedTransaction) -> StoreJSON.Transaction {

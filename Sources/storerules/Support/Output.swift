@@ -20,6 +20,18 @@ enum Output {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// One answer of a command: `value` as one line of JSON when `json`, in signed payloads'
+    /// form (sorted keys, dates as milliseconds since 1970: ``SignedPayloadJSON``), otherwise
+    /// `text`'s lines.
+    static func answer(_ value: some Encodable, json: Bool, text: () -> [String]) {
+        if json {
+            let data = (try? SignedPayloadJSON.makeEncoder().encode(value)) ?? Data("{}".utf8)
+            line(String(decoding: data, as: UTF8.self))
+        } else {
+            line(text().joined(separator: "\n"))
+        }
+    }
+
     /// Reads a whole file — a regular file, a FIFO, `/dev/stdin` or a process substitution —
     /// or standard input for `-`.
     static func read(_ path: String) throws(CommandFailure) -> Data {
