@@ -1,20 +1,20 @@
-/// What the migration to canonical app account tokens changes, the same on every storage.
-package enum AppAccountTokenMigration {
+/// What the migration to canonical app account tokens changes, written once for both databases.
+enum AppAccountTokenMigration {
     /// The tables with an `app_account_token` column.
-    package static let tables = ["customer", "store_transaction", "renewal_info", "pending_notification"]
+    static let tables = ["customer", "store_transaction", "renewal_info", "pending_notification"]
 
     /// One stored token and the canonical form it becomes.
-    package struct Change: Equatable, Sendable {
+    struct Change: Equatable, Sendable {
         /// The token as stored.
-        package let stored: String
+        let stored: String
         /// Its canonical form.
-        package let canonical: String
+        let canonical: String
     }
 
     /// The changes that make `tokens` (a column's distinct values) canonical. With `unique`
     /// (a column that holds each token once), tokens whose canonical form another stored token
     /// has or shares are left as they are.
-    package static func changes(of tokens: [String], unique: Bool) -> [Change] {
+    static func changes(of tokens: [String], unique: Bool) -> [Change] {
         var byCanonical: [String: [String]] = [:]
         for token in tokens {
             byCanonical[AppAccountToken.canonical(token) ?? token, default: []].append(token)
