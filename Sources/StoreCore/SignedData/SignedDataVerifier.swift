@@ -105,12 +105,8 @@ public final class SignedDataVerifier: Sendable {
     /// Verifies a signed transaction and checks its bundle identifier, then its environment.
     public func verifyAndDecodeTransaction(_ signedTransaction: String) throws(VerificationError) -> JWSTransactionDecodedPayload {
         let transaction = try verifyAndDecode(signedTransaction, as: JWSTransactionDecodedPayload.self)
-        guard transaction.bundleId == bundleId else {
-            throw .invalidAppIdentifier(expected: bundleId, found: transaction.bundleId)
-        }
-        guard transaction.environment == environment else {
-            throw .invalidEnvironment(expected: environment, found: transaction.environment)
-        }
+        try checkBundleId(transaction.bundleId)
+        try checkEnvironment(transaction.environment)
         return transaction
     }
 
@@ -118,9 +114,7 @@ public final class SignedDataVerifier: Sendable {
     /// identifier).
     public func verifyAndDecodeRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JWSRenewalInfoDecodedPayload {
         let renewalInfo = try verifyAndDecode(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self)
-        guard renewalInfo.environment == environment else {
-            throw .invalidEnvironment(expected: environment, found: renewalInfo.environment)
-        }
+        try checkEnvironment(renewalInfo.environment)
         return renewalInfo
     }
 
@@ -128,15 +122,9 @@ public final class SignedDataVerifier: Sendable {
     /// production), then its `receiptType` as the environment.
     public func verifyAndDecodeAppTransaction(_ signedAppTransaction: String) throws(VerificationError) -> JWSAppTransactionDecodedPayload {
         let appTransaction = try verifyAndDecode(signedAppTransaction, as: JWSAppTransactionDecodedPayload.self)
-        guard appTransaction.bundleId == bundleId else {
-            throw .invalidAppIdentifier(expected: bundleId, found: appTransaction.bundleId)
-        }
-        guard environment != .production || appTransaction.appAppleId == appAppleId else {
-            throw .invalidAppAppleId(expected: appAppleId, found: appTransaction.appAppleId)
-        }
-        guard appTransaction.receiptType == environment else {
-            throw .invalidEnvironment(expected: environment, found: appTransaction.receiptType)
-        }
+        try checkBundleId(appTransaction.bundleId)
+        try checkAppAppleId(appTransaction.appAppleId)
+        try checkEnvironment(appTransaction.receiptType)
         return appTransaction
     }
 
@@ -144,12 +132,8 @@ public final class SignedDataVerifier: Sendable {
     /// does: the app Apple ID in production (the payload names no bundle), then the environment.
     public func verifyAndDecodeRealtimeRequest(_ signedPayload: String) throws(VerificationError) -> DecodedRealtimeRequestBody {
         let request = try verifyAndDecode(signedPayload, as: DecodedRealtimeRequestBody.self)
-        guard environment != .production || request.appAppleId == appAppleId else {
-            throw .invalidAppAppleId(expected: appAppleId, found: request.appAppleId)
-        }
-        guard request.environment == environment else {
-            throw .invalidEnvironment(expected: environment, found: request.environment)
-        }
+        try checkAppAppleId(request.appAppleId)
+        try checkEnvironment(request.environment)
         return request
     }
 
@@ -176,16 +160,27 @@ public final class SignedDataVerifier: Sendable {
         } else {
             source = (nil, nil, nil)
         }
-        guard source.bundleId == bundleId else {
-            throw .invalidAppIdentifier(expected: bundleId, found: source.bundleId)
-        }
-        guard environment != .production || source.appAppleId == appAppleId else {
-            throw .invalidAppAppleId(expected: appAppleId, found: source.appAppleId)
-        }
-        guard source.environment == environment else {
-            throw .invalidEnvironment(expected: environment, found: source.environment)
-        }
+        try checkBundleId(source.bundleId)
+        try checkAppAppleId(source.appAppleId)
+        try checkEnvironment(source.environment)
         return notification
+    }
+
+    /// Refuses a payload whose bundle identifier is not the app's.
+    private func checkBundleId(_ found: String?) throws(VerificationError) {
+        guard found == bundleId else { throw .invalidAppIdentifier(expected: bundleId, found: found) }
+    }
+
+    /// Refuses, in production only, a payload whose app Apple ID is not the app's.
+    private func checkAppAppleId(_ found: Int64?) throws(VerificationError) {
+        guard environment != .production || found == appAppleId else {
+            throw .invalidAppAppleId(expected: appAppleId, found: found)
+        }
+    }
+
+    /// Refuses a payload from another environment.
+    private func checkEnvironment(_ found: AppStoreEnvironment?) throws(VerificationError) {
+        guard found == environment else { throw .invalidEnvironment(expected: environment, found: found) }
     }
 
     /// Runs the checks common to every kind of signed data (steps 1–7) and returns the payload.
