@@ -49,7 +49,7 @@ struct PostgresConflictRetryTests {
         #expect(try Self.onCallCount(database) == 1)
     }
 
-    @Test("the retry policy runs the failed serializable transaction again, which then sees the other's commit")
+    @Test("a backoff runs the failed serializable transaction again, which then sees the other's commit")
     func retryResolvesSerializationFailure() throws {
         let database = try PostgresTestDatabase()
         try Self.prepareWriteSkew(database)
@@ -71,7 +71,7 @@ struct PostgresConflictRetryTests {
         #expect(try Self.onCallCount(database) == 1)
     }
 
-    @Test("two transactions locking rows in opposite orders deadlock, and the retry policy resolves it")
+    @Test("two transactions locking rows in opposite orders deadlock, and a backoff that runs them again resolves it")
     func retryResolvesDeadlock() throws {
         let database = try PostgresTestDatabase()
         try database.connect().execute("CREATE TABLE account (id bigint PRIMARY KEY, balance bigint NOT NULL)")
