@@ -23,7 +23,10 @@ public enum PostgresIngestBench {
         var figures = PostgresLedgerBenchFigures()
         figures.synchronousCommit = try database.setting("synchronous_commit")
         figures.fsync = try database.setting("fsync")
-        _ = try PostgresConnection(url: database.url).execute(ReferenceTransactionRow.postgresTable)
+        do {
+            let connection = try PostgresConnection(url: database.url)
+            for statement in ReferenceTransactionRow.table.createStatements(in: .postgres) { _ = try connection.execute(statement) }
+        }
         let counts = PostgresLedgerBenchFigures.writerCounts
         let storages = try counts.map { try PostgresLedgerStorage(url: database.url, connections: $0) }
         let ledgers = storages.map { Ledger(storage: $0) }

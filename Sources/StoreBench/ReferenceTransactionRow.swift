@@ -6,42 +6,40 @@ import SQLiteLedger
 /// the same columns, holding the same transaction's fields and its JWS text — inserted with
 /// nothing else around it, into a table with only its primary key.
 struct ReferenceTransactionRow {
+    /// The reference table: the ledger's columns with no constraint but the primary key (and
+    /// SQLite's check that a flag is 0 or 1), in each database's DDL from
+    /// ``LedgerTable/createStatements(in:named:)``.
+    static let table = LedgerTable("reference_transaction", [
+        LedgerColumn("transaction_id", .text, primaryKey: true),
+        LedgerColumn("original_transaction_id", .text),
+        LedgerColumn("customer_id", .text),
+        LedgerColumn("product_id", .text),
+        LedgerColumn("product_type", .text),
+        LedgerColumn("subscription_group_id", .text, nullable: true),
+        LedgerColumn("purchase_date", .integer),
+        LedgerColumn("original_purchase_date", .integer, nullable: true),
+        LedgerColumn("expires_date", .integer, nullable: true),
+        LedgerColumn("quantity", .integer),
+        LedgerColumn("revocation_date", .integer, nullable: true),
+        LedgerColumn("revocation_reason", .integer, nullable: true),
+        LedgerColumn("is_upgraded", .boolean),
+        LedgerColumn("ownership_type", .text, nullable: true),
+        LedgerColumn("offer_type", .integer, nullable: true),
+        LedgerColumn("offer_id", .text, nullable: true),
+        LedgerColumn("app_account_token", .text, nullable: true),
+        LedgerColumn("environment", .text),
+        LedgerColumn("signed_date", .integer),
+        LedgerColumn("jws", .text),
+        LedgerColumn("grant_state", .text),
+        LedgerColumn("unfinished_reason", .text, nullable: true),
+        LedgerColumn("unfinished_detail", .text, nullable: true),
+        LedgerColumn("stored_date", .integer),
+        LedgerColumn("finished_date", .integer, nullable: true),
+        LedgerColumn("price", .integer, nullable: true),
+    ])
+
     /// The columns, as the ledger names them.
-    static let columns = """
-        transaction_id, original_transaction_id, customer_id, product_id, product_type,
-        subscription_group_id, purchase_date, original_purchase_date, expires_date, quantity,
-        revocation_date, revocation_reason, is_upgraded, ownership_type, offer_type, offer_id,
-        app_account_token, environment, signed_date, jws, grant_state, unfinished_reason,
-        unfinished_detail, stored_date, finished_date, price
-        """
-
-    /// The reference table, in SQLite.
-    static let sqliteTable = """
-        CREATE TABLE reference_transaction (
-            transaction_id TEXT PRIMARY KEY NOT NULL, original_transaction_id TEXT NOT NULL,
-            customer_id TEXT NOT NULL, product_id TEXT NOT NULL, product_type TEXT NOT NULL,
-            subscription_group_id TEXT, purchase_date INTEGER NOT NULL, original_purchase_date INTEGER,
-            expires_date INTEGER, quantity INTEGER NOT NULL, revocation_date INTEGER, revocation_reason INTEGER,
-            is_upgraded INTEGER NOT NULL, ownership_type TEXT, offer_type INTEGER, offer_id TEXT,
-            app_account_token TEXT, environment TEXT NOT NULL, signed_date INTEGER NOT NULL, jws TEXT NOT NULL,
-            grant_state TEXT NOT NULL, unfinished_reason TEXT, unfinished_detail TEXT,
-            stored_date INTEGER NOT NULL, finished_date INTEGER, price INTEGER
-        ) STRICT
-        """
-
-    /// The reference table, in PostgreSQL.
-    static let postgresTable = """
-        CREATE TABLE reference_transaction (
-            transaction_id TEXT PRIMARY KEY NOT NULL, original_transaction_id TEXT NOT NULL,
-            customer_id TEXT NOT NULL, product_id TEXT NOT NULL, product_type TEXT NOT NULL,
-            subscription_group_id TEXT, purchase_date BIGINT NOT NULL, original_purchase_date BIGINT,
-            expires_date BIGINT, quantity BIGINT NOT NULL, revocation_date BIGINT, revocation_reason BIGINT,
-            is_upgraded BOOLEAN NOT NULL, ownership_type TEXT, offer_type BIGINT, offer_id TEXT,
-            app_account_token TEXT, environment TEXT NOT NULL, signed_date BIGINT NOT NULL, jws TEXT NOT NULL,
-            grant_state TEXT NOT NULL, unfinished_reason TEXT, unfinished_detail TEXT,
-            stored_date BIGINT NOT NULL, finished_date BIGINT, price BIGINT
-        )
-        """
+    static let columns = table.columns.map(\.name).joined(separator: ", ")
 
     /// The transaction the row holds.
     let item: BenchTransactionSupply.Item

@@ -26,7 +26,9 @@ public enum SQLiteIngestBench {
         for round in 0..<BenchRounds.count {
             let ledger = try Ledger(path: workspace.appendingPathComponent("ingest-\(round).sqlite").path)
             let reference = try Database(path: workspace.appendingPathComponent("reference-\(round).sqlite").path)
-            try reference.write { try $0.execute(ReferenceTransactionRow.sqliteTable) }
+            try reference.write {
+                for statement in ReferenceTransactionRow.table.createStatements(in: .sqlite) { try $0.execute(statement) }
+            }
             let storedDate = Date().millisecondsSince1970
             var ingestTime = Duration.zero
             var insertTime = Duration.zero
