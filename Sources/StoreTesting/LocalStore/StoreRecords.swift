@@ -180,6 +180,19 @@ struct SubscriptionRecord {
              offer?.spans ?? 0, appAccountToken, sharedFrom, renewalInfoJWS])
     }
 
+    /// Starts a period of `productID` with the transaction `transactionID`: subscribed until
+    /// `end`, no billing issue or expiration left, `offer` applying to the next renewals.
+    mutating func beginPeriod(of productID: String, transactionID: String, until end: Date, pendingOffer offer: AppliedOffer?) {
+        self.productID = productID
+        state = .subscribed
+        latestTransactionID = transactionID
+        expirationDate = end
+        gracePeriodExpirationDate = nil
+        billingRetryExpirationDate = nil
+        expirationIntent = nil
+        pendingOffer = offer
+    }
+
     /// Whether the subscription gives service or may again without a new purchase.
     var isLive: Bool { state == .subscribed || state == .inGracePeriod || state == .inBillingRetryPeriod }
 

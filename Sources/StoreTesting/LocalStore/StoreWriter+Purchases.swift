@@ -152,17 +152,11 @@ extension StoreWriter {
         if now.timeIntervalSince(subscription.expirationDate) > StoreTimeline.billingRetryDays * 86_400 {
             subscription.recentStartDate = now
         }
-        subscription.productID = request.product.id
+        subscription.beginPeriod(of: request.product.id, transactionID: record.id, until: end,
+                                 pendingOffer: offer?.afterOneSpan)
         subscription.autoRenewProductID = request.product.id
         subscription.autoRenew = true
-        subscription.state = .subscribed
-        subscription.latestTransactionID = record.id
-        subscription.expirationDate = end
-        subscription.gracePeriodExpirationDate = nil
-        subscription.billingRetryExpirationDate = nil
-        subscription.expirationIntent = nil
         subscription.appAccountToken = token
-        subscription.pendingOffer = offer?.afterOneSpan
         try notify(.subscribed, .resubscribe, about: &subscription, at: now, transaction: record)
         try propagate(subscription, transaction: record, type: .subscribed, subtype: .resubscribe, at: now,
                       startsSharing: true)

@@ -58,14 +58,7 @@ extension StoreWriter {
             customerID: subscription.customerID, originalID: subscription.originalID,
             originalPurchaseDate: subscription.originalPurchaseDate, product: product, info: info, start: start,
             offer: offer, reason: .renewal, appAccountToken: subscription.appAccountToken)
-        subscription.productID = product.id
-        subscription.state = .subscribed
-        subscription.latestTransactionID = record.id
-        subscription.expirationDate = end
-        subscription.gracePeriodExpirationDate = nil
-        subscription.billingRetryExpirationDate = nil
-        subscription.expirationIntent = nil
-        subscription.pendingOffer = offer?.afterOneSpan
+        subscription.beginPeriod(of: product.id, transactionID: record.id, until: end, pendingOffer: offer?.afterOneSpan)
         let subtype: NotificationSubtype? = recovering ? .billingRecovery : nil
         try notify(.didRenew, subtype, about: &subscription, at: start, transaction: record)
         try propagate(subscription, transaction: record, type: .didRenew, subtype: subtype, at: start,
