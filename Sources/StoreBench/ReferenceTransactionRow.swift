@@ -6,40 +6,24 @@ import SQLiteLedger
 /// the same columns, holding the same transaction's fields and its JWS text — inserted with
 /// nothing else around it, into a table with only its primary key.
 struct ReferenceTransactionRow {
-    /// The reference table: the ledger's columns with no constraint but the primary key (and
-    /// SQLite's check that a flag is 0 or 1), in each database's DDL from
-    /// ``LedgerTable/createStatements(in:named:)``.
-    static let table = LedgerTable("reference_transaction", [
-        LedgerColumn("transaction_id", .text, primaryKey: true),
-        LedgerColumn("original_transaction_id", .text),
-        LedgerColumn("customer_id", .text),
-        LedgerColumn("product_id", .text),
-        LedgerColumn("product_type", .text),
-        LedgerColumn("subscription_group_id", .text, nullable: true),
-        LedgerColumn("purchase_date", .integer),
-        LedgerColumn("original_purchase_date", .integer, nullable: true),
-        LedgerColumn("expires_date", .integer, nullable: true),
-        LedgerColumn("quantity", .integer),
-        LedgerColumn("revocation_date", .integer, nullable: true),
-        LedgerColumn("revocation_reason", .integer, nullable: true),
-        LedgerColumn("is_upgraded", .boolean),
-        LedgerColumn("ownership_type", .text, nullable: true),
-        LedgerColumn("offer_type", .integer, nullable: true),
-        LedgerColumn("offer_id", .text, nullable: true),
-        LedgerColumn("app_account_token", .text, nullable: true),
-        LedgerColumn("environment", .text),
-        LedgerColumn("signed_date", .integer),
-        LedgerColumn("jws", .text),
-        LedgerColumn("grant_state", .text),
-        LedgerColumn("unfinished_reason", .text, nullable: true),
-        LedgerColumn("unfinished_detail", .text, nullable: true),
-        LedgerColumn("stored_date", .integer),
-        LedgerColumn("finished_date", .integer, nullable: true),
-        LedgerColumn("price", .integer, nullable: true),
-    ])
+    /// The columns, as the ledger names them, in the order ``insert(into:)`` binds them.
+    static let columnNames = [
+        "transaction_id", "original_transaction_id", "customer_id", "product_id", "product_type",
+        "subscription_group_id", "purchase_date", "original_purchase_date", "expires_date", "quantity",
+        "revocation_date", "revocation_reason", "is_upgraded", "ownership_type", "offer_type", "offer_id",
+        "app_account_token", "environment", "signed_date", "jws", "grant_state", "unfinished_reason",
+        "unfinished_detail", "stored_date", "finished_date", "price",
+    ]
 
-    /// The columns, as the ledger names them.
-    static let columns = table.columns.map(\.name).joined(separator: ", ")
+    /// The columns joined for an `INSERT`.
+    static let columns = columnNames.joined(separator: ", ")
+
+    /// The reference table: these columns of the ledger's `store_transaction`, of the same kinds
+    /// and nullability, with no constraint but the primary key (and SQLite's check that a flag
+    /// is 0 or 1), in each database's DDL from ``LedgerTable/createStatements(in:named:)``.
+    static let table = LedgerTable("reference_transaction", LedgerSchemaDescription.storeTransaction.columns
+        .filter { columnNames.contains($0.name) }
+        .map { LedgerColumn($0.name, $0.kind, nullable: $0.isNullable, primaryKey: $0.isPrimaryKey) })
 
     /// The transaction the row holds.
     let item: BenchTransactionSupply.Item
@@ -50,7 +34,7 @@ struct ReferenceTransactionRow {
     func insert(into connection: DatabaseConnection) throws {
         let payload = item.payload
         try connection.execute(
-            "INSERT INTO reference_transaction (\(Self.columns)) VALUES (\(Array(repeating: "?", count: 26).joined(separator: ", ")))",
+            "INSERT INTO reference_transaction (\(Self.columns)) VALUES (\(Array(repeating: "?", count: Self.columnNames.count).joined(separator: ", ")))",
             [
                 payload.transactionId, payload.originalTransactionId, item.customerID, payload.productId,
                 payload.type?.rawValue, payload.subscriptionGroupIdentifier, payload.purchaseDate?.millisecondsSince1970,
@@ -68,7 +52,7 @@ struct ReferenceTransactionRow {
         func text(_ value: String?) -> PostgresValue? { value.map(PostgresValue.text) }
         func integer(_ value: Int64?) -> PostgresValue? { value.map(PostgresValue.integer) }
         _ = try connection.execute(
-            "INSERT INTO reference_transaction (\(Self.columns)) VALUES (\((1...26).map { "$\($0)" }.joined(separator: ", ")))",
+            "INSERT INTO reference_transaction (\(Self.columns)) VALUES (\((1...Self.columnNames.count).map { "$\($0)" }.joined(separator: ", ")))",
             [
                 text(payload.transactionId), text(payload.originalTransactionId), .text(item.customerID),
                 text(payload.productId), text(payload.type?.rawValue), text(payload.subscriptionGroupIdentifier),
