@@ -66,6 +66,13 @@ import TestPrerequisites
         let second = try #require(try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])
         #expect((second["summary"] as? [String: Any])?["sent"] as? Int == 0, "\(second)")
         #expect((second["summary"] as? [String: Any])?["already_sent"] as? Int == 2, "\(second)")
+        for subscriber in second["subscribers"] as? [[String: Any]] ?? [] {
+            #expect(subscriber["already_sent"] as? Bool == true, "\(subscriber)")
+            #expect(subscriber["sent_date"] is String, "\(subscriber)")
+            #expect(Set(subscriber.keys) == ["customer", "original_transaction_id", "product_id", "days", "reason", "why", "failed", "mass",
+                                             "already_sent", "sent_date"], "every documented field, null when empty: \(subscriber)")
+            #expect(subscriber["why"] is NSNull, "\(subscriber)")
+        }
         let after = try store.storeJSON(["notifications"])["notifications"] as? [[String: Any]] ?? []
         #expect(after.count == notifications.count, "a second run extends nobody again")
         let listed = try CommandRunner.run(command + ["--dry-run"])
