@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "StorePolicyTests", dependencies: ["StorePolicy", "StoreTesting", "SQLiteLedger"]),
         .testTarget(name: "StoreJourneysTests", dependencies: ["StoreJourneys", "StorePolicy", "StoreTesting"]),
         .testTarget(name: "StoreServiceTests", dependencies: ["StoreService", "StorePolicy", "StoreTesting", "SQLiteLedger"]),
-        .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "PostgresLedger",
+        .testTarget(name: "StoreHTTPTests", dependencies: ["StoreHTTP", "StoreService", "StoreTesting", "SQLiteLedger", "PostgresLedger",
                                                          "ServiceCommandLine", "TestPrerequisites"]),
         .testTarget(name: "StoreFuzzingTests", dependencies: ["StoreFuzzing"]),
         .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "SQLiteLedger", "ServiceCommandLine", "CommandLineOptions", "TestPrerequisites", "StoreService"]),
