@@ -166,6 +166,17 @@ extension StoreWriter {
         copy.expirationIntent = source.expirationIntent
     }
 
+    /// Announces an event of `subscription`: notifies its customer (with the subscription's
+    /// latest transaction when `transaction` is nil), then passes the event on to the family
+    /// members' copies (``propagate(_:transaction:upgradesPrevious:type:subtype:at:startsSharing:)``).
+    func announce(_ type: NotificationTypeV2, _ subtype: NotificationSubtype?, about subscription: inout SubscriptionRecord,
+                  at event: Date, transaction: TransactionRecord? = nil, upgradesPrevious: Bool = false,
+                  startsSharing: Bool = false) throws {
+        try notify(type, subtype, about: &subscription, at: event, transaction: transaction)
+        try propagate(subscription, transaction: transaction, upgradesPrevious: upgradesPrevious, type: type,
+                      subtype: subtype, at: event, startsSharing: startsSharing)
+    }
+
     /// Passes an event of a purchaser's subscription on to the family members' copies: each
     /// live copy takes the purchaser's state and gets the same notification, with a copy of
     /// `transaction` when the event made one. When the product is not family-shareable, live

@@ -134,9 +134,7 @@ extension StoreWriter {
             latestTransactionID: record.id, purchaseDate: now, expirationDate: end,
             appAccountToken: request.appAccountToken, sharedFrom: nil)
         subscription.pendingOffer = offer?.afterOneSpan
-        try notify(.subscribed, .initialBuy, about: &subscription, at: now, transaction: record)
-        try propagate(subscription, transaction: record, type: .subscribed, subtype: .initialBuy, at: now,
-                      startsSharing: true)
+        try announce(.subscribed, .initialBuy, about: &subscription, at: now, transaction: record, startsSharing: true)
         return record
     }
 
@@ -157,9 +155,7 @@ extension StoreWriter {
         subscription.autoRenewProductID = request.product.id
         subscription.autoRenew = true
         subscription.appAccountToken = token
-        try notify(.subscribed, .resubscribe, about: &subscription, at: now, transaction: record)
-        try propagate(subscription, transaction: record, type: .subscribed, subtype: .resubscribe, at: now,
-                      startsSharing: true)
+        try announce(.subscribed, .resubscribe, about: &subscription, at: now, transaction: record, startsSharing: true)
         return record
     }
 
@@ -180,15 +176,12 @@ extension StoreWriter {
             }
             if !subscription.autoRenew {
                 subscription.autoRenew = true
-                try notify(.didChangeRenewalStatus, .autoRenewEnabled, about: &subscription, at: now)
-                try propagate(subscription, transaction: nil, type: .didChangeRenewalStatus, subtype: .autoRenewEnabled,
-                              at: now)
+                try announce(.didChangeRenewalStatus, .autoRenewEnabled, about: &subscription, at: now)
             }
             if subscription.autoRenewProductID != product.id {
                 subscription.autoRenewProductID = product.id
                 subscription.pendingOffer = nil
-                try notify(.didChangeRenewalPref, nil, about: &subscription, at: now)
-                try propagate(subscription, transaction: nil, type: .didChangeRenewalPref, subtype: nil, at: now)
+                try announce(.didChangeRenewalPref, nil, about: &subscription, at: now)
             }
             return latest
         }
@@ -197,8 +190,7 @@ extension StoreWriter {
             subscription.autoRenewProductID = product.id
             subscription.autoRenew = true
             subscription.pendingOffer = request.explicitOffer
-            try notify(type, .downgrade, about: &subscription, at: now)
-            try propagate(subscription, transaction: nil, type: type, subtype: .downgrade, at: now)
+            try announce(type, .downgrade, about: &subscription, at: now)
             return latest
         }
         _ = try reissue(latest, at: now) { $0.isUpgraded = true }
@@ -215,9 +207,8 @@ extension StoreWriter {
         subscription.expirationDate = end
         subscription.appAccountToken = token
         subscription.pendingOffer = offer?.afterOneSpan
-        try notify(type, .upgrade, about: &subscription, at: now, transaction: record)
-        try propagate(subscription, transaction: record, upgradesPrevious: true, type: type, subtype: .upgrade,
-                      at: now, startsSharing: true)
+        try announce(type, .upgrade, about: &subscription, at: now, transaction: record, upgradesPrevious: true,
+                     startsSharing: true)
         return record
     }
 

@@ -60,9 +60,7 @@ extension StoreWriter {
             offer: offer, reason: .renewal, appAccountToken: subscription.appAccountToken)
         subscription.beginPeriod(of: product.id, transactionID: record.id, until: end, pendingOffer: offer?.afterOneSpan)
         let subtype: NotificationSubtype? = recovering ? .billingRecovery : nil
-        try notify(.didRenew, subtype, about: &subscription, at: start, transaction: record)
-        try propagate(subscription, transaction: record, type: .didRenew, subtype: subtype, at: start,
-                      startsSharing: productChanged)
+        try announce(.didRenew, subtype, about: &subscription, at: start, transaction: record, startsSharing: productChanged)
     }
 
     /// `DID_FAIL_TO_RENEW` (with `GRACE_PERIOD` when the grace period applies): billing retry
@@ -81,16 +79,14 @@ extension StoreWriter {
             subscription.state = .inBillingRetryPeriod
             subtype = nil
         }
-        try notify(.didFailToRenew, subtype, about: &subscription, at: failure)
-        try propagate(subscription, transaction: nil, type: .didFailToRenew, subtype: subtype, at: failure)
+        try announce(.didFailToRenew, subtype, about: &subscription, at: failure)
     }
 
     /// `GRACE_PERIOD_EXPIRED`: service stops; billing retry goes on.
     func endGracePeriod(_ subscription: inout SubscriptionRecord, at end: Date) throws {
         subscription.state = .inBillingRetryPeriod
         subscription.gracePeriodExpirationDate = nil
-        try notify(.gracePeriodExpired, nil, about: &subscription, at: end)
-        try propagate(subscription, transaction: nil, type: .gracePeriodExpired, subtype: nil, at: end)
+        try announce(.gracePeriodExpired, nil, about: &subscription, at: end)
     }
 
     /// `EXPIRED` with `subtype`.
@@ -101,8 +97,7 @@ extension StoreWriter {
         subscription.billingRetryExpirationDate = nil
         subscription.expirationIntent = intent
         subscription.pendingOffer = nil
-        try notify(.expired, subtype, about: &subscription, at: end)
-        try propagate(subscription, transaction: nil, type: .expired, subtype: subtype, at: end)
+        try announce(.expired, subtype, about: &subscription, at: end)
     }
 
     // MARK: - What the tester or the customer does
@@ -167,8 +162,7 @@ extension StoreWriter {
         guard subscription.autoRenew != enabled else { return }
         subscription.autoRenew = enabled
         let subtype: NotificationSubtype = enabled ? .autoRenewEnabled : .autoRenewDisabled
-        try notify(.didChangeRenewalStatus, subtype, about: &subscription, at: now)
-        try propagate(subscription, transaction: nil, type: .didChangeRenewalStatus, subtype: subtype, at: now)
+        try announce(.didChangeRenewalStatus, subtype, about: &subscription, at: now)
         if !enabled, subscription.state != .subscribed {
             try expire(&subscription, at: now, subtype: .voluntary, intent: .customerCancelled)
         }
