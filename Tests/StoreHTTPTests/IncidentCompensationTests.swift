@@ -21,6 +21,40 @@ import TestPrerequisites
     /// SQLite always; PostgreSQL with a server, and always under CI, where a missing one fails.
     static let backends = TestPrerequisite.runs(postgresServer != nil) ? ["sqlite", "postgres"] : ["sqlite"]
 
+    @Test("an incident extends its subscribers once: a mass extension for a shared product, one request for a lone subscriber",
+          arguments: backends)
+    func extendsOnce(backend: String) async throws {
+        let loop = try CompensationHarness(backend)
+        for (customer, product) in [("ana", "pass.premium"), ("ben", "pass.premium"), ("cara", "pass.family")] {
+            try loop.subscribe(customer, to: product)
+        }
+        let now = Date()
+        let incident = #"{"start":"\#(now.addingTimeInterval(-29 * 3600).formatted(.iso8601))","#
+            + #""end":"\#(now.addingTimeInterval(300).formatted(.iso8601))","#
+            + #""reason":"feeder cams down","products":["pass.premium","pass.family"]}"#
+        let planned = try loop.plan(incident)
+        #expect(planned.massProducts["pass.premium"]?.days == 2, "\(planned.massProducts)")
+        #expect(planned.massProducts["pass.premium"]?.reason == .serviceIssueOrOutage, "\(planned.massProducts)")
+        #expect(planned.entries.contains { $0.customerID == "cara" }, "\(planned.entries)")
+        #expect(planned.entries.allSatisfy { $0.sentBefore == nil }, "\(planned.entries)")
+        #expect(try loop.store.notifications().contains { $0.notificationType == .renewalExtended } == false, "a plan sends nothing")
+
+        let (applied, summary) = try await loop.apply(incident)
+        #expect(summary.sent == 2, "one mass extension and one single: \(summary)")
+        #expect(applied.entries.count == 3)
+        #expect(applied.entries.filter { applied.massProducts[$0.subscription.productID] != nil }.count == 2)
+        let notifications = try loop.store.notifications()
+        #expect(notifications.filter { $0.notificationType == .renewalExtended }.count == 3, "\(notifications.map(\.notificationType))")
+        #expect(notifications.contains { $0.notificationType == .renewalExtension && $0.subtype == .summary })
+
+        let (_, again) = try await loop.apply(incident)
+        #expect(again.sent == 0 && again.alreadySent == 2, "\(again)")
+        #expect(try loop.store.notifications().count == notifications.count, "a second run extends nobody again")
+        let listed = try loop.plan(incident)
+        #expect(listed.massProducts["pass.premium"]?.days == 2, "\(listed.massProducts)")
+        #expect(listed.entries.count == 3 && listed.entries.allSatisfy { $0.sentBefore != nil }, "each subscriber is listed as sent: \(listed.entries)")
+    }
+
     @Test("the same incident saved again in other words extends nobody again, and a changed incident is a new one",
           arguments: backends)
     func resavedIncident(backend: String) async throws {
