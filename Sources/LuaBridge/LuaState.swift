@@ -30,7 +30,7 @@ public final class LuaState {
     let accounting: UnsafeMutablePointer<srlua_limits>
     /// Where the line hook counts, while coverage is on; kept alive with the state.
     var lineCounts: LuaLineCounts?
-    private let printBox: PrintBox
+    let printBox: PrintBox
     private var globalsReference: LuaReference
     private var freezeReference: LuaReference
     var hostFunctions: [HostFunctionBox] = []
@@ -359,95 +359,5 @@ public final class LuaState {
             index = text.index(after: index)
         }
         return (text, nil)
-    }
-
-    private func installSandbox() throws(LuaError) -> (globals: LuaReference, freeze: LuaReference) {
-        // Only the libraries the sandbox shows are opened: io, os, package, debug and
-        // coroutine would be unreachable, but would still take the state's memory.
-        let libraries: [(String, lua_CFunction)] = [
-            ("_G", luaopen_base), ("string", luaopen_string), ("table", luaopen_table), ("math", luaopen_math), ("utf8", luaopen_utf8),
-        ]
-        for (name, open) in libraries {
-            luaL_requiref(handle, name, open, 1)
-            lua_settop(handle, -2)
-        }
-        let stack = LuaStack(handle)
-        let base = stack.top
-        defer { stack.setTop(base) }
-        var builder = LuaSandbox.builder
-        let status = builder.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                srlua_loadbuffer(handle, chars.baseAddress, chars.count, "=sandbox", "t")
-            }
-        }
-        guard status == LUA_OK else {
-            throw LuaError(kind: .syntax, message: stack.string(at: -1) ?? "sandbox does not compile")
-        }
-        lua_rawgeti(handle, srlua_registryindex(), lua_Integer(srlua_ridx_globals()))
-        let fullGlobals = stack.top
-        stack.pushTable()
-        for library in LuaSandbox.libraries {
-            stack.pushTable()
-            let copy = stack.top
-            stack.pushField(named: library.name, of: fullGlobals)
-            stack.forEachPair(of: -1) { key, value in
-                if let name = stack.string(at: key), library.removed.contains(name) { return }
-                stack.pushCopy(of: key)
-                stack.pushCopy(of: value)
-                stack.setPair(of: copy)
-            }
-            stack.setTop(copy)
-            stack.setField(named: library.name, of: copy - 1)
-        }
-        srlua_push_callback(handle, printTrampoline, Unmanaged.passUnretained(printBox).toOpaque())
-        lua_pushcclosure(handle, srlua_make_view_index, 0)
-        let status2 = srlua_pcall(handle, 4, 2, 0)
-        guard status2 == LUA_OK else {
-            throw LuaError(kind: .runtime, message: stack.string(at: -1) ?? "sandbox failed to build")
-        }
-        let freeze = reference(toValueAt: -1)
-        lua_pushvalue(handle, -2)
-        lua_rawseti(handle, srlua_registryindex(), lua_Integer(srlua_ridx_globals()))
-        // The loaded-modules table would keep the full globals alive; nothing requires modules.
-        lua_pushnil(handle)
-        lua_setfield(handle, srlua_registryindex(), "_LOADED")
-        return (reference(toValueAt: -2), freeze)
-    }
-}
-
-/// Holds the host's print handler for the trampoline.
-private final class PrintBox {
-    let handler: LuaState.PrintHandler
-    init(_ handler: @escaping LuaState.PrintHandler) { self.handler = handler }
-}
-
-/// `print` for policy code: joins its arguments with tabs, as Lua's print does, without
-/// running `__tostring` metamethods, and hands the line to the host.
-private let printTrampoline: srlua_callback = { state, context in
-    guard let state, let context else { return 0 }
-    let box = Unmanaged<PrintBox>.fromOpaque(context).takeUnretainedValue()
-    box.handler(LuaStack(state).printedLine())
-    return 0
-}
-
-extension LuaStack {
-    /// The stack's values joined with tabs, as Lua's `print` writes them.
-    func printedLine() -> String {
-    var parts: [String] = []
-    for index in 1...max(1, top) where index <= top {
-        switch type(at: index) {
-        case .string: parts.append(string(at: index) ?? "")
-        case .number:
-            if let integer = integer(at: index), lua_isinteger(state, index) != 0 {
-                parts.append(String(integer))
-            } else {
-                parts.append(String(number(at: index) ?? 0))
-            }
-        case .boolean: parts.append(bool(at: index) == true ? "true" : "false")
-        case .nil: parts.append("nil")
-        case let other: parts.append(other.name)
-        }
-    }
-    return parts.joined(separator: "\t")
     }
 }
