@@ -1,18 +1,18 @@
 import Foundation
 import Testing
 
-/// A local store's API and a ledger (SQLite or PostgreSQL) fed its purchases, for `ledger
+/// A local store's API and a SQLite ledger fed its purchases, for `ledger
 /// extend` to compensate: subscribers bought one by one, incident files written, and the
 /// store's `RENEWAL_EXTENDED` notifications counted per customer.
 struct CompensationLoop {
     let store: StoreAPIProcess
     let ledger: String
 
-    /// A started store and an empty ledger on `backend`.
-    init(_ backend: LedgerReconcileTests.Backend) throws {
+    /// A started store and an empty ledger.
+    init() throws {
         store = try StoreAPIProcess()
         try store.start()
-        ledger = try LedgerReconcileTests.ledger(backend, in: store, named: "service")
+        ledger = LedgerReconcileTests.ledger(in: store, named: "service")
     }
 
     /// Buys `product` for `customer` at the store, ingests it into the ledger, and returns its
@@ -36,19 +36,11 @@ struct CompensationLoop {
         return file.path
     }
 
-    /// `ledger extend … --incident FILE --json`, sending through the store unless `dryRun`.
-    func extend(_ incident: String, dryRun: Bool = false) throws -> CommandRunner.Result {
+    /// `ledger extend … --incident FILE --json`, sending through the store.
+    func extend(_ incident: String) throws -> CommandRunner.Result {
         try CommandRunner.run(["ledger", "extend", "Examples/BackyardBirds", "--ledger", ledger, "--incident", incident, "--root", store.rootPath,
                                "--bundle-id", StoreAPIProcess.bundleID, "--environment", "Sandbox", "--json"]
-                              + (dryRun ? ["--dry-run"] : ConsumptionLoopTests.clientOptions(store)))
-    }
-
-    /// `extend`'s JSON report, after checking it exited 0.
-    func report(_ incident: String, dryRun: Bool = false) throws -> [String: Any] {
-        let result = try extend(incident, dryRun: dryRun)
-        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
-                            "\(result.standardOutput)\(result.standardError)")
+                              + ConsumptionLoopTests.clientOptions(store))
     }
 
     /// How many `RENEWAL_EXTENDED` notifications the store sent about each customer.
@@ -56,16 +48,5 @@ struct CompensationLoop {
         let notifications = try store.storeJSON(["notifications"])["notifications"] as? [[String: Any]] ?? []
         return notifications.filter { $0["notification_type"] as? String == "RENEWAL_EXTENDED" }
             .reduce(into: [:]) { counts, notification in counts[notification["customer_id"] as? String ?? "?", default: 0] += 1 }
-    }
-
-    /// The report's subscribers, by customer.
-    static func subscribers(_ report: [String: Any]) -> [String: [String: Any]] {
-        Dictionary((report["subscribers"] as? [[String: Any]] ?? []).map { ($0["customer"] as? String ?? "?", $0) },
-                   uniquingKeysWith: { first, _ in first })
-    }
-
-    /// The report's summary count named `field`.
-    static func summary(_ report: [String: Any], _ field: String) -> Int? {
-        (report["summary"] as? [String: Any])?[field] as? Int
     }
 }

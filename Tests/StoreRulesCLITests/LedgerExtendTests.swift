@@ -10,7 +10,7 @@ import Testing
     func extend() throws {
         let store = try StoreAPIProcess()
         try store.start()
-        let ledger = try LedgerReconcileTests.ledger(.sqlite, in: store, named: "service")
+        let ledger = LedgerReconcileTests.ledger(in: store, named: "service")
         var lines: [String] = []
         for (customer, product) in [("ana", "pass.premium"), ("ben", "pass.premium"), ("cara", "pass.family")] {
             let bought = try store.storeJSON(["purchase", product, "--customer", customer])
@@ -71,7 +71,7 @@ import Testing
 
     @Test("a malformed incident file is refused as a usage error naming the field, and no subscriber is extended")
     func malformedIncident() throws {
-        let loop = try CompensationLoop(.sqlite)
+        let loop = try CompensationLoop()
         try loop.subscribe("ana", to: "pass.premium")
         try loop.subscribe("cara", to: "pass.family")
         let now = Date()
