@@ -42,10 +42,9 @@ final class ServedStoreLoop {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
 
     /// A store in `environment` (naming its app `appAppleID`) and a service over a new ledger on
-    /// `backend` trusting the store's root (or `trusting`'s), answering through the store's API
-    /// unless `withStoreAPIKey` is false, deciding with the policy in `folder` (Backyard Birds).
-    init(backend: String, withStoreAPIKey: Bool = true, environment: AppStoreEnvironment = .sandbox, appAppleID: Int64? = nil,
-         folder: URL? = nil, trusting other: ServedStoreLoop? = nil) throws {
+    /// `backend` trusting the store's root, deciding with the Backyard Birds policy, answering
+    /// through the store's API unless `withStoreAPIKey` is false.
+    init(backend: String, withStoreAPIKey: Bool = true, environment: AppStoreEnvironment = .sandbox, appAppleID: Int64? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appending(path: "served-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let authority = try SigningAuthority.generate()
@@ -53,8 +52,8 @@ final class ServedStoreLoop {
         let example = Self.packageRoot.appending(path: "Examples/BackyardBirds")
         store = try Self.store(in: directory, authority: authority, environment: environment, appAppleID: appAppleID)
         var configuration = ServiceConfiguration(
-            folder: (folder ?? example).path, ledger: try Self.freshLedger(backend, in: directory),
-            rootCertificates: [(other?.authority ?? authority).rootCertificate], bundleId: Self.bundleID, environment: environment)
+            folder: example.path, ledger: try Self.freshLedger(backend, in: directory),
+            rootCertificates: [authority.rootCertificate], bundleId: Self.bundleID, environment: environment)
         configuration.appAppleId = appAppleID
         let service = try Service(configuration: configuration)
         self.service = service
