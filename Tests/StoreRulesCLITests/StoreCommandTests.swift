@@ -244,48 +244,6 @@ import Testing
         #expect(try shop.json("entitlements", "--customer", "ana")["balances"] as? [String: Int] == ["pellet": 2, "nectar": 2])
     }
 
-    @Test func grantsSeeTheCustomersWholeContextAtTheStoresTime() throws {
-        let policy = """
-            local PASS = "6F3A93AB"
-            return { grant = function(ctx, tx, product)
-                if product.id ~= "pellet.box" then return {} end
-                local grants = { { item = "pellet", amount = 5 }, { item = "day", amount = math.floor(ctx.now / 86400) } }
-                local pass = ctx.customer.subscriptions[PASS]
-                if pass ~= nil and pass.state == "subscribed" and ctx.customer.entitlements[1] == pass.product_id then
-                    grants[#grants + 1] = { item = "subscriber_bonus", amount = 6 - pass.group_level }
-                end
-                if (ctx.customer.balances.pellet or 0) > 0 then
-                    grants[#grants + 1] = { item = "returning_bonus", amount = 1 }
-                end
-                return grants
-            end }
-            """
-        let folder = try CommandRunner.policyFolder(policy, files: [
-            "Products.storekit": try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
-                "Examples/BackyardBirds/Products.storekit"), encoding: .utf8),
-        ])
-        let shop = try Shop(folder: folder.path)
-        let first = try shop.json("purchase", "pellet.box", "--customer", "ana")
-        _ = try shop.json("purchase", "pass.premium", "--customer", "ana")
-        _ = try shop.json("advance", "P1Y")
-        let second = try shop.json("purchase", "pellet.box", "--customer", "ana")
-
-        func day(_ purchase: [String: Any]) throws -> Int {
-            try #require(Self.transaction(purchase)["signedDate"] as? Int) / 86_400_000
-        }
-        let transactions = try #require(try shop.json("transactions", "--customer", "ana")["transactions"] as? [[String: Any]])
-        func grants(_ purchase: [String: Any]) -> [String: Int] {
-            let id = Self.transaction(purchase)["transactionId"] as? String
-            let entry = transactions.first { $0["transaction_id"] as? String == id }
-            return Dictionary(uniqueKeysWithValues: (entry?["grants"] as? [[String: Any]] ?? []).compactMap { grant in
-                (grant["item"] as? String).flatMap { item in (grant["amount"] as? Int).map { (item, $0) } }
-            })
-        }
-        #expect(grants(first) == ["pellet": 5, "day": try day(first)])
-        #expect(try day(second) - day(first) >= 365, "the store's clock moved a year ahead")
-        #expect(grants(second) == ["pellet": 5, "day": try day(second), "subscriber_bonus": 5, "returning_bonus": 1])
-    }
-
     @Test func aFailingFeaturesHookFallsBackToTheEntitledProductsAndSaysWhy() throws {
         let folder = try CommandRunner.policyFolder(
             "return { features = function(ctx) error('no feature table') end }",
@@ -300,18 +258,6 @@ import Testing
         #expect(entitled["features"] as? [String] == ["feeder.golden"])
         #expect(result.standardError.hasPrefix("[policy] features of ana fell back to the entitled products: "))
         #expect(result.standardError.contains("no feature table"), "\(result.standardError)")
-    }
-
-    @Test func aFailingGrantLeavesTheTransactionUnfinished() throws {
-        let folder = try CommandRunner.policyFolder(
-            "return { grant = function(ctx, tx, product) error('no rule for ' .. product.id) end }",
-            files: ["Products.storekit": try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
-                "Examples/BackyardBirds/Products.storekit"), encoding: .utf8)])
-        let shop = try Shop(folder: folder.path)
-        _ = try shop.json("purchase", "pellet.box", "--customer", "ana")
-        let transactions = try #require(try shop.json("transactions")["transactions"] as? [[String: Any]])
-        #expect(transactions.first?["finished"] as? Bool == false)
-        #expect((transactions.first?["grant_state"] as? String)?.contains("no rule for pellet.box") == true)
     }
 
     static let usageErrors: [(arguments: [String], message: String)] = [
