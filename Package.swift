@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
+        .library(name: "SignedData", targets: ["SignedData"]),
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "StorePolicy", targets: ["StorePolicy"]),
         .library(name: "StoreService", targets: ["StoreService"]),
@@ -26,9 +27,11 @@ let package = Package(
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
-        // The libraries: Lua through its C API; the purchase pipeline; the policy engine joining them.
+        // The libraries: Lua through its C API; signed data and its verification through OpenSSL;
+        // the purchase pipeline; the policy engine joining them.
         .target(name: "LuaBridge", dependencies: ["CLua"]),
-        .target(name: "StoreCore", dependencies: ["COpenSSL"]),
+        .target(name: "SignedData", dependencies: ["COpenSSL"]),
+        .target(name: "StoreCore", dependencies: ["SignedData"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "CPolicyContext", "StoreCore", "TextMatching"]),
         .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "SQLiteLedger", "LuaBridge", "AppStoreServerAPI"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
@@ -87,8 +90,9 @@ let package = Package(
         .target(name: "TestPrerequisites", path: "Tests/TestPrerequisites"),
 
         .testTarget(name: "LuaBridgeTests", dependencies: ["LuaBridge"]),
-        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "SQLiteLedger", "StoreTesting", "AppleLibraryCrossCheck", "TestPrerequisites"],
+        .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "StoreTesting", "AppleLibraryCrossCheck", "TestPrerequisites"],
                     exclude: ["XcodeVectors"]),
+        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "SQLiteLedger", "StoreTesting", "TestPrerequisites"]),
         .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "StoreCore", "TestPrerequisites"]),
         .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "StoreCore", "SQLiteLedger", "StoreTesting", "StoreHTTP",
                                                                  "StoreService", "TestPrerequisites"]),

@@ -3,7 +3,7 @@
 /// Each target promises that no input, however hostile, traps, hangs or overflows: every
 /// byte sequence ends in a value or a typed error.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// A compact JWS through ``StoreCore/SignedDataVerifier``: parsing, payload decoding, the
+    /// A compact JWS through ``SignedData/SignedDataVerifier``: parsing, payload decoding, the
     /// chain and the signature, as a transaction, renewal info and a notification, in the
     /// Sandbox environment against a local root and in the Xcode environment.
     case signedData = "signed-data"

@@ -3,7 +3,7 @@ import StoreCore
 
 /// A client of Apple's App Store Server API: every endpoint Apple's server libraries implement,
 /// authenticated with an ES256 JWT, retried where Apple says a failure may pass, and every
-/// signed item in an answer verified by a ``StoreCore/SignedDataVerifier`` before anything
+/// signed item in an answer verified by a ``SignedData/SignedDataVerifier`` before anything
 /// reads it.
 ///
 /// Safe to share between tasks and threads.

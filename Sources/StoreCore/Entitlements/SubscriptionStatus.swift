@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 extension Product.SubscriptionInfo {
     /// The status of one auto-renewable subscription of a customer in a subscription group, as

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 extension Ledger {
     /// Checks the ledger's invariants from what it stores, on any storage, and returns one

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 extension Ledger {
     /// Keeps a refund request Apple asked about, unless one with its notification's UUID is

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 extension Ledger {
     /// What ``copy(to:)`` copied.

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 extension Ledger {
     /// How many distinct event names a customer keeps, unless told otherwise.

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 extension Ledger {
     /// Stores a verified transaction for `customerID` and grants it once.

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 extension Ledger {
     /// Keeps a notification whose customer is not known yet, in the open write: its renewal

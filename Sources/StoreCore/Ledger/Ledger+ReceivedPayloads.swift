@@ -1,3 +1,5 @@
+import SignedData
+
 extension Ledger {
     // MARK: - Validating payloads
 

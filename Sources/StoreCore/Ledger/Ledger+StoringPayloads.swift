@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 /// The ledger's writes of received payloads, each inside a write the caller opened: no rule runs
 /// here, only reads and writes of storage, so a write may run again after a transient failure.

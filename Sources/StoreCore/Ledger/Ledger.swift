@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 /// The durable record of everything a customer bought and was granted, over a
 /// ``LedgerStorage``: one SQLite file (SQLiteLedger's `SQLiteLedgerStorage`), or a database that

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 /// The renewal information of an auto-renewable subscription as the ``Ledger`` stores it: the
 /// verbatim signed JWS and its decoded fields, one per original transaction id (the newest by

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 /// A transaction as the ``Ledger`` stores it: the verbatim signed JWS, the decoded fields that
 /// the ledger and the policy read, the customer it belongs to, and its grant state.

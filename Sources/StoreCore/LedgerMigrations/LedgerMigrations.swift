@@ -1,3 +1,5 @@
+import SignedData
+
 /// The ledger's schema history: one ordered list of steps for both databases, each written
 /// once as ``LedgerSQL`` over the tables of ``LedgerSchemaDescription``, its dialect writing
 /// what differs. A step that only one database's history holds says so; the others keep their

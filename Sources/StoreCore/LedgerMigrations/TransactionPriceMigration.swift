@@ -1,3 +1,5 @@
+import SignedData
+
 /// What the migration that keeps transactions' prices reads, written once for both databases.
 enum TransactionPriceMigration {
     /// The `price` of a stored transaction's JWS, or `nil` when its payload has none or cannot

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 /// A customer's snapshot as one statement on either database: each kind of row gathered into
 /// a JSON array by the database (``LedgerSQLFragment/jsonArray(columns:)``), read back as

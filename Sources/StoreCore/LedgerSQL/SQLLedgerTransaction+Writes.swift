@@ -1,3 +1,5 @@
+import SignedData
+
 extension SQLLedgerTransaction {
     public func lockTransaction(id: String) throws -> StoredTransaction? {
         try connection.firstRow(

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 extension LedgerRecords {
     /// The columns of an event row.

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 /// The ledger's records as rows of any storage: which columns are read, and how a row becomes
 /// a record. Both storages keep the same columns under the same names, dates as epoch

@@ -1,4 +1,5 @@
 import Foundation
+import SignedData
 
 /// The reads of a ledger as they will be once a received transaction is stored: what a
 /// decision about a new transaction reads, before anything is written.

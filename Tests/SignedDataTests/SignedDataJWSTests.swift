@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StoreCore
+@testable import SignedData
 
 /// Compact JWS parsing and signing, base64url, and X.509 certificate reading.
 @Suite struct SignedDataJWSTests {

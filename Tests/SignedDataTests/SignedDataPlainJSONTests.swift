@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StoreCore
+@testable import SignedData
 
 /// The plain-JSON road of ``SignedPayloadJSON/decode(_:from:)``: what it takes, what it leaves
 /// to `JSONDecoder`, and that both roads always give the same value or the same error.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@testable import StoreCore
+@testable import SignedData
 @testable import StoreTesting
 import Synchronization
 import Testing

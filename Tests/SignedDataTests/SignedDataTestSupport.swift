@@ -1,5 +1,5 @@
 import Foundation
-@testable import StoreCore
+@testable import SignedData
 @testable import StoreTesting
 
 /// Chains, payloads and hand-made JWS for the signed-data tests.

@@ -1,6 +1,6 @@
 /// The kind of in-app purchase a signed transaction is for (Apple's `Type`, the payload's `type`).
 ///
-/// The catalog's ``ProductType`` names the same four kinds the way StoreKit's `Product.ProductType` does.
+/// The catalog's `ProductType` (in `StoreCore`) names the same four kinds the way StoreKit's `Product.ProductType` does.
 ///
 /// A value Apple adds later decodes and encodes unchanged; ``isKnown`` tells it apart.
 public struct TransactionProductType: AppStoreEnumeration {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StoreCore
+@testable import SignedData
 
 /// Bytes no App Store ever signs, reaching the verifier before any signature is checked: each
 /// ends in a typed error, in Apple's order (format and payload first), never in a trap.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StoreCore
+@testable import SignedData
 @testable import StoreTesting
 import Testing
 

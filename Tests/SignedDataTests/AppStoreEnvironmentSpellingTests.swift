@@ -1,4 +1,4 @@
-import StoreCore
+import SignedData
 import Testing
 
 /// The one reading of an environment's name as people type it.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StoreCore
+@testable import SignedData
 
 /// Apple's real production chain, as published in the tests of Apple's App Store Server
 /// Library: Apple Root CA - G3 (P-384), Apple Worldwide Developer Relations CA G6, and the

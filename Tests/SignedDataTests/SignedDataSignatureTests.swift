@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StoreCore
+@testable import SignedData
 
 /// ES256 signatures: OpenSSL's DER form, JOSE's raw `r‖s` form, and the conversion between them.
 @Suite struct SignedDataSignatureTests {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Each segment decodes on its own, so a verifier that recognizes a header segment it has seen
 /// before need not decode it again.
-struct JWSSegments {
+package struct JWSSegments {
     /// The protected header's segment, as transmitted.
     let header: Substring
     /// The payload's segment, as transmitted.
@@ -18,7 +18,7 @@ struct JWSSegments {
     /// Locates the segments of `text`.
     ///
     /// - Throws: ``JWSFormatError/wrongPartCount(_:)`` unless `text` has exactly two `.`.
-    init(_ text: String) throws(JWSFormatError) {
+    package init(_ text: String) throws(JWSFormatError) {
         var text = text
         let dots = text.withUTF8 { bytes -> (first: Int, second: Int)? in
             guard let first = Self.separatorOffset(in: bytes, from: 0),
@@ -47,7 +47,7 @@ struct JWSSegments {
     ///
     /// - Throws: ``JWSFormatError/invalidBase64URL(_:)`` naming the first segment that is not
     ///   base64url, or ``JWSFormatError/invalidHeader(_:)``.
-    func decoded(knownHeader: JWSDecodedHeader? = nil) throws(JWSFormatError) -> (header: JWSDecodedHeader, payload: Data, signature: Data) {
+    package func decoded(knownHeader: JWSDecodedHeader? = nil) throws(JWSFormatError) -> (header: JWSDecodedHeader, payload: Data, signature: Data) {
         if let knownHeader {
             return (knownHeader, try decode(.payload), try decode(.signature))
         }

@@ -1,6 +1,6 @@
 import AppleLibraryCrossCheck
 import Foundation
-@testable import StoreCore
+@testable import SignedData
 @testable import StoreTesting
 import Testing
 import TestPrerequisites

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StoreCore
+@testable import SignedData
 @testable import StoreTesting
 import Testing
 
@@ -143,7 +143,7 @@ import Testing
 
 /// Where Xcode-shaped signed data is read from.
 enum XcodeVectors: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    /// The project's own, under `Tests/StoreCoreTests/XcodeVectors/`.
+    /// The project's own, under `Tests/SignedDataTests/XcodeVectors/`.
     case project
     /// Apple's, under `../shared/fixtures/xcode/`.
     case apple

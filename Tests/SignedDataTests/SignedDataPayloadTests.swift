@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StoreCore
+@testable import SignedData
 
 /// Decoding and encoding of App Store payloads, with JSON shaped as Apple's server library
 /// tests shape it (`tests/resources/models/*.json`).
