@@ -117,16 +117,6 @@ final class ServiceProcess: Sendable {
     }
 
     var isRunning: Bool { process.isRunning }
-
-    /// Replaces the folder's `policy.lua`.
-    func writePolicy(_ text: String) throws {
-        try text.write(to: folder.appendingPathComponent("policy.lua"), atomically: true, encoding: .utf8)
-    }
-
-    /// The folder's `policy.lua`.
-    func policy() throws -> String {
-        try String(contentsOf: folder.appendingPathComponent("policy.lua"), encoding: .utf8)
-    }
 }
 
 /// The service's replies, by id and in arrival order, filled by a reader thread.

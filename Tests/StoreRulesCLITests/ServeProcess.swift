@@ -25,8 +25,6 @@ final class ServeProcess: @unchecked Sendable {
         var text: String { String(decoding: body, as: UTF8.self) }
         /// The error's kind, for an error body.
         var errorKind: String? { (json["error"] as? [String: Any])?["kind"] as? String }
-        /// The error's message, for an error body.
-        var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
     }
 
     let directory: URL
