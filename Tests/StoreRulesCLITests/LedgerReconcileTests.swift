@@ -22,6 +22,9 @@ import Testing
                                              input: try #require(bought["signed_transaction_info"] as? String, "\(bought)"))
         #expect(ingested.status == 0, "\(ingested.standardOutput)\(ingested.standardError)")
         try store.store(["advance", "P1M"])
+        // A window ends at the server's Date header, to the second: the store's clock moves past
+        // the renewal's second, so the first window holds it and the second has nothing new.
+        try store.store(["advance", "PT2S"])
         let missed = try LedgerWorkspace.customerJSON("ana", ledger: ledger)
         let reconcile = ["ledger", "reconcile", "Examples/BackyardBirds", "--ledger", ledger, "--root", store.rootPath,
                          "--bundle-id", StoreAPIProcess.bundleID, "--environment", "Sandbox", "--app-store-url", store.baseURL,
