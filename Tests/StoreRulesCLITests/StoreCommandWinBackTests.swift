@@ -1,26 +1,24 @@
 import Foundation
 import Testing
 
-/// `storerules store` winning back a lapsed subscriber: the renewal info's eligible offers in
-/// `status`, the storefront's card, the redemption and App Store Connect's criteria as settings.
+/// `storerules store` winning back a lapsed subscriber: the renewal info's eligible offers as
+/// `status` prints them, `--win-back-offer` and its refusal, and App Store Connect's criteria as
+/// settings. What the local store decides is tested in process (LocalStoreExampleWinBackTests).
 @Suite struct StoreCommandWinBackTests {
     typealias Shop = StoreCommandTests.Shop
 
-    @Test func aLapsedPremiumWatcherRedeemsTheWinBackOffer() throws {
+    @Test func statusPrintsTheWinBackOffersAndPurchaseRedeemsOne() throws {
         let shop = try Shop()
         _ = try shop.json("purchase", "pass.premium", "--customer", "ana")
         _ = try shop.json("auto-renew", "off", "--customer", "ana", "--group", "6F3A93AB")
         _ = try shop.json("advance", "P1M")
         let status = try #require(try shop.json("status")["subscriptions"] as? [[String: Any]])
-        #expect(status.first?["state"] as? String == "expired")
         #expect(status.first?["eligible_win_back_offer_ids"] as? [String] == ["premium.welcome.back"])
         #expect(try shop.run("status").standardOutput.contains("win-back offers: premium.welcome.back"))
 
         let back = try shop.json("purchase", "pass.premium", "--customer", "ana", "--win-back-offer", "premium.welcome.back")
         let transaction = try #require(back["transaction"] as? [String: Any])
-        #expect(transaction["offerType"] as? Int == 4)
         #expect(transaction["offerIdentifier"] as? String == "premium.welcome.back")
-        #expect(transaction["price"] as? Int == 2990)
         let again = try shop.run("purchase", "pass.premium", "--customer", "ana", "--win-back-offer", "premium.welcome.back")
         #expect(again.status != 0)
         #expect(again.standardError.contains("ana may not redeem the win-back offer 'premium.welcome.back' of 'pass.premium': "
