@@ -26,54 +26,6 @@ import TestPrerequisites
         #expect(lines.last == "1 passed, 1 failed")
     }
 
-    @Test func policyTestsAndEvalInputsGiveEventsToTheContext() throws {
-        let policy = """
-        local policy = {}
-        function policy.show_merchandising(ctx, placement)
-            local shown = ctx.customer.events.paywall_shown
-            return shown == nil or ctx.now - shown.last >= 3600
-        end
-        return policy
-        """
-        let folder = try CommandRunner.policyFolder(policy, files: ["policy_test.lua": """
-        function test_not_twice_within_an_hour()
-            local shown = context{ customer = { events = { paywall_shown = { recent = { NOW - 7200, NOW - 60 } } } } }
-            expect_eq(2, shown.customer.events.paywall_shown.count)
-            expect_eq(NOW - 60, shown.customer.events.paywall_shown.last)
-            expect_false(policy.show_merchandising(shown, "home"))
-            expect_true(policy.show_merchandising(context{}, "home"))
-        end
-        """])
-        let tested = try CommandRunner.run(["test", folder.path], environment: ["NO_COLOR": "1"])
-        #expect(tested.status == 0, "\(tested.standardOutput)")
-        let input = #"{"now": 1800000000, "customer": {"events": {"paywall_shown": {"last": 1799999000}}}}"#
-        let evaluated = try CommandRunner.run(["eval", folder.path, "show_merchandising", "--input", "-", "--arg", #""home""#],
-                                              input: input)
-        #expect(evaluated.status == 0, "\(evaluated.standardError)")
-        let shownAMinuteAgo = try JSONSerialization.jsonObject(with: Data(evaluated.standardOutput.utf8)) as? [String: Any]
-        #expect(shownAMinuteAgo?["result"] as? Bool == false, "\(evaluated.standardOutput)")
-        let withoutEvents = try CommandRunner.run(["eval", folder.path, "show_merchandising", "--input", "-", "--arg", #""home""#],
-                                                  input: #"{"now": 1800000000}"#)
-        let neverShown = try JSONSerialization.jsonObject(with: Data(withoutEvents.standardOutput.utf8)) as? [String: Any]
-        #expect(neverShown?["result"] as? Bool == true, "the event, not the input's shape, decides: \(withoutEvents.standardOutput)")
-    }
-
-    @Test func theFrequencyCapInThePolicyGuidePassesItsOwnTest() throws {
-        let guide = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("docs/policy.md"), encoding: .utf8)
-        func luaBlock(after marker: String) throws -> String {
-            let start = try #require(guide.range(of: marker), "docs/policy.md lacks \(marker)")
-            let open = try #require(guide.range(of: "```lua\n", range: start.upperBound..<guide.endIndex))
-            let close = try #require(guide.range(of: "```", range: open.upperBound..<guide.endIndex))
-            return String(guide[open.upperBound..<close.lowerBound])
-        }
-        let hook = try luaBlock(after: "At most three times a week, never twice")
-        let test = try luaBlock(after: "and its test:")
-        let folder = try CommandRunner.policyFolder("local policy = {}\n" + hook + "return policy\n", files: ["policy_test.lua": test])
-        let result = try CommandRunner.run(["test", folder.path], environment: ["NO_COLOR": "1"])
-        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.hasSuffix("1 passed, 0 failed\n"), "\(result.standardOutput)")
-    }
-
     @Test func aMalformedCatalogIsOneLineNamingTheFileAndPath() throws {
         let folder = try CommandRunner.policyFolder("return {}", files: ["Bad.storekit": """
         { "products": [ { "productID": 7, "type": "Consumable" } ], "settings": {}, "subscriptionGroups": [], "version": { "major": 3, "minor": 0 } }
