@@ -3,7 +3,9 @@ import StoreCore
 import StoreTesting
 import Testing
 
-/// `storerules verify`: signed data made by a local signing authority, verified by the binary.
+/// `storerules verify`: signed data made by a local signing authority, verified by the binary: its
+/// inputs, the kind a payload's shape shows, the check a failure names with Apple's status, and
+/// its usage. What each failure says is tested in process (VerificationFailureWordsTests).
 @Suite struct VerifyCommandTests {
     static let bundleId = "com.example.backyardbirds"
     /// 2025-06-15T15:06:40Z.
@@ -103,7 +105,7 @@ import Testing
         let matching = try verify([jws, "--root", rootPath, "--environment", "Production", "--app-apple-id", "1234"])
         #expect(matching.status == 0, "stderr: \(matching.standardError)")
         let other = try verify([jws, "--root", rootPath, "--environment", "Production", "--app-apple-id", "999"])
-        expectFailure(other, check: "app-apple-id", containing: "the app Apple ID is 1234, not 999 (INVALID_APP_IDENTIFIER)")
+        expectFailure(other, check: "app-apple-id", containing: "(INVALID_APP_IDENTIFIER)")
         let missing = try verify([jws, "--root", rootPath])
         expectFailure(missing, check: "configuration", containing: "pass --app-apple-id")
     }
@@ -130,20 +132,19 @@ import Testing
         let parts = jws.split(separator: ".")
         let tampered = [parts[0], forged.split(separator: ".")[1], parts[2]].joined(separator: ".")
         let result = try verify([tampered, "--root", rootPath, "--bundle-id", Self.bundleId])
-        expectFailure(result, check: "signature", containing: "does not verify with the leaf certificate's key (VERIFICATION_FAILURE)")
+        expectFailure(result, check: "signature", containing: "(VERIFICATION_FAILURE)")
     }
 
     @Test func aWrongBundleIDFails() throws {
         let jws = try Self.authority.sign(Self.transaction)
         let result = try verify([jws, "--root", rootPath, "--bundle-id", "com.example.other"])
-        expectFailure(result, check: "bundle-id",
-                      containing: "the bundle identifier is '\(Self.bundleId)', not 'com.example.other' (INVALID_APP_IDENTIFIER)")
+        expectFailure(result, check: "bundle-id", containing: "(INVALID_APP_IDENTIFIER)")
     }
 
     @Test func aWrongEnvironmentFails() throws {
         let jws = try Self.authority.sign(Self.transaction)
         let result = try verify([jws, "--root", rootPath, "--environment", "Production", "--app-apple-id", "1234"])
-        expectFailure(result, check: "environment", containing: "the environment is 'Sandbox', not 'Production' (INVALID_ENVIRONMENT)")
+        expectFailure(result, check: "environment", containing: "(INVALID_ENVIRONMENT)")
     }
 
     @Test func dataSignedUnderAnotherRootFailsTheChainCheck() throws {
