@@ -99,12 +99,7 @@ enum DiffCommand: Command {
     /// A folder as one side: its policy, its catalog (or the fallback's), its tests.
     static func side(_ path: String, fallbackCatalog fallback: PolicyDiff.Side?) throws -> PolicyDiff.Side {
         let (folder, catalog) = try PolicyLoader.open(path)
-        let source: PolicySource
-        do {
-            source = try folder.policySource()
-        } catch {
-            throw CommandFailure(error.description)
-        }
+        let source = try PolicyLoader.source(of: folder)
         let tests = folder.testFiles.compactMap { try? String(contentsOf: $0, encoding: .utf8) }
         guard let catalog else {
             return PolicyDiff.Side(source: source, catalog: fallback?.catalog ?? .empty, storefront: fallback?.storefront, tests: tests)

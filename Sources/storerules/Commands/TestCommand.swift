@@ -60,12 +60,7 @@ enum TestCommand: Command {
         let path = try parsed.positional(0, "the policy folder DIR")
         let patterns = Array(parsed.positionals.dropFirst())
         let (folder, catalog) = try PolicyLoader.open(path)
-        let source: PolicySource
-        do {
-            source = try folder.policySource()
-        } catch {
-            throw CommandFailure(error.description)
-        }
+        let source = try PolicyLoader.source(of: folder)
         let files = folder.testFiles
         guard !files.isEmpty else {
             throw CommandFailure("\(path) has no *_test.lua files")

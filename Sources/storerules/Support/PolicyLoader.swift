@@ -36,6 +36,15 @@ enum PolicyLoader {
         return limits
     }
 
+    /// The folder's policy, a failure to read it as a one-line error.
+    static func source(of folder: PolicyFolder) throws -> PolicySource {
+        do {
+            return try folder.policySource()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+
     /// The folder and its catalog, if it has one.
     static func open(_ path: String) throws -> (PolicyFolder, Catalog?) {
         do {
