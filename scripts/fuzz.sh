@@ -21,6 +21,13 @@ else
     targets=(signed-data payload-json catalog policy-context journey service-request http-request http-connection service-edge lua-result app-store-api)
 fi
 
+# The targets run side by side, one per core (STORERULES_FUZZ_JOBS to change).
+jobs_at_once="${STORERULES_FUZZ_JOBS:-$(nproc)}"
+if ! [[ "$jobs_at_once" =~ ^[1-9][0-9]*$ ]]; then
+    echo "fuzz: STORERULES_FUZZ_JOBS must be a positive whole number, not '$jobs_at_once'" >&2
+    exit 64
+fi
+
 scripts/bootstrap.sh
 swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 fuzzer="$(swift build --package-path Fuzz --show-bin-path -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)/storerules-fuzz"
@@ -43,8 +50,7 @@ fuzz_target() {
     fi
 }
 
-# The targets run side by side, one per core (STORERULES_FUZZ_JOBS to change), each for SECONDS.
-jobs_at_once="${STORERULES_FUZZ_JOBS:-$(nproc)}"
+# Each target for SECONDS, side by side.
 for target in "${targets[@]}"; do
     mkdir -p "$work/$target/corpus" "$work/$target/artifacts"
     while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do
