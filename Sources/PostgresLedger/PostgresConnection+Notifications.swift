@@ -32,7 +32,7 @@ extension PostgresConnection {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw PostgresError(connection: handle, sql: nil) }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: timeout.wholeMilliseconds)
         let ready = poll(&descriptor, 1, milliseconds)
         guard ready > 0 else { return [] }
         received = try drainNotifications()

@@ -56,11 +56,6 @@ public struct PostgresTimeouts: Hashable, Sendable {
 }
 
 extension Duration {
-    /// The duration in whole milliseconds, rounded down.
-    var wholeMilliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-
     /// The duration for a message: `10 s`, `0.5 s`.
     var secondsText: String {
         let milliseconds = wholeMilliseconds

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 
 /// One connection's bytes, plain or through TLS, read and written without blocking past a
 /// deadline.
@@ -45,7 +46,7 @@ func waitForSocket(_ socket: Int32, events: Int16, deadline: ContinuousClock.Ins
     while true {
         let left = deadline - ContinuousClock.now
         guard left > .zero else { throw .timedOut }
-        let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        let milliseconds = Int32(clamping: left.wholeMilliseconds + 1)
         var poller = pollfd(fd: socket, events: events, revents: 0)
         let ready = poll(&poller, 1, milliseconds)
         if ready > 0 {

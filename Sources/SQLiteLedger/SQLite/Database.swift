@@ -68,9 +68,7 @@ public final class Database: @unchecked Sendable {
         let connection = DatabaseConnection(handle: handle)
         do {
             sqlite3_extended_result_codes(handle, 1)
-            let milliseconds = configuration.busyTimeout.components.seconds * 1000
-                + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000
-            sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+            sqlite3_busy_timeout(handle, Int32(clamping: configuration.busyTimeout.wholeMilliseconds))
             let journalMode = try connection.fetchValue(String.self, "PRAGMA journal_mode = WAL")
             guard journalMode?.lowercased() == "wal" else {
                 throw SQLiteError(

@@ -201,8 +201,7 @@ public final class ConsumptionResponder: Sendable {
 
     /// The wait after `attempt` failed, in milliseconds: ``backoff``'s step.
     static func wait(afterAttempt attempt: Int) -> Int64 {
-        let step = backoff.step(beforeRetry: attempt).components
-        return step.seconds * 1000 + step.attoseconds / 1_000_000_000_000_000
+        backoff.step(beforeRetry: attempt).wholeMilliseconds
     }
 }
 

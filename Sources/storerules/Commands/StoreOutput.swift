@@ -213,7 +213,7 @@ struct StoreOutput {
 
     private func transactionJSON(_ transaction: VerifiedTransaction) -> StoreJSON.Transaction {
         StoreJSON.Transaction(signedTransactionInfo: transaction.jwsRepresentation,
-                              transaction: StoreJSON.payload(transaction.jwsRepresentation, as: JWSTransactionDecodedPayload.self),
+                              transaction: transaction.payload,
                               orderID: transaction.payload.transactionId.map(orderID))
     }
 
