@@ -21,4 +21,14 @@ import Testing
             #expect(found.result == .string(icon), "\(product) is looked up with its group level: \(found.result)")
         }
     }
+
+    @Test("a grant request whose transaction names no product, and that gives none, is refused whether or not the policy has a grant hook")
+    func aGrantWithoutAProductIsRefused() throws {
+        for policy in ["return { grant = function(ctx, tx, product) return {} end }", "return {}"] {
+            let engine = try PolicyEngine(source: PolicySource(text: policy), catalog: PolicyCatalog(products: [:], groups: [:]))
+            let request = try HookRequest.decode(json: Data(#"{"hook": "grant", "args": [{"transactionId": "1", "quantity": 1}]}"#.utf8))
+            let refused = #expect(throws: PolicyError.self) { try request.evaluate(with: engine) }
+            #expect(refused?.description.contains("grant needs a product") == true, "\(policy): \(String(describing: refused))")
+        }
+    }
 }

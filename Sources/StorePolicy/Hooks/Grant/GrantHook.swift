@@ -12,6 +12,9 @@ extension PolicyHook {
         run: { arguments throws(PolicyError) in
             let transaction = try arguments.transaction(at: 0)
             let productID = try arguments.string(1, "product id", default: transaction.productId ?? "")
+            guard !productID.isEmpty else {
+                throw arguments.refusal("grant needs a product: the transaction's productId, or a second argument")
+            }
             return try arguments.engine.grant(arguments.context, transaction: transaction, product: productID, traced: true)
                 .map(HookResult.grants)
         },
