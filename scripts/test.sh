@@ -10,32 +10,43 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --test
 scripts/crosscheck/setup.sh
 
-# A throwaway PostgreSQL server for the PostgreSQL suites, stopped and removed when the run
-# ends, whether it passes or fails.
+# What the run made for itself (the summary, each pass's output, a PostgreSQL server's folder)
+# goes when it ends, whether it passes or fails.
+scratch="$(mktemp -d /tmp/storerules-test-XXXXXX)"
+postgres_dir=
+finish() {
+    if [ -n "$postgres_dir" ]; then
+        scripts/postgres-test-server.sh stop "$postgres_dir"
+    fi
+    rm -rf "$scratch"
+}
+trap finish EXIT
+
+# A throwaway PostgreSQL server for the PostgreSQL suites.
 if [ -z "${STORERULES_TEST_POSTGRES_URL:-}" ]; then
     postgres_dir="$(mktemp -d /tmp/storerules-postgres-XXXXXX)"
-    trap 'scripts/postgres-test-server.sh stop "$postgres_dir"' EXIT
     STORERULES_TEST_POSTGRES_URL="$(scripts/postgres-test-server.sh start "$postgres_dir")"
     export STORERULES_TEST_POSTGRES_URL
 fi
 
-summary="$(mktemp /tmp/storerules-test-summary-XXXXXX)"
+summary="$scratch/summary"
 
 # Runs `swift test` with the given options after a label; a test that hangs fails the run within
 # minutes instead of holding the machine. The run's closing line is kept for the summary.
 run_swift_tests() {
     local label=$1 output
     shift
-    output="$(mktemp /tmp/storerules-test-output-XXXXXX)"
+    output="$scratch/output"
     timeout --kill-after=30s 30m swift test --skip-build --parallel "$@" 2>&1 | tee "$output" || {
+        # The tests' status, or tee's failure when they passed: either fails the run.
         status=${PIPESTATUS[0]}
+        [ "$status" -ne 0 ] || status=1
         if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
             echo "scripts/test.sh: the Swift tests did not finish within 30 minutes" >&2
         fi
         exit "$status"
     }
     echo "$label: $(grep 'Test run with' "$output" | tail -1 | sed -E 's/.*Test run with //; s/\x1b\[[0-9;]*m//g')" >>"$summary"
-    rm -f "$output"
 }
 
 swift build --build-tests
@@ -51,10 +62,9 @@ ASAN_OPTIONS=detect_leaks=0 run_swift_tests "Swift tests under AddressSanitizer"
 
 # Every fuzz target, briefly; a crash fails the run and keeps its input in Fuzz/Regressions.
 fuzz_seconds="${STORERULES_FUZZ_SECONDS:-20}"
-fuzz_output="$(mktemp /tmp/storerules-fuzz-output-XXXXXX)"
+fuzz_output="$scratch/fuzz-output"
 scripts/fuzz.sh "$fuzz_seconds" 2>&1 | tee "$fuzz_output"
 echo "Fuzz targets: $(sed -n 's/^fuzz: no crash in //p' "$fuzz_output" | wc -w), ${fuzz_seconds}s each, no crash" >>"$summary"
-rm -f "$fuzz_output"
 
 examples=0
 for policy in Examples/*/policy.lua; do
@@ -68,4 +78,3 @@ echo "Storefront page in headless Chromium: rendered" >>"$summary"
 echo
 echo "scripts/test.sh: passed"
 sed 's/^/  /' "$summary"
-rm -f "$summary"
