@@ -24,26 +24,24 @@ struct PolicyDiffMatrix {
     static let otherStorefronts = ["USA", "GBR", "JPN"]
     static let probeSeeds = [0, 13, 29, 50, 71, 99]
 
-    private let products: [PolicyProduct]
     private let inputs: HookScenarioInputs
     private let storefronts: [String]
     private let customers: [CustomerContext]
     private let baseCustomers: [CustomerContext]
     private let variations: [PolicyDiffVariation]
     private let engines: [PolicyEngine]
-    private let now: Date
 
     init(old: PolicyDiff.Side, new: PolicyDiff.Side, placements: [String]?, engines: [PolicyEngine]) {
         var byID = old.catalog.products
         byID.merge(new.catalog.products) { kept, _ in kept }
-        products = byID.values.sorted { $0.id < $1.id }
+        let products = byID.values.sorted { $0.id < $1.id }
         var storefronts: [String] = []
         for storefront in [old.storefront, new.storefront].compactMap({ $0 }) + Self.otherStorefronts where !storefronts.contains(storefront) {
             storefronts.append(storefront)
         }
         self.storefronts = storefronts
         self.engines = engines
-        now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let items = Self.grantedItems(products, engines: engines, now: now)
         customers = Self.customers(products: products, items: items, now: now)
         baseCustomers = Self.baseCustomers(products: products, now: now)
@@ -64,7 +62,7 @@ struct PolicyDiffMatrix {
                 for storefront in storefronts {
                     var shopper = customer
                     shopper.seed = seed
-                    let context = PolicyContext(now: now, storefront: storefront, customer: shopper)
+                    let context = PolicyContext(now: inputs.now, storefront: storefront, customer: shopper)
                     for arguments in argumentLists { scenarios.append((context, arguments)) }
                 }
             }
@@ -76,7 +74,7 @@ struct PolicyDiffMatrix {
         let variationCustomers = takesItsSubject ? Array(baseCustomers.prefix(1)) : baseCustomers
         for variation in variations {
             for customer in variationCustomers {
-                var context = PolicyContext(now: now, storefront: storefronts[0], customer: customer)
+                var context = PolicyContext(now: inputs.now, storefront: storefronts[0], customer: customer)
                 variation.apply(to: &context)
                 for arguments in argumentLists { scenarios.append((context, arguments)) }
             }
@@ -93,7 +91,7 @@ struct PolicyDiffMatrix {
                     for seed in Self.probeSeeds {
                         var shopper = customer
                         shopper.seed = seed
-                        let request = HookRequest(hook: hook, context: PolicyContext(now: now, storefront: storefronts[0], customer: shopper),
+                        let request = HookRequest(hook: hook, context: PolicyContext(now: inputs.now, storefront: storefronts[0], customer: shopper),
                                                   arguments: arguments)
                         outcomes.append(PolicyDiff.outcome(request, engine))
                     }
