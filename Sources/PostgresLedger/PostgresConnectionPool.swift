@@ -11,7 +11,7 @@ import StoreCore
 /// back inside a transaction is rolled back first.
 public final class PostgresConnectionPool: @unchecked Sendable {
     /// The most connections the pool holds open at once.
-    public let size: Int
+    public var size: Int { pool.size }
     /// The deadlines of every connection, and of ``checkout()``'s wait
     /// (``PostgresTimeouts/checkout``).
     public let timeouts: PostgresTimeouts
@@ -26,7 +26,6 @@ public final class PostgresConnectionPool: @unchecked Sendable {
     /// - Throws: ``PostgresError`` when the first connection cannot be opened.
     public init(url: String, size: Int, timeouts: PostgresTimeouts = PostgresTimeouts()) throws(PostgresError) {
         precondition(size >= 1, "a pool holds at least one connection")
-        self.size = size
         self.timeouts = timeouts
         let roundTrips = PostgresRoundTrips()
         self.roundTrips = roundTrips

@@ -38,8 +38,9 @@ public struct LedgerMigrator: Sendable {
         while try applyNextMigration(host) {}
     }
 
-    /// In one locked transaction: applies and records the first migration the database lacks
-    /// and returns `true`, or returns `false` when none is missing.
+    /// In one locked transaction: applies and records the first migration the database lacks;
+    /// returns whether any may still be missing after it (`false` once the last is recorded, or
+    /// when none was missing).
     private func applyNextMigration<Host: LedgerMigrationHost>(_ host: Host) throws -> Bool {
         var attempted: (name: String, position: Int)?
         do {
@@ -52,7 +53,7 @@ public struct LedgerMigrator: Sendable {
                 attempted = (migration.name, position)
                 try migration.apply(LedgerMigrationContext(connection))
                 try host.record(migration, position: position, on: connection)
-                return true
+                return position < migrations.count
             }
         } catch let error as LedgerMigrationError {
             throw error
