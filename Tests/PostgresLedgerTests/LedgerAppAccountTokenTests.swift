@@ -109,11 +109,14 @@ import Testing
                 try connection.execute("DROP TABLE reconciliation_mark")
                 try connection.execute("DROP TABLE consumption_request")
                 try connection.execute("DROP TABLE renewal_extension")
-                // The token migration is the seventh from the end: the conflict table's, the
+                try connection.execute("DROP TABLE experiment_exposure")
+                try connection.execute("DROP TABLE experiment_phase")
+                // The token migration is the ninth from the end: the conflict table's, the
                 // events' numbering, the reconciliation marks', the refund requests', the
-                // win-back offers' column and the prices' follow it, and run again (the
-                // numbering and the columns find nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 7)")
+                // win-back offers' column, the prices', the experiment tables' and the
+                // currencies' follow it, and run again (the numbering and the columns find
+                // nothing to do).
+                try connection.execute("PRAGMA user_version = \(version - 9)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -125,11 +128,14 @@ import Testing
             try connection.execute("DROP TABLE reconciliation_mark")
             try connection.execute("DROP TABLE consumption_request")
             try connection.execute("DROP TABLE renewal_extension")
+            try connection.execute("DROP TABLE experiment_exposure")
+            try connection.execute("DROP TABLE experiment_phase")
             try connection.execute("""
                 DELETE FROM storerules_migrations
                 WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table',
                                'create consumption request and renewal extension tables',
-                               'keep eligible win-back offers of renewal info', 'keep the price of transactions')
+                               'keep eligible win-back offers of renewal info', 'keep the price of transactions',
+                               'create experiment tables', 'keep the currency and offer discount type of transactions')
                 """)
         }
     }

@@ -24,19 +24,9 @@ import Testing
         }
         #expect(try ledger.transactions(customerID: "ana").map(\.price) == [0, 9990])
 
-        switch location {
-        case .sqlite(let path):
-            let database = try Database(path: path)
-            try database.write { connection in
-                let version: Int64 = try connection.fetchValue(Int64.self, "PRAGMA user_version") ?? 0
-                try connection.execute("ALTER TABLE store_transaction DROP COLUMN price")
-                try connection.execute("PRAGMA user_version = \(version - 1)")
-            }
-        case .postgres(let url):
-            let connection = try PostgresConnection(url: url)
-            try connection.execute("ALTER TABLE store_transaction DROP COLUMN price")
-            try connection.execute("DELETE FROM storerules_migrations WHERE name = 'keep the price of transactions'")
-        }
+        try location.takeBack(toBefore: "keep the price of transactions", undoing: [
+            "ALTER TABLE store_transaction DROP COLUMN price", "DROP TABLE experiment_exposure", "DROP TABLE experiment_phase",
+        ])
         ledger = try location.open()
         #expect(try ledger.transactions(customerID: "ana").map(\.price) == [0, 9990])
         #expect(try ledger.checkInvariants().isEmpty)

@@ -32,22 +32,10 @@ import Testing
         var ledger = try location.open()
         let before = Payloads.renewalInfo(originalID: "9200", productID: "pass.premium", signedAt: 10, autoRenew: .on)
         _ = try ledger.ingest(renewalInfo: before, jwsRepresentation: Payloads.jws(before))
-        switch location {
-        case .sqlite(let path):
-            let database = try Database(path: path)
-            try database.write { connection in
-                let version: Int64 = try connection.fetchValue(Int64.self, "PRAGMA user_version") ?? 0
-                try connection.execute("ALTER TABLE renewal_info DROP COLUMN eligible_win_back_offer_ids")
-                // The column's migration is the second from the end; the prices' runs again and
-                // finds nothing to do.
-                try connection.execute("PRAGMA user_version = \(version - 2)")
-            }
-        case .postgres(let url):
-            let connection = try PostgresConnection(url: url)
-            try connection.execute("ALTER TABLE renewal_info DROP COLUMN eligible_win_back_offer_ids")
-            try connection.execute(
-                "DELETE FROM storerules_migrations WHERE name IN ('keep eligible win-back offers of renewal info', 'keep the price of transactions')")
-        }
+        try location.takeBack(toBefore: "keep eligible win-back offers of renewal info", undoing: [
+            "ALTER TABLE renewal_info DROP COLUMN eligible_win_back_offer_ids", "DROP TABLE experiment_exposure",
+            "DROP TABLE experiment_phase",
+        ])
         ledger = try location.open()
         #expect(try ledger.renewalInfo(originalTransactionID: "9200")?.autoRenewStatus == .on)
         #expect(try ledger.renewalInfo(originalTransactionID: "9200")?.eligibleWinBackOfferIDs == [])

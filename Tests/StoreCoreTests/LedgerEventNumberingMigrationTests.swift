@@ -36,6 +36,8 @@ import TestPrerequisites
                     DROP TABLE reconciliation_mark;
                     DROP TABLE consumption_request;
                     DROP TABLE renewal_extension;
+                    DROP TABLE experiment_exposure;
+                    DROP TABLE experiment_phase;
                     PRAGMA user_version = 7;
                     """)
             }

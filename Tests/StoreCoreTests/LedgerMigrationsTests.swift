@@ -5,7 +5,7 @@ import Testing
 /// servers already record: SQLite counts the steps, so each keeps its position; PostgreSQL
 /// names them, so each keeps its name and order.
 @Suite struct LedgerMigrationsTests {
-    @Test("SQLite's history is the twelve steps its files count, in their order")
+    @Test("SQLite's history is the fourteen steps its files count, in their order")
     func sqliteHistory() {
         #expect(LedgerMigrator.ledger(.sqlite).migrations.map(\.name) == [
             "create ledger tables",
@@ -20,10 +20,12 @@ import Testing
             "create consumption request and renewal extension tables",
             "keep eligible win-back offers of renewal info",
             "keep the price of transactions",
+            "create experiment tables",
+            "keep the currency and offer discount type of transactions",
         ])
     }
 
-    @Test("PostgreSQL's history is the ten steps its servers name, in their order")
+    @Test("PostgreSQL's history is the twelve steps its servers name, in their order")
     func postgresHistory() {
         #expect(LedgerMigrator.ledger(.postgres).migrations.map(\.name) == [
             "create ledger tables",
@@ -36,6 +38,8 @@ import Testing
             "create consumption request and renewal extension tables",
             "keep eligible win-back offers of renewal info",
             "keep the price of transactions",
+            "create experiment tables",
+            "keep the currency and offer discount type of transactions",
         ])
     }
 }

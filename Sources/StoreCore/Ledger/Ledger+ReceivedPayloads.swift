@@ -31,6 +31,8 @@ extension Ledger {
             offerType: payload.offerType,
             offerID: payload.offerIdentifier,
             price: payload.price,
+            currency: payload.currency,
+            offerDiscountType: payload.offerDiscountType,
             appAccountToken: AppAccountToken.canonical(payload.appAccountToken),
             environment: try required(payload.environment, name, "environment"),
             signedDate: try required(payload.signedDate, name, "signedDate"),

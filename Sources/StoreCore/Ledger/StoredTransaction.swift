@@ -44,6 +44,12 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
     /// What the customer paid, in milli-units of the currency (`price`): 0 for a free trial;
     /// `nil` when the payload does not say (Apple's payloads before 2023).
     public var price: Int64?
+    /// The ISO 4217 code of the price's currency (`currency`), such as `USD`; `nil` when the
+    /// payload does not say.
+    public var currency: String?
+    /// The kind of discount of the offer applied (`offerDiscountType`): a free trial, pay as you
+    /// go or pay up front; `nil` without an offer or when the payload does not say.
+    public var offerDiscountType: OfferDiscountType?
     /// The token the app attached to the purchase (`appAccountToken`).
     public var appAccountToken: String?
     /// The App Store environment that signed it (`environment`).
@@ -68,7 +74,8 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
         purchaseDate: Date, originalPurchaseDate: Date? = nil, expirationDate: Date? = nil,
         purchasedQuantity: Int = 1, revocationDate: Date? = nil, revocationReason: RevocationReason? = nil,
         isUpgraded: Bool = false, ownershipType: InAppOwnershipType? = nil, offerType: OfferType? = nil,
-        offerID: String? = nil, price: Int64? = nil, appAccountToken: String? = nil, environment: AppStoreEnvironment,
+        offerID: String? = nil, price: Int64? = nil, currency: String? = nil,
+        offerDiscountType: OfferDiscountType? = nil, appAccountToken: String? = nil, environment: AppStoreEnvironment,
         signedDate: Date, jwsRepresentation: String, grantState: GrantState
     ) {
         self.id = id
@@ -88,6 +95,8 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
         self.offerType = offerType
         self.offerID = offerID
         self.price = price
+        self.currency = currency
+        self.offerDiscountType = offerDiscountType
         self.appAccountToken = appAccountToken
         self.environment = environment
         self.signedDate = signedDate

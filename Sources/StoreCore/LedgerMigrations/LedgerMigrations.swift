@@ -40,6 +40,13 @@ public enum LedgerMigrations {
         // Transactions keep what the customer paid, read from each stored JWS, so that a
         // subscription's paid months can be told from its free ones.
         LedgerMigration("keep the price of transactions", apply: keepTransactionPrices),
+        LedgerMigration("create experiment tables") {
+            try $0.create([LedgerSchemaDescription.experimentExposure, LedgerSchemaDescription.experimentPhase])
+        },
+        // Transactions keep the currency of their price and the kind of discount of their
+        // offer, read from each stored JWS, so that revenue is summed per currency and a free
+        // trial is told from a paid offer.
+        LedgerMigration("keep the currency and offer discount type of transactions", apply: keepTransactionCurrencies),
     ]
 
     private static func keyVersionsByDigest(_ database: LedgerMigrationContext) throws {
@@ -88,6 +95,20 @@ public enum LedgerMigrations {
         for row in try database.rows("SELECT transaction_id, jws FROM store_transaction WHERE price IS NULL") {
             guard let price = TransactionPriceMigration.price(ofStoredJWS: try row.text("jws")) else { continue }
             try database.execute("UPDATE store_transaction SET price = \(price) WHERE transaction_id = \(try row.text("transaction_id"))")
+        }
+    }
+
+    private static func keepTransactionCurrencies(_ database: LedgerMigrationContext) throws {
+        try database.addColumnIfMissing(LedgerSchemaDescription.transactionCurrency, to: "store_transaction")
+        try database.addColumnIfMissing(LedgerSchemaDescription.transactionOfferDiscountType, to: "store_transaction")
+        let unfilled: LedgerSQL = "SELECT transaction_id, jws FROM store_transaction WHERE currency IS NULL AND offer_discount_type IS NULL"
+        for row in try database.rows(unfilled) {
+            let fields = TransactionCurrencyMigration.fields(ofStoredJWS: try row.text("jws"))
+            guard fields.currency != nil || fields.offerDiscountType != nil else { continue }
+            try database.execute("""
+                UPDATE store_transaction SET currency = \(fields.currency), offer_discount_type = \(fields.offerDiscountType)
+                WHERE transaction_id = \(try row.text("transaction_id"))
+                """)
         }
     }
 }

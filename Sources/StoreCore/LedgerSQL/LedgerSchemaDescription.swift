@@ -51,6 +51,8 @@ public enum LedgerSchemaDescription {
             LedgerColumn("stored_date", .integer),
             LedgerColumn("finished_date", .integer, nullable: true),
             transactionPrice,
+            transactionCurrency,
+            transactionOfferDiscountType,
         ],
         constraints: ["CHECK ((grant_state = 'unfinished') = (unfinished_reason IS NOT NULL))"],
         indexes: [
@@ -132,6 +134,15 @@ public enum LedgerSchemaDescription {
     /// The column a migration adds to `store_transaction`: what the customer paid, in
     /// milli-units (`price`), filled from each stored JWS.
     public static let transactionPrice = LedgerColumn("price", .integer, nullable: true)
+
+    /// A column a migration adds to `store_transaction`: the ISO 4217 code of the price's
+    /// currency (`currency`), filled from each stored JWS.
+    public static let transactionCurrency = LedgerColumn("currency", .text, nullable: true)
+
+    /// A column a migration adds to `store_transaction`: the kind of discount of the offer
+    /// applied (`offerDiscountType`: `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`), filled
+    /// from each stored JWS.
+    public static let transactionOfferDiscountType = LedgerColumn("offer_discount_type", .text, nullable: true)
 
     /// The column a migration adds to `renewal_info`: the eligible win-back offer ids, as a
     /// JSON array of strings; `NULL` for none.
@@ -239,6 +250,37 @@ public enum LedgerSchemaDescription {
             LedgerColumn("updated_date", .integer),
         ])
 
+    /// Each customer's first exposure to each phase of an experiment (``ExperimentExposure``):
+    /// one row per customer, experiment and phase, which keeps the variant they were shown.
+    public static let experimentExposure = LedgerTable(
+        "experiment_exposure",
+        [
+            LedgerColumn("customer_id", .text, references: "customer (id)"),
+            LedgerColumn("experiment", .text),
+            LedgerColumn("phase", .text),
+            LedgerColumn("variant", .text),
+            LedgerColumn("exposed_date", .integer),
+            LedgerColumn("policy_version", .text),
+            LedgerColumn("hook", .text),
+            LedgerColumn("placement", .text, nullable: true),
+        ],
+        constraints: ["PRIMARY KEY (customer_id, experiment, phase)"],
+        indexes: [LedgerIndex("experiment_exposure_by_variant", on: "experiment, phase, variant, exposed_date")])
+
+    /// What each phase of an experiment declared when it was first recorded
+    /// (``ExperimentPhaseRecord``): its variants and weights as a JSON array of
+    /// `{"name", "weight"}` objects sorted by name, and its traffic.
+    public static let experimentPhase = LedgerTable(
+        "experiment_phase",
+        [
+            LedgerColumn("experiment", .text),
+            LedgerColumn("phase", .text),
+            LedgerColumn("variants", .text),
+            LedgerColumn("traffic", .integer, check: "traffic BETWEEN 0 AND 100"),
+            LedgerColumn("first_recorded_date", .integer),
+        ],
+        constraints: ["PRIMARY KEY (experiment, phase)"])
+
     /// The fleet's policy releases, which only a ledger on PostgreSQL keeps, apart from ``tables``.
     public static let policyRelease = LedgerTable("policy_release", [
             LedgerColumn("release_number", .identity),
@@ -259,5 +301,5 @@ public enum LedgerSchemaDescription {
 
     /// Every table of the ledger.
     public static let tables = firstTables + [pendingNotification, merchandisingEvent, notificationConflict, reconciliationMark,
-                                         consumptionRequest, renewalExtension]
+                                         consumptionRequest, renewalExtension, experimentExposure, experimentPhase]
 }
