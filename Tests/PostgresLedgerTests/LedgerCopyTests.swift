@@ -26,9 +26,14 @@ import Testing
         _ = try original.ingest(notification: kept.notification, transaction: early, renewalInfo: nil, decide: Payloads.grants)
         try original.setReconciliationMark(.checkpoint, key: "notifications", value: "1800000000000")
         try original.setReconciliationMark(.revision, key: "newcomer", value: "cjoxODAwMDAwMDAwMDAwOjE")
+        try original.recordExposures([LedgerExposureTests.exposure("newcomer"), LedgerExposureTests.exposure("customer-1", variant: "annual")],
+                                     phases: [LedgerExposureTests.phase()])
         let copy = try destination.freshLedger()
         let summary = try original.copy(to: copy)
         #expect(summary.reconciliationMarks == 2)
+        #expect(summary.exposures == 2 && summary.experimentPhases == 1)
+        #expect(try copy.storage.read { try $0.exposures() } == original.storage.read { try $0.exposures() })
+        #expect(try copy.experimentPhases(experiment: nil) == original.experimentPhases(experiment: nil))
         #expect(try copy.reconciliationMarks() == original.reconciliationMarks())
         #expect(try copy.reconciliationMark(.revision, key: "newcomer")?.value == "cjoxODAwMDAwMDAwMDAwOjE")
         #expect(summary.customers == 4)
@@ -44,6 +49,7 @@ import Testing
             #expect(after.balances == before.balances)
             #expect(after.entitledProductIDs == before.entitledProductIDs)
             #expect(after.subscriptionStatuses == before.subscriptionStatuses)
+            #expect(after.exposures == before.exposures)
             for transaction in before.transactions {
                 #expect(try copy.versions(ofTransaction: transaction.id).map(\.jwsRepresentation)
                         == original.versions(ofTransaction: transaction.id).map(\.jwsRepresentation))

@@ -68,6 +68,9 @@ public struct CustomerState: Sendable, Hashable {
     public let balances: [String: Int]
     /// The customer's merchandising events by name (``Ledger/recordEvent(customerID:name:placement:at:)``).
     public let events: [String: EventSummary]
+    /// The customer's exposures to experiments, by exposure time, then experiment and phase
+    /// (``Ledger/recordExposures(_:phases:)``): the variant each was shown in each phase.
+    public let exposures: [ExperimentExposure]
     /// Whether the ledger has recorded the customer; a customer it has never seen has an
     /// empty state and is not known.
     public let isKnown: Bool
@@ -80,6 +83,7 @@ public struct CustomerState: Sendable, Hashable {
     ///   - renewalInfos: the renewal infos of the customer's auto-renewable subscriptions.
     ///   - balances: the customer's item balances.
     ///   - events: the customer's merchandising events by name; none by default.
+    ///   - exposures: the customer's exposures to experiments; none by default.
     ///   - isKnown: whether the ledger has recorded the customer; true by default.
     ///   - catalog: the products, for the groups and levels of subscriptions; optional.
     ///   - date: the date the state describes.
@@ -92,6 +96,7 @@ public struct CustomerState: Sendable, Hashable {
         renewalInfos: [StoredRenewalInfo],
         balances: [String: Int],
         events: [String: EventSummary] = [:],
+        exposures: [ExperimentExposure] = [],
         isKnown: Bool = true,
         catalog: Catalog?,
         at date: Date
@@ -121,6 +126,7 @@ public struct CustomerState: Sendable, Hashable {
         self.transactions = transactions.sorted { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }
         self.balances = balances
         self.events = events
+        self.exposures = exposures.sorted(by: LedgerRecords.exposureOrder)
         self.isKnown = isKnown
 
         func groupID(of transaction: StoredTransaction) -> String? {

@@ -2,7 +2,7 @@ import Foundation
 
 extension Ledger {
     /// The state of `customerID` at `date` — current entitlements, subscription statuses,
-    /// introductory-offer eligibility, history, balances and merchandising events — read from one consistent
+    /// introductory-offer eligibility, history, balances, merchandising events and exposures to experiments — read from one consistent
     /// snapshot of the ledger. See ``CustomerState`` for the rules.
     ///
     /// A customer the ledger does not know has an empty state: no purchases, eligible for
@@ -21,7 +21,8 @@ extension Ledger {
         let snapshot = try customerSnapshot(customerID: customerID, signedData: signedData)
         return try CustomerState(
             customerID: customerID, transactions: snapshot.transactions, renewalInfos: snapshot.renewalInfos,
-            balances: snapshot.balances, events: snapshot.events, isKnown: snapshot.isKnown, catalog: catalog, at: date)
+            balances: snapshot.balances, events: snapshot.events, exposures: snapshot.exposures, isKnown: snapshot.isKnown,
+            catalog: catalog, at: date)
     }
 
     /// A customer's snapshot: without signed data, in one read of the storage's own, with the

@@ -28,12 +28,16 @@ extension Ledger {
         public var consumptionRequests = 0
         /// Renewal extension requests copied.
         public var renewalExtensions = 0
+        /// Exposures to experiments copied.
+        public var exposures = 0
+        /// Phase records of experiments copied.
+        public var experimentPhases = 0
     }
 
     /// Copies everything this ledger holds into `target`, which must be empty: customers,
     /// transactions with their verbatim JWS and every version, renewal infos, grants and their
     /// reversals, balances, processed notifications, the notifications kept for customers not
-    /// known yet or as conflicts, merchandising events, where reconciling got to, the refund requests Apple asked about and the renewal extensions sent — the way an app moves from the embedded SQLite ledger to a shared
+    /// known yet or as conflicts, merchandising events, where reconciling got to, the refund requests Apple asked about, the renewal extensions sent, and the exposures to experiments with the phases they were of — the way an app moves from the embedded SQLite ledger to a shared
     /// PostgreSQL one, or back. The source is read from one snapshot and the target written in
     /// one transaction, so a failed copy leaves the target empty. Grants, reversals and the
     /// transactions' stored and finished dates are dated at the copy, and grant attempts start
@@ -56,7 +60,8 @@ extension Ledger {
             let balances = try customers.map { ($0.id, try ledger.balances(customerID: $0.id)) }
             return (customers, transactions, balances, try ledger.renewalInfos(), try ledger.processedNotifications(),
                     try ledger.pendingNotifications(), try ledger.events(), try ledger.notificationConflicts(),
-                    try ledger.reconciliationMarks(), try ledger.consumptionRequests(), try ledger.renewalExtensions())
+                    try ledger.reconciliationMarks(), try ledger.consumptionRequests(), try ledger.renewalExtensions(),
+                    try ledger.exposures(), try ledger.experimentPhases(experiment: nil))
         }
         let now = Self.nowInMilliseconds()
         return try target.writing { ledger in
@@ -111,6 +116,13 @@ extension Ledger {
                 try ledger.upsertRenewalExtension(record)
                 summary.renewalExtensions += 1
             }
+            // A few hundred rows a statement: a statement binds at most 32,766 parameters on SQLite.
+            for start in stride(from: 0, to: source.11.count, by: 500) {
+                try ledger.insertExposures(Array(source.11[start..<min(start + 500, source.11.count)]))
+            }
+            summary.exposures = source.11.count
+            try ledger.insertExperimentPhases(source.12)
+            summary.experimentPhases = source.12.count
             return summary
         }
     }

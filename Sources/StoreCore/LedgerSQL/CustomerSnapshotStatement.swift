@@ -30,6 +30,9 @@ enum CustomerSnapshotStatement {
               (SELECT \(.jsonArray(columns: ["name", "occurred_date"])) FROM (
                  \(sql: LedgerRecords.recentEventsQuery(customerID: customerID))) AS e
               ) AS recent_events,
+              (SELECT \(.jsonArray(columns: exposureColumns)) FROM (
+                 SELECT \(sql: LedgerRecords.exposureColumns) FROM experiment_exposure WHERE customer_id = \(customerID)) AS x
+              ) AS exposures,
               EXISTS (SELECT 1 FROM customer WHERE id = \(customerID)) AS known
             """
     }
@@ -48,13 +51,15 @@ enum CustomerSnapshotStatement {
         let balances = try column("balances").map { (try $0.text("item"), Int(try $0.integer("amount"))) }
         var events = try LedgerRecords.eventSummaries(counts: try column("event_counts"), recent: try column("recent_events"))
         for name in events.keys { events[name]?.recent.sort(by: >) }
+        let exposures = try column("exposures").map(LedgerRecords.exposure(from:)).sorted(by: LedgerRecords.exposureOrder)
         return CustomerSnapshot(
             transactions: transactions, renewalInfos: renewalInfos, balances: Dictionary(balances, uniquingKeysWith: +),
-            events: events, isKnown: try row.flag("known"))
+            events: events, exposures: exposures, isKnown: try row.flag("known"))
     }
 
     private static let transactionColumns = LedgerRecords.columnNames(of: LedgerRecords.transactionColumns)
     private static let renewalInfoColumns = LedgerRecords.columnNames(of: LedgerRecords.renewalInfoColumns)
+    private static let exposureColumns = LedgerRecords.columnNames(of: LedgerRecords.exposureColumns)
 }
 
 extension SQLLedgerTransaction {

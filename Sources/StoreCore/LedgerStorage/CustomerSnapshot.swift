@@ -1,6 +1,6 @@
 /// Everything the ledger holds that a customer's state is worked out from, read at one moment:
-/// their transactions, the renewal infos of their subscriptions, their balances and events,
-/// and whether the ledger knows them.
+/// their transactions, the renewal infos of their subscriptions, their balances, events and
+/// exposures to experiments, and whether the ledger knows them.
 public struct CustomerSnapshot: Hashable, Sendable {
     /// The customer's transactions, oldest purchase first; without their signed JWS unless
     /// read with it.
@@ -12,16 +12,19 @@ public struct CustomerSnapshot: Hashable, Sendable {
     public var balances: [String: Int]
     /// The customer's events by name.
     public var events: [String: EventSummary]
+    /// The customer's exposures to experiments, by exposure time, then experiment and phase.
+    public var exposures: [ExperimentExposure]
     /// Whether the ledger has recorded the customer.
     public var isKnown: Bool
 
     /// Collects a snapshot's parts.
     public init(transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], balances: [String: Int],
-                events: [String: EventSummary], isKnown: Bool) {
+                events: [String: EventSummary], exposures: [ExperimentExposure] = [], isKnown: Bool) {
         self.transactions = transactions
         self.renewalInfos = renewalInfos
         self.balances = balances
         self.events = events
+        self.exposures = exposures
         self.isKnown = isKnown
     }
 }
@@ -37,6 +40,6 @@ extension LedgerReading {
             transactions: transactions,
             renewalInfos: try subscriptionIDs.sorted().compactMap { try renewalInfo(originalTransactionID: $0) },
             balances: try balances(customerID: customerID), events: try eventSummaries(customerID: customerID),
-            isKnown: try customer(id: customerID) != nil)
+            exposures: try exposures(customerID: customerID), isKnown: try customer(id: customerID) != nil)
     }
 }

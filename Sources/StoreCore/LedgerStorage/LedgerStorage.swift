@@ -151,6 +151,13 @@ public protocol LedgerReading {
     func dueConsumptionRequests(at now: Int64) throws -> [ConsumptionRequestRecord]
     /// Every renewal extension request, by incident, product, then subscription.
     func renewalExtensions() throws -> [RenewalExtensionRecord]
+    /// A customer's exposures to experiments, by exposure time, then experiment and phase.
+    func exposures(customerID: String) throws -> [ExperimentExposure]
+    /// Every exposure recorded, by customer, experiment, then phase (for copies).
+    func exposures() throws -> [ExperimentExposure]
+    /// The phase records of `experiment`, or of every experiment when nil, by experiment, then
+    /// when each phase was first recorded.
+    func experimentPhases(experiment: String?) throws -> [ExperimentPhaseRecord]
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -216,6 +223,12 @@ public protocol LedgerWriting: LedgerReading {
     func hastenConsumptionRequests(transactionID: String, at now: Int64, heldBefore: Int64) throws -> Int
     /// Records a renewal extension request, replacing the one with its request identifier.
     func upsertRenewalExtension(_ record: RenewalExtensionRecord) throws
+    /// Stores each exposure, of a customer the ledger knows, unless its customer has one for
+    /// its experiment and phase, in one statement; the stored one stays as it is.
+    func insertExposures(_ exposures: [ExperimentExposure]) throws
+    /// Stores each phase record unless one of its experiment and phase is stored, in one
+    /// statement; the stored one stays as it is.
+    func insertExperimentPhases(_ phases: [ExperimentPhaseRecord]) throws
 }
 
 extension LedgerReading {

@@ -34,7 +34,8 @@ extension LedgerCommand {
             ("processed notifications", summary.processedNotifications), ("pending notifications", summary.pendingNotifications),
             ("notification conflicts", summary.notificationConflicts), ("merchandising events", summary.events),
             ("reconciliation marks", summary.reconciliationMarks), ("refund requests", summary.consumptionRequests),
-            ("renewal extensions", summary.renewalExtensions),
+            ("renewal extensions", summary.renewalExtensions), ("experiment exposures", summary.exposures),
+            ("experiment phases", summary.experimentPhases),
         ]
         for (kind, count) in kinds {
             Output.line("  \(kind): \(count)")

@@ -142,6 +142,18 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.renewalExtensions()
     }
 
+    func exposures(customerID: String) throws -> [ExperimentExposure] {
+        try base.exposures(customerID: customerID)
+    }
+
+    func exposures() throws -> [ExperimentExposure] {
+        try base.exposures()
+    }
+
+    func experimentPhases(experiment: String?) throws -> [ExperimentPhaseRecord] {
+        try base.experimentPhases(experiment: experiment)
+    }
+
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {
         try base.eventSummaries(customerID: customerID)
     }

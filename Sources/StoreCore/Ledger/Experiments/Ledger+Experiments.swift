@@ -1,0 +1,86 @@
+import Foundation
+
+extension Ledger {
+    /// Stores each exposure unless its customer already has one for that experiment and phase,
+    /// and each phase record unless one of its experiment and phase is stored, in one write,
+    /// recording the customers the ledger does not know yet; returns the stored exposure of each
+    /// experiment and phase asked about, in the order asked: the one already stored wins over
+    /// the one given, so a customer keeps the variant they were first shown however many
+    /// writers record an exposure at once.
+    ///
+    /// - Throws: ``LedgerError/invalidCustomerID(_:)`` or ``LedgerError/invalidExperiment(_:)``
+    ///   for an exposure or phase record that breaks the rules of ``ExperimentExposure/validated()``
+    ///   and ``ExperimentPhaseRecord/validated()`` (nothing is written); a storage failure.
+    @discardableResult
+    public func recordExposures(_ exposures: [ExperimentExposure], phases: [ExperimentPhaseRecord]) throws -> [ExperimentExposure] {
+        for exposure in exposures { try exposure.validated() }
+        for phase in phases { try phase.validated() }
+        var seen = Set<ExposureKey>()
+        let asked = exposures.filter { seen.insert(ExposureKey($0)).inserted }
+        guard !asked.isEmpty || !phases.isEmpty else { return [] }
+        let customerIDs = Set(asked.map(\.customerID)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let now = Self.nowInMilliseconds()
+        return try writing { ledger in
+            for customerID in customerIDs {
+                try ledger.insertCustomer(id: customerID, appAccountToken: nil, createdDate: now)
+            }
+            try ledger.insertExperimentPhases(phases.sorted { ExperimentPhaseKey($0) < ExperimentPhaseKey($1) })
+            // In key order, so that two writers never wait on each other's rows in a cycle.
+            try ledger.insertExposures(asked.sorted { ExposureKey($0) < ExposureKey($1) })
+            var stored: [ExposureKey: ExperimentExposure] = [:]
+            for customerID in customerIDs {
+                for exposure in try ledger.exposures(customerID: customerID) {
+                    stored[ExposureKey(exposure)] = exposure
+                }
+            }
+            return try asked.map { exposure in
+                guard let kept = stored[ExposureKey(exposure)] else {
+                    throw LedgerError.storage(LedgerStorageFailure(
+                        message: "the exposure of \(exposure.customerID) to \(exposure.experiment) was not stored", isTransient: true))
+                }
+                return kept
+            }
+        }
+    }
+
+    /// A customer's exposures to experiments, by exposure time, then experiment and phase.
+    ///
+    /// - Throws: ``LedgerError/invalidCustomerID(_:)``; a storage failure.
+    public func exposures(customerID: String) throws -> [ExperimentExposure] {
+        try CustomerID.validated(customerID)
+        return try reading { try $0.exposures(customerID: customerID) }
+    }
+
+    /// The phase records of `experiment`, or of every experiment when nil, by experiment, then
+    /// when each phase was first recorded.
+    public func experimentPhases(experiment: String?) throws -> [ExperimentPhaseRecord] {
+        try reading { try $0.experimentPhases(experiment: experiment) }
+    }
+}
+
+/// What makes an exposure one of a kind: its customer, experiment and phase, ordered byte by
+/// byte.
+private struct ExposureKey: Hashable, Comparable {
+    let parts: [[UInt8]]
+
+    init(_ exposure: ExperimentExposure) {
+        parts = [Array(exposure.customerID.utf8), Array(exposure.experiment.utf8), Array(exposure.phase.utf8)]
+    }
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.parts.lexicographicallyPrecedes(rhs.parts) { $0.lexicographicallyPrecedes($1) }
+    }
+}
+
+/// What makes a phase record one of a kind: its experiment and phase, ordered byte by byte.
+private struct ExperimentPhaseKey: Comparable {
+    let parts: [[UInt8]]
+
+    init(_ phase: ExperimentPhaseRecord) {
+        parts = [Array(phase.experiment.utf8), Array(phase.phase.utf8)]
+    }
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.parts.lexicographicallyPrecedes(rhs.parts) { $0.lexicographicallyPrecedes($1) }
+    }
+}
