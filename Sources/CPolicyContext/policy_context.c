@@ -3,7 +3,7 @@
 #include <lauxlib.h>
 
 /* What is made on first read and kept, in a registry slot, for the rest of the context's life. */
-enum part { PART_CUSTOMER, PART_ENTITLEMENTS, PART_SUBSCRIPTIONS, PART_BALANCES, PART_ATTRIBUTES, PART_EVENTS, PART_COUNT };
+enum part { PART_CUSTOMER, PART_ENTITLEMENTS, PART_SUBSCRIPTIONS, PART_BALANCES, PART_ATTRIBUTES, PART_EVENTS, PART_EXPERIMENTS, PART_COUNT };
 
 struct policy_context {
     policy_context_snapshot *snapshot; /* NULL once the context has ended */
@@ -130,8 +130,11 @@ static void make_part(lua_State *L, policy_context *context, enum part part) {
         break;
     case PART_ATTRIBUTES:
     case PART_EVENTS:
+    case PART_EXPERIMENTS:
         lua_rawgeti(L, LUA_REGISTRYINDEX, context->push_part_slot);
-        lua_pushinteger(L, part == PART_ATTRIBUTES ? POLICY_CONTEXT_ATTRIBUTES : POLICY_CONTEXT_EVENTS);
+        lua_pushinteger(L, part == PART_ATTRIBUTES ? POLICY_CONTEXT_ATTRIBUTES
+                           : part == PART_EVENTS   ? POLICY_CONTEXT_EVENTS
+                                                   : POLICY_CONTEXT_EXPERIMENTS);
         lua_call(L, 1, 1);
         break;
     case PART_COUNT:
@@ -165,6 +168,7 @@ static void push_context_field(lua_State *L, policy_context *context, policy_con
     case POLICY_CONTEXT_CTX_ENVIRONMENT: push_string(L, snapshot->environment); return;
     case POLICY_CONTEXT_CTX_CATALOG: lua_rawgeti(L, LUA_REGISTRYINDEX, context->catalog_slot); return;
     case POLICY_CONTEXT_CTX_CUSTOMER: push_part(L, context, PART_CUSTOMER); return;
+    case POLICY_CONTEXT_CTX_EXPERIMENTS: push_part(L, context, PART_EXPERIMENTS); return;
     }
     lua_pushnil(L);
 }

@@ -22,6 +22,8 @@ public struct EntitlementsAnswer: Encodable, Sendable {
     public var unfinishedTransactions: [String]
     /// The version of the policy that decided `features`; absent when no policy was asked.
     public var policyVersion: String?
+    /// The variants `features` read that the ledger had not recorded; not part of the JSON.
+    public var exposures: [ExperimentExposure] = []
 
     /// What `context` (made from `state`) holds, with the features `engine` unlocks in it when
     /// an engine is given. A failing `features` hook does not fail the answer: the decision
@@ -37,6 +39,7 @@ public struct EntitlementsAnswer: Encodable, Sendable {
             let decision = engine.features(context)
             features = decision.value
             featuresFallback = decision.failure?.description
+            exposures = decision.exposures
             policyVersion = engine.version
         }
     }

@@ -43,6 +43,15 @@ extension Service {
             context = given
         case .customer(let customerID): context = try self.context(of: customerID).context
         }
+        var response = try decide(request, in: context)
+        // Only a customer decided on from the ledger is exposed: a context given in full is a what-if.
+        if case .customer(let customerID) = request.subject, try !recordExposures(response.exposures) {
+            response = try decide(request, in: try self.context(of: customerID).context)
+        }
+        return response
+    }
+
+    private func decide(_ request: DecisionRequest, in context: PolicyContext) throws(ServiceError) -> HookResponse {
         do {
             var response = try HookRequest(hook: request.hook, context: context, arguments: request.arguments).decide(with: engine)
             if !request.traced { response.trace = nil }

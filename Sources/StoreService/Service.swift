@@ -142,16 +142,29 @@ public final class Service: Sendable {
     // MARK: - Decisions
 
     /// The storefront plan for `customerID` at `placement`, as the ledger knows them now.
+    ///
+    /// The variants the plan read for the first time are recorded before it is returned
+    /// (``recordExposures(_:)``); when another instance recorded other ones first, the plan is
+    /// made again on what the ledger holds.
     public func storefrontPlan(customerID: String, placement: String) throws(ServiceError) -> StorefrontPlan {
-        let (state, context) = try context(of: customerID)
+        var (state, context) = try context(of: customerID)
         var plan = engine.storefrontPlan(context, placement: placement)
+        if try !recordExposures(plan.exposures) {
+            (state, context) = try self.context(of: customerID)
+            plan = engine.storefrontPlan(context, placement: placement)
+        }
         plan.customerKnown = state.isKnown
         return plan
     }
 
     private func entitlements(of customerID: String) throws(ServiceError) -> EntitlementsAnswer {
-        let (state, context) = try context(of: customerID)
-        return EntitlementsAnswer(state: state, context: context, engine: engine)
+        var (state, context) = try context(of: customerID)
+        var answer = EntitlementsAnswer(state: state, context: context, engine: engine)
+        if try !recordExposures(answer.exposures) {
+            (state, context) = try self.context(of: customerID)
+            answer = EntitlementsAnswer(state: state, context: context, engine: engine)
+        }
+        return answer
     }
 
     // MARK: - Signed data

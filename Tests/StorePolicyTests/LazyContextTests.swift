@@ -104,7 +104,7 @@ import Testing
         #expect(decision.source == .policy)
         #expect(decision.value == ["catalog", "customer", "customer.attributes", "customer.balances", "customer.entitlements",
                                    "customer.events", "customer.id", "customer.seed", "customer.status_known",
-                                   "customer.subscriptions", "environment", "locale", "now", "storefront"])
+                                   "customer.subscriptions", "environment", "experiments", "locale", "now", "storefront"])
     }
 
     @Test func ctxAndItsCustomerAreReadOnly() throws {

@@ -91,7 +91,7 @@ import Testing
         #expect(contextError(#"{"customer":{"subscriptions":{"PASS":{"product_id":"p","stat":"expired"}}}}"#)?.description
                 == "customer.subscriptions.PASS: unknown field 'stat'; did you mean 'state'?")
         #expect(contextError(#"{"colour":"red"}"#)?.description
-                == "unknown field 'colour' at the top level; known fields: now, storefront, locale, environment, customer")
+                == "unknown field 'colour' at the top level; known fields: now, storefront, locale, environment, customer, experiments")
         #expect(contextError(#"{"customer":{"attributes":{"anything":{"goes":1}}}}"#) == nil)
     }
 

@@ -83,9 +83,9 @@ struct policy_context_snapshot {
     void *owner;
 };
 
-/* The parts of `ctx.customer` a host function pushes: the function is called with the part's
- * number and must push exactly one table. */
-enum { POLICY_CONTEXT_ATTRIBUTES = 1, POLICY_CONTEXT_EVENTS = 2 };
+/* The parts of `ctx` and `ctx.customer` a host function pushes: the function is called with
+ * the part's number and must push exactly one table. */
+enum { POLICY_CONTEXT_ATTRIBUTES = 1, POLICY_CONTEXT_EVENTS = 2, POLICY_CONTEXT_EXPERIMENTS = 3 };
 
 /* The text of an error about a key: the host function is called with the table's number
  * (POLICY_CONTEXT_CTX or POLICY_CONTEXT_CUSTOMER), the key, and whether the key was written
@@ -98,8 +98,8 @@ typedef struct policy_context policy_context;
 /*
  * Makes the metatables of `ctx` and `ctx.customer` in `L`, once per state.  The registry
  * slots name the catalog `ctx.catalog` shows, the metatable every subscription entry gets,
- * the `next` function `pairs` walks with, the host function that pushes attributes and
- * events, and the host function that words an error about a key.  The context lives as long
+ * the `next` function `pairs` walks with, the host function that pushes attributes, events and the
+ * experiments table, and the host function that words an error about a key.  The context lives as long
  * as the state (it is a userdata anchored in the registry).  Raises a Lua error when memory
  * runs out, so call it protected or while the state has room.
  */

@@ -19,7 +19,8 @@
     FIELD(LOCALE, "locale", STRING, ALWAYS)                                                                   \
     FIELD(ENVIRONMENT, "environment", STRING, ALWAYS)                                                         \
     FIELD(CATALOG, "catalog", TABLE, ALWAYS)                                                                  \
-    FIELD(CUSTOMER, "customer", TABLE, ALWAYS)
+    FIELD(CUSTOMER, "customer", TABLE, ALWAYS)                                                                \
+    FIELD(EXPERIMENTS, "experiments", TABLE, ALWAYS)
 
 #define POLICY_CONTEXT_CUSTOMER_FIELDS(FIELD)                                                               \
     FIELD(ID, "id", STRING, ALWAYS)                                                                           \

@@ -22,6 +22,7 @@ extension CustomerContext {
     /// - `balances`: the ledger's item balances.
     /// - `attributes`: `attributes`, as the host passes them.
     /// - `events`: the ledger's merchandising events by name (``EventHistory``).
+    /// - ``exposures``: the ledger's experiment exposures, which `ctx.experiments` keeps.
     public init(_ state: CustomerState, attributes: [String: LuaValue] = [:]) {
         var subscriptions: [String: SubscriptionSnapshot] = [:]
         for groupID in state.subscriptionStatuses.keys {
@@ -36,6 +37,9 @@ extension CustomerContext {
         self.init(id: state.customerID, statusKnown: true, entitlements: state.entitledProductIDs,
                   subscriptions: subscriptions, balances: state.balances, attributes: attributes,
                   events: state.events.mapValues(EventHistory.init))
+        for exposure in state.exposures {
+            exposures[exposure.experiment, default: [:]][exposure.phase] = exposure.variant
+        }
     }
 
     /// The policy's view of `customerID` as the ledger knows them at `date`; see

@@ -22,6 +22,10 @@ public struct CustomerContext: Sendable, Equatable, Codable {
     public var attributes: [String: LuaValue]
     /// Merchandising events by name (`ctx.customer.events`): a paywall shown, an offer dismissed.
     public var events: [String: EventHistory]
+    /// The variants the ledger recorded the customer as exposed to: experiment → phase →
+    /// variant. Not a field of `ctx.customer`: `ctx.experiments` reads it, so that a customer
+    /// once exposed keeps the variant they saw. It is not part of the JSON form.
+    public var exposures: [String: [String: String]] = [:]
 
     /// Creates a customer context. The seed is derived from the id unless given.
     public init(id: String = "", seed: Int? = nil, statusKnown: Bool = false, entitlements: [String] = [],

@@ -8,7 +8,8 @@ import LuaBridge
 /// They are C functions (`CPolicyContext`) that make each field from a plain-data
 /// ``ContextSnapshot`` prepared once per context, with keys interned once per state and each
 /// table allocated to its final shape: reading `ctx.customer.subscriptions` calls no Swift.
-/// Only `attributes` and `events` (trees of any values) are pushed by Swift, which also words
+/// Only `attributes` and `events` (trees of any values) and `ctx.experiments` (whose reads
+/// ``ExperimentReader`` answers) are pushed by Swift, which also words
 /// the errors for an unknown field and for a write. A field's value is made once per context and kept in a registry
 /// slot of the state, so reading `ctx.customer` twice gives the same table. The strict check
 /// lives in the same place: a field the contract does not list is an error naming the nearest
@@ -20,16 +21,20 @@ import LuaBridge
 final class LazyContext {
     private let handle: OpaquePointer
     private let snapshot: ContextSnapshot
+    /// What `ctx.experiments` reads, once the policy's declarations are known.
+    var experiments: ExperimentReader?
 
     /// Makes the metatables in `state`; `entryMetatable` makes each subscription entry strict.
     init(in state: LuaState, catalog: LuaReference, entryMetatable: LuaReference) {
         let snapshot = ContextSnapshot()
         self.snapshot = snapshot
+        weak var weakSelf: LazyContext?
         let pushPart = state.functionReference { stack throws(LuaError) in
-            if stack.integer(at: 1) == Int64(POLICY_CONTEXT_ATTRIBUTES) {
-                CustomerContext.pushAttributes(snapshot.customer.attributes, onto: stack)
-            } else {
-                CustomerContext.pushEvents(snapshot.customer.events, onto: stack)
+            switch stack.integer(at: 1) {
+            case Int64(POLICY_CONTEXT_ATTRIBUTES): CustomerContext.pushAttributes(snapshot.customer.attributes, onto: stack)
+            case Int64(POLICY_CONTEXT_EVENTS): CustomerContext.pushEvents(snapshot.customer.events, onto: stack)
+            default:
+                if let experiments = weakSelf?.experiments { experiments.pushTable(onto: stack) } else { stack.pushTable() }
             }
             return 1
         }
@@ -48,10 +53,12 @@ final class LazyContext {
             policy_context_open(stack.luaState, catalog.registrySlot, entryMetatable.registrySlot, next.registrySlot,
                                 pushPart.registrySlot, errorText.registrySlot)
         }
+        weakSelf = self
     }
 
     /// Pushes a new `ctx` for `context`, which becomes the current one.
     func push(_ context: PolicyContext, onto stack: LuaStack) {
+        experiments?.begin(context)
         policy_context_push(stack.luaState, handle, snapshot.fill(from: context))
     }
 

@@ -26,19 +26,25 @@ public struct PolicyContext: Sendable, Equatable, Codable {
     public var environment: Environment
     /// Who the decision is for.
     public var customer: CustomerContext
+    /// Variants a test or an input pins (`experiments` in JSON and in `context{...}`), by
+    /// experiment: `ctx.experiments.NAME` reads the pin instead of the assignment, and the read
+    /// records no exposure.
+    public var experiments: [String: ExperimentPin]
 
     /// Creates a context.
     public init(now: Date = Date(), storefront: String = "USA", locale: String = "en_US",
-                environment: Environment = .xcode, customer: CustomerContext = CustomerContext()) {
+                environment: Environment = .xcode, customer: CustomerContext = CustomerContext(),
+                experiments: [String: ExperimentPin] = [:]) {
         self.now = now
         self.storefront = storefront
         self.locale = locale
         self.environment = environment
         self.customer = customer
+        self.experiments = experiments
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case now, storefront, locale, environment, customer
+        case now, storefront, locale, environment, customer, experiments
     }
 
     /// Reads a context from JSON bytes as `storerules eval` takes it, whatever the bytes are
@@ -59,6 +65,7 @@ public struct PolicyContext: Sendable, Equatable, Codable {
         locale = try container.decodeIfPresent(String.self, forKey: .locale) ?? "en_US"
         environment = try container.decodeIfPresent(Environment.self, forKey: .environment) ?? .xcode
         customer = try container.decodeIfPresent(CustomerContext.self, forKey: .customer) ?? CustomerContext()
+        experiments = try container.decodeIfPresent([String: ExperimentPin].self, forKey: .experiments) ?? [:]
     }
 
     /// Writes the context as JSON, `now` as epoch seconds.
@@ -69,5 +76,6 @@ public struct PolicyContext: Sendable, Equatable, Codable {
         try container.encode(locale, forKey: .locale)
         try container.encode(environment, forKey: .environment)
         try container.encode(customer, forKey: .customer)
+        if !experiments.isEmpty { try container.encode(experiments, forKey: .experiments) }
     }
 }

@@ -94,6 +94,9 @@ public struct PolicyDiff: Sendable {
         public var changed: [Change]
         /// The hooks whose decisions did not.
         public var unchanged: [String]
+        /// The experiments added, removed or changed (a change of variants, weights or salt
+        /// starts a new phase).
+        public var experiments: [ExperimentChange]
     }
 
     private let old: Side
@@ -141,7 +144,8 @@ public struct PolicyDiff: Sendable {
             total += change.scenarios
             if change.scenariosChanged > 0 { changed.append(change) } else { unchanged.append(hook) }
         }
-        return Report(scenarios: total, seconds: PrintedDuration.seconds(ContinuousClock.now - started), changed: changed, unchanged: unchanged)
+        return Report(scenarios: total, seconds: PrintedDuration.seconds(ContinuousClock.now - started), changed: changed, unchanged: unchanged,
+                      experiments: ExperimentChange.between(oldEngine.experiments, newEngine.experiments))
     }
 
     static func outcome(_ request: HookRequest, _ engine: PolicyEngine) -> Outcome {

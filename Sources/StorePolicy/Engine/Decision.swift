@@ -1,5 +1,6 @@
 import Foundation
 import LuaBridge
+import StoreCore
 
 /// A hook's decision: the value to use, whether it is the hook's own or the documented
 /// default, and, when asked for, a trace.
@@ -10,12 +11,16 @@ public struct Decision<Value: Sendable>: Sendable {
     public var source: Source
     /// The trace, when the decision was traced.
     public var trace: DecisionTrace?
+    /// The variants the decision read that the customer's context did not hold as recorded:
+    /// the exposures the caller records before it shows the decision (see ``ExperimentExposure``).
+    public var exposures: [ExperimentExposure]
 
     /// Creates a decision.
-    public init(value: Value, source: Source, trace: DecisionTrace? = nil) {
+    public init(value: Value, source: Source, trace: DecisionTrace? = nil, exposures: [ExperimentExposure] = []) {
         self.value = value
         self.source = source
         self.trace = trace
+        self.exposures = exposures
     }
 
     /// Where a decision's value came from: the same for decisions of every value type.
@@ -24,7 +29,7 @@ public struct Decision<Value: Sendable>: Sendable {
     /// The decision with its value changed by `transform`, from the same source and with the
     /// same trace.
     func map<Other: Sendable>(_ transform: (Value) -> Other) -> Decision<Other> {
-        Decision<Other>(value: transform(value), source: source, trace: trace)
+        Decision<Other>(value: transform(value), source: source, trace: trace, exposures: exposures)
     }
 
     /// The failure that made the default apply, if any.

@@ -64,6 +64,9 @@ public final class PolicyEngine: Sendable {
     /// The policy serving now.
     public var source: PolicySource { current.withLock { $0.source } }
 
+    /// The experiments the serving policy declares in `policy.experiments`, by name.
+    public var experiments: [String: ExperimentDeclaration] { current.withLock { $0.experiments } }
+
     /// What is suspicious in the serving policy's table (see ``PolicyLint``): one line each.
     public var warnings: [String] { current.withLock { $0.lint.warnings } }
 
@@ -178,13 +181,18 @@ public final class PolicyEngine: Sendable {
         _ hook: String, context: PolicyContext, traced: Bool,
         arguments: (PolicyInstance, LuaStack) throws(PolicyError) -> Int32,
         read: (PolicyInstance, LuaStack, _ first: Int32, _ count: Int32) throws(LuaError) -> Value
-    ) -> (outcome: Outcome<Value>, version: String) {
+    ) -> (outcome: Outcome<Value>, version: String, reads: [ExperimentRead]) {
         var version = ""
+        var reads: [ExperimentRead] = []
         do throws(PolicyError) {
             let outcome: Outcome<Value> = try withInstance { instance throws(PolicyError) in
-                if traced { version = instance.version }
+                version = instance.version
                 guard let function = try instance.function(named: hook) else { return .missing }
-                defer { instance.endCall() }
+                instance.experiments.hook = hook
+                defer {
+                    if !instance.holdsContext { reads = instance.experiments.takeReads() }
+                    instance.endCall()
+                }
                 var output: LuaValue?
                 var badArguments: PolicyError?
                 do throws(LuaError) {
@@ -213,9 +221,9 @@ public final class PolicyEngine: Sendable {
                     return .failed(failure, output: output)
                 }
             }
-            return (outcome, version)
+            return (outcome, version, reads)
         } catch {
-            return (.failed(error, output: nil), version)
+            return (.failed(error, output: nil), version, reads)
         }
     }
 
@@ -228,7 +236,7 @@ public final class PolicyEngine: Sendable {
         read: (PolicyInstance, LuaStack, Int32, Int32) throws(LuaError) -> Value
     ) -> Decision<Value> {
         let started = traced ? ContinuousClock.now : nil
-        let (outcome, version) = run(hook, context: context, traced: traced, arguments: arguments, read: read)
+        let (outcome, version, reads) = run(hook, context: context, traced: traced, arguments: arguments, read: read)
         var decision: Decision<Value>
         var output: LuaValue?
         switch outcome {
@@ -241,6 +249,7 @@ public final class PolicyEngine: Sendable {
             decision = Decision(value: fallback(), source: .fallback(error))
             output = raw
         }
+        if !reads.isEmpty { decision.exposures = ExperimentRead.exposures(reads, context: context, policyVersion: version, placement: nil) }
         if let started {
             decision.trace = DecisionTrace(
                 policyVersion: version, hook: hook, inputs: inputs(), context: DecisionTrace.bounded(context), output: output,
@@ -286,6 +295,8 @@ final class Generation: @unchecked Sendable {
     private let idle: Mutex<[PolicyInstance]>
     /// What the lint found in the policy's table.
     let lint: PolicyLint
+    /// The experiments the policy declares, by name.
+    let experiments: [String: ExperimentDeclaration]
 
     /// Compiles the policy once to validate it; that state becomes the first idle one.
     init(source: PolicySource, catalog: PolicyCatalog, limits: LuaLimits, print: @escaping LuaState.PrintHandler,
@@ -300,6 +311,7 @@ final class Generation: @unchecked Sendable {
         let first = try PolicyInstance(source: source, catalog: catalog, layout: storefrontLayout, version: version, limits: limits,
                                        print: print, lineCounts: lineCounts)
         lint = first.lint()
+        experiments = first.experiments.declarations
         idle = Mutex([first])
     }
 

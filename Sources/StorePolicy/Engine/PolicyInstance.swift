@@ -20,6 +20,8 @@ final class PolicyInstance: @unchecked Sendable {
     private let catalogTable: LuaReference
     private let strictContext: StrictContext
     private let lazyContext: LazyContext
+    /// What `ctx.experiments` reads in this state.
+    let experiments: ExperimentReader
     /// Set while a storefront plan's hooks share one `ctx`.
     private var contextHeld = false
     private var functions: [String: LuaReference?] = [:]
@@ -45,8 +47,9 @@ final class PolicyInstance: @unchecked Sendable {
             if failure.kind == .runtime || failure.kind == .badResult { failure.kind = .invalidPolicy }
             throw failure
         }
+        let policy = policyTable
         let returned = state.withStack { stack in
-            stack.push(policyTable)
+            stack.push(policy)
             return stack.type(at: -1)
         }
         guard returned == .table else {
@@ -60,6 +63,14 @@ final class PolicyInstance: @unchecked Sendable {
                 throw PolicyError(kind: .invalidPolicy, hook: hook.name, script: source.chunkName, reason: error.message)
             }
         }
+        let declared = try DeclaredExperiments.read(from: policyTable, in: state, script: source.chunkName)
+        do {
+            let context = lazyContext
+            experiments = try ExperimentReader(declared, in: state) { stack in context.pushCurrent(onto: stack) }
+        } catch {
+            throw PolicyError(error, hook: nil, script: source.chunkName)
+        }
+        lazyContext.experiments = experiments
         // What compiling and loading left behind goes now, not during the first decisions.
         state.collectGarbage()
     }
@@ -91,6 +102,9 @@ final class PolicyInstance: @unchecked Sendable {
             lazyContext.push(context, onto: stack)
         }
     }
+
+    /// Whether a storefront plan holds the `ctx` its hooks share.
+    var holdsContext: Bool { contextHeld }
 
     /// Ends the call's `ctx`, unless a storefront plan holds it for its next hook.
     func endCall() {

@@ -10,6 +10,8 @@ import LuaBridge
 public struct PolicyLint: Sendable, Equatable {
     /// The key in the policy table that declares custom hooks.
     public static let customHooksKey = "custom_hooks"
+    /// The key in the policy table that declares experiments (``ExperimentDeclaration``).
+    public static let experimentsKey = "experiments"
 
     /// One line per finding, naming the key and, for a near miss, the hook it resembles.
     public var warnings: [String]
@@ -20,7 +22,7 @@ public struct PolicyLint: Sendable, Equatable {
         let known = HookRegistry.names
         let declared = Set(declaredCustom)
         var warnings: [String] = []
-        for key in keys.sorted() where !known.contains(key) && !declared.contains(key) && key != Self.customHooksKey {
+        for key in keys.sorted() where !known.contains(key) && !declared.contains(key) && key != Self.customHooksKey && key != Self.experimentsKey {
             let hint = Self.resembledHook(key, in: known).map { "; did you mean '\($0)'?" }
                 ?? "; declare a function of your own in \(Self.customHooksKey)"
             warnings.append("the policy table's key '\(key)' is not a hook\(hint)")

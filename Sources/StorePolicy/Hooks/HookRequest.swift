@@ -70,6 +70,7 @@ public struct HookRequest: Sendable, Decodable {
                                     policyVersion: decision.trace?.policyVersion ?? engine.version, trace: decision.trace)
         response.source = decision.source.name
         response.fallbackReason = decision.failure?.description
+        response.exposures = decision.exposures
         return response
     }
 

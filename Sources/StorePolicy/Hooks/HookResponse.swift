@@ -1,3 +1,5 @@
+import StoreCore
+
 /// The answer to a ``HookRequest``: `{"hook", "result", "policy_version", "trace"}`.
 public struct HookResponse: Sendable, Encodable {
     /// The hook that ran.
@@ -13,6 +15,9 @@ public struct HookResponse: Sendable, Encodable {
     public var source: String?
     /// Why the hook's default was used, for a `fallback`.
     public var fallbackReason: String?
+    /// The variants the decision read that its context did not hold as recorded
+    /// (``Decision/exposures``); not part of the JSON.
+    public var exposures: [ExperimentExposure] = []
 
     private enum CodingKeys: String, CodingKey {
         case hook, result, policyVersion = "policy_version", trace, source, fallbackReason = "fallback_reason"

@@ -6,10 +6,10 @@ extension PolicyEngine {
     /// returns its first result as it is, without validation or default.
     public func call(_ hook: String, context: PolicyContext, arguments: [PolicyArgument], traced: Bool = false) throws(PolicyError) -> Decision<LuaValue> {
         var value = LuaValue.nil
-        let trace = try callCustom(hook, context: context, arguments: arguments, traced: traced) { stack, first, count throws(LuaError) in
+        let called = try callCustom(hook, context: context, arguments: arguments, traced: traced) { stack, first, count throws(LuaError) in
             value = count > 0 ? try stack.value(at: first) : .nil
         }
-        return Decision(value: value, source: .policy, trace: trace)
+        return Decision(value: value, source: .policy, trace: called.trace, exposures: called.exposures)
     }
 
     /// Calls any hook the policy defines and reads its first result straight from the Lua
@@ -18,21 +18,22 @@ extension PolicyEngine {
     public func call<Result: LuaReadable & Sendable>(_ hook: String, context: PolicyContext, arguments: [PolicyArgument],
                                                      as type: Result.Type, traced: Bool = false) throws(PolicyError) -> Decision<Result> {
         var value: Result?
-        let trace = try callCustom(hook, context: context, arguments: arguments, traced: traced) { stack, first, count throws(LuaError) in
+        let called = try callCustom(hook, context: context, arguments: arguments, traced: traced) { stack, first, count throws(LuaError) in
             guard count > 0 else { throw LuaError(kind: .badResult, message: "the hook returned nothing") }
             value = try Result(from: stack, at: first)
         }
         guard let value else {
             throw PolicyError(kind: .badResult, hook: hook, script: source.chunkName, reason: "the hook returned nothing")
         }
-        return Decision(value: value, source: .policy, trace: trace)
+        return Decision(value: value, source: .policy, trace: called.trace, exposures: called.exposures)
     }
 
     /// Runs a custom hook, handing its results to `read`; throws when the hook is missing or
-    /// fails, and returns the trace when asked for one.
+    /// fails, and returns the trace when asked for one, with the exposures the call read.
     @usableFromInline
     func callCustom(_ hook: String, context: PolicyContext, arguments: [PolicyArgument], traced: Bool,
-                            read: (LuaStack, Int32, Int32) throws(LuaError) -> Void) throws(PolicyError) -> DecisionTrace? {
+                            read: (LuaStack, Int32, Int32) throws(LuaError) -> Void) throws(PolicyError)
+        -> (trace: DecisionTrace?, exposures: [ExperimentExposure]) {
         let decision = decide(hook, context: context, traced: traced, inputs: arguments.map(\.traceValue),
                               fallback: { false },
                               arguments: { instance, stack throws(PolicyError) in
@@ -50,7 +51,7 @@ extension PolicyEngine {
         case .defaultForMissingHook:
             throw PolicyError(kind: .badRequest, hook: hook, script: source.chunkName,
                               reason: "the policy defines no hook named '\(hook)' (it defines \(definedHooks.joined(separator: ", ")))")
-        case .policy: return decision.trace
+        case .policy: return (decision.trace, decision.exposures)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import Synchronization
 
 extension PolicyEngine {
@@ -18,7 +19,12 @@ extension PolicyEngine {
     public func storefrontPlan(_ context: PolicyContext, placement: String) -> StorefrontPlan {
         withSharedContext(context) { instance in
             // The layout and version of the instance whose hooks decide: one policy, one catalog.
-            plan(context, placement: placement, layout: instance?.storefrontLayout ?? storefrontLayout, version: instance?.version ?? version)
+            var plan = plan(context, placement: placement, layout: instance?.storefrontLayout ?? storefrontLayout,
+                            version: instance?.version ?? version)
+            if let reads = instance?.experiments.takeReads(), !reads.isEmpty {
+                plan.exposures = ExperimentRead.exposures(reads, context: context, policyVersion: plan.policyVersion, placement: placement)
+            }
+            return plan
         }
     }
 

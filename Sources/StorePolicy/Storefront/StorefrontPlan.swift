@@ -1,3 +1,5 @@
+import StoreCore
+
 /// Everything StoreKit's merchandising views decide, for one customer at one placement, as
 /// data: whether to merchandise at all, the store's products, each subscription group's
 /// plans with their icons and offers, the store buttons, the subscriber's status line, and
@@ -25,6 +27,9 @@ public struct StorefrontPlan: Sendable, Equatable, Codable {
     public var subscriptionStores: [SubscriptionStore]
     /// Why: each hook decision that shaped the plan.
     public var decisions: [DecisionNote]
+    /// The variants the plan's hooks read that the customer's context did not hold as
+    /// recorded: the exposures a caller records before it shows the plan. Not part of the JSON.
+    public var exposures: [ExperimentExposure] = []
 
     private enum CodingKeys: String, CodingKey {
         case placement, customerID = "customer_id", customerKnown = "customer_known", policyVersion = "policy_version"

@@ -194,6 +194,8 @@ package enum PolicyTestLibrary {
             events[name] = { count = e.count or #recent, last = e.last or recent[1], recent = recent }
         end
         local id = c.id or ""
+        local experiments = {}
+        for name, pin in pairs(spec.experiments or {}) do experiments[name] = pin end
         return setmetatable({
             now = spec.now or NOW,
             storefront = spec.storefront or "USA",
@@ -210,6 +212,7 @@ package enum PolicyTestLibrary {
                 attributes = attributes,
                 events = events,
             }, STRICT_CUSTOMER),
+            experiments = experiments,
         }, STRICT_CTX)
     end
 

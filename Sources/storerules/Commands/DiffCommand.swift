@@ -93,7 +93,7 @@ enum DiffCommand: Command {
         } else {
             Output.line(try describe(report))
         }
-        return report.changed.isEmpty ? 0 : 1
+        return report.changed.isEmpty && report.experiments.isEmpty ? 0 : 1
     }
 
     /// A folder as one side: its policy, its catalog (or the fallback's), its tests.
@@ -126,6 +126,15 @@ enum DiffCommand: Command {
         if !report.unchanged.isEmpty {
             lines.append("")
             lines.append("unchanged: \(report.unchanged.joined(separator: ", "))")
+        }
+        for experiment in report.experiments {
+            let phase = switch experiment.kind {
+            case .added: "new, phase \(experiment.newPhase ?? "")"
+            case .removed: "removed (phase \(experiment.oldPhase ?? "") ends)"
+            case .changed: experiment.startsNewPhase
+                ? "changed, new phase \(experiment.newPhase ?? "") (results start again)" : "changed, same phase \(experiment.newPhase ?? "")"
+            }
+            lines.append("experiment \(experiment.name): \(([phase] + experiment.details).joined(separator: "; "))")
         }
         return lines.joined(separator: "\n")
     }
