@@ -17,6 +17,9 @@ local FOOD = {
 -- The product shown as the hero of the shop.
 local BEST_VALUE = "pellet.box"
 
+-- The hero the sampler_hero experiment tries instead (see policy.experiments below).
+local SAMPLER = "food.sampler"
+
 -- The icon (an SF Symbol name) of each pass plan.
 local PLAN_ICONS = {
     ["pass.premium"]    = "bird",
@@ -70,6 +73,15 @@ end
 
 local policy = {}
 
+-- Experiments: does a cheaper hero (the sampler) bring more first purchases than the box?
+-- Half of the bird watchers see the sampler as the shop's hero; `storerules experiments
+-- report` compares what each half buys. Changing the weights starts a new phase.
+policy.experiments = {
+    sampler_hero = {
+        variants = { control = 50, sampler = 50 },
+    },
+}
+
 -- Whether to show the pass offer at a placement ("home" for the offer card on the
 -- backyard grid, "store" for the shop).
 function policy.show_merchandising(ctx, placement)
@@ -120,7 +132,8 @@ end
 
 -- How prominently the shop shows a product.
 function policy.product_style(ctx, product)
-    if product.id == BEST_VALUE then return "large" end     -- the hero above the shelves
+    local hero = ctx.experiments.sampler_hero == "sampler" and SAMPLER or BEST_VALUE
+    if product.id == hero then return "large" end           -- the hero above the shelves
     if product.type == "consumable" then return "regular" end -- the food shelves
     return "compact"
 end

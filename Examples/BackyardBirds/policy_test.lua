@@ -134,6 +134,20 @@ function test_the_best_value_box_is_the_large_hero()
     expect_eq("compact", policy.product_style(watcher(nil), product("feeder.golden")))
 end
 
+function test_the_sampler_variant_makes_the_sampler_the_hero()
+    local ctx = context{ customer = { id = "watcher-1", status_known = true }, experiments = { sampler_hero = "sampler" } }
+    expect_eq("large", decide("product_style", ctx, "food.sampler"))
+    expect_eq("regular", decide("product_style", ctx, "pellet.box"))
+end
+
+function test_the_control_variant_and_the_holdout_keep_the_box_as_the_hero()
+    for _, pin in ipairs({ "control", false }) do
+        local ctx = context{ customer = { id = "watcher-1", status_known = true }, experiments = { sampler_hero = pin } }
+        expect_eq("large", decide("product_style", ctx, "pellet.box"))
+        expect_eq("regular", decide("product_style", ctx, "food.sampler"))
+    end
+end
+
 -- store_buttons
 
 function test_the_shop_shows_restore_purchases()

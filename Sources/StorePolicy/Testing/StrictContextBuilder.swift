@@ -17,6 +17,11 @@ package struct StrictContextBuilder {
         let table = stack.top
         stack.push(catalog)
         stack.setField("catalog", of: table)
+        if stack.pushField("experiments", of: table) == .nil {
+            stack.pushTable()
+            stack.setField("experiments", of: table)
+        }
+        stack.setTop(table)
         if stack.pushField("customer", of: table) == .table {
             let customer = stack.top
             if stack.pushField("subscriptions", of: customer) == .table {
