@@ -85,6 +85,18 @@ import Testing
         }
     }
 
+    @Test("ledger check reports an exposure to a variant its recorded phase does not declare", arguments: LedgerBackend.available)
+    func checkReportsUndeclaredVariants(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        try ledger.recordExposures([Self.exposure(variant: "annual"), Self.exposure("cy", phase: "unrecorded", variant: "weekly")],
+                                   phases: [Self.phase()])
+        #expect(try ledger.checkInvariants().isEmpty)
+        try ledger.recordExposures([Self.exposure("bo", variant: "weekly")], phases: [])
+        #expect(try ledger.checkInvariants() == [
+            "customer bo was exposed to variant weekly of annual_first in phase 3f9a0c12e4b7, which declares only annual, control",
+        ])
+    }
+
     @Test("a customer's snapshot and state carry their exposures, read by every path the storage has",
           arguments: LedgerBackend.available)
     func snapshotCarriesExposures(on backend: LedgerBackend) throws {

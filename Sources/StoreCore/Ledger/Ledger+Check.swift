@@ -11,7 +11,8 @@ extension Ledger {
     /// - no notification is kept as a conflict with a stored transaction;
     /// - every transaction is its account's: none is stored for a customer other than the one
     ///   its app account token is registered to, and one subscription's transactions are all
-    ///   stored for one customer.
+    ///   stored for one customer;
+    /// - every exposure to an experiment whose phase is recorded names a variant the phase declares.
     public func checkInvariants() throws -> [String] {
         try reading { ledger in
             let customers = try ledger.customers()
@@ -54,6 +55,7 @@ extension Ledger {
                 violations.append("notification \(conflict.uuid) is kept as a conflict: transaction \(conflict.transactionID) "
                                   + "is stored with \(conflict.field) \(conflict.stored), and arrived with \(conflict.received)")
             }
+            violations += Self.undeclaredVariants(of: try ledger.exposures(), phases: try ledger.experimentPhases(experiment: nil))
             return violations
         }
     }
@@ -76,6 +78,16 @@ extension Ledger {
                               + "but for case; only the one holding its canonical form receives its notifications")
         }
         return violations
+    }
+
+    /// Exposures naming a variant their recorded phase does not declare, as violations.
+    private static func undeclaredVariants(of exposures: [ExperimentExposure], phases: [ExperimentPhaseRecord]) -> [String] {
+        let declared = Dictionary(phases.map { ([$0.experiment, $0.phase], $0.variants.map(\.name)) }, uniquingKeysWith: { first, _ in first })
+        return exposures.compactMap { exposure in
+            guard let variants = declared[[exposure.experiment, exposure.phase]], !variants.contains(exposure.variant) else { return nil }
+            return "customer \(exposure.customerID) was exposed to variant \(exposure.variant) of \(exposure.experiment) "
+                + "in phase \(exposure.phase), which declares only \(variants.joined(separator: ", "))"
+        }
     }
 
     /// The fields of `transaction` that its stored JWS does not say, as violations.
