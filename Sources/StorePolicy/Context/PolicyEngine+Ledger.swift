@@ -77,7 +77,13 @@ extension PolicyEngine {
                 now: now, storefront: payload.storefront ?? catalog?.storefront.countryCode ?? "USA",
                 locale: catalog?.localeIdentifier ?? "en_US", environment: PolicyContext.Environment(transaction.environment),
                 customer: customer)
-            return try grant(context, transaction: payload, product: transaction.productID).value
+            let decision = try grant(context, transaction: payload, product: transaction.productID)
+            // The variants the rule read are recorded before its grants are: a grant never
+            // rests on a variant the ledger does not hold.
+            guard try record(decision.exposures, in: ledger, at: now) else {
+                throw LedgerGrantError.variantRecordedOtherwise(transactionID: transaction.id)
+            }
+            return decision.value
         }
     }
 
