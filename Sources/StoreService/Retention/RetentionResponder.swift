@@ -68,6 +68,16 @@ public final class RetentionResponder: Sendable {
                         result: decision.value.map { .value($0.luaValue) } ?? .null, source: decision.source.name,
                         policyVersion: service.engine.version, started: started)
         guard let message = decision.value else { return .defaultMessage }
+        // The customer sees a variant only once the ledger holds it.
+        do throws(ServiceError) {
+            guard try service.recordExposures(decision.exposures) else {
+                log("request \(requestID) (retention): Apple's default message: another decision recorded the customer's variant otherwise")
+                return .defaultMessage
+            }
+        } catch {
+            log("request \(requestID) (retention): Apple's default message: the exposure cannot be recorded: \(error.message)")
+            return .defaultMessage
+        }
         return body(for: message, request: question, requestID: requestID)
     }
 
