@@ -18,7 +18,7 @@ shift || true
 if [ "$#" -gt 0 ]; then
     targets=("$@")
 else
-    targets=(signed-data payload-json catalog policy-context journey service-request http-request http-connection service-edge lua-result app-store-api)
+    targets=(signed-data payload-json catalog policy-context journey service-request http-request http-connection service-edge lua-result app-store-api policy-source)
 fi
 
 # The targets run side by side, one per core (STORERULES_FUZZ_JOBS to change).

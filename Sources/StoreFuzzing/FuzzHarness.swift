@@ -55,6 +55,10 @@ public final class FuzzHarness {
             let fuzzer = try AppStoreAPIFuzzer(packageRoot: packageRoot)
             body = fuzzer.decode
             seeds = fuzzer.seeds
+        case .policySource:
+            let fuzzer = try PolicySourceFuzzer()
+            body = fuzzer.load
+            seeds = { PolicySourceFuzzer.seeds }
         }
     }
 

@@ -35,4 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// the local store's API checks it; and a request (target, then body) the local store's API
     /// answers.
     case appStoreAPI = "app-store-api"
+    /// A policy's text, loaded under tight limits: the policy table's checks and every part of
+    /// `policy.experiments`; when it loads, a storefront plan and `ctx.experiments` reads.
+    case policySource = "policy-source"
 }
