@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SQLiteLedger", targets: ["SQLiteLedger"]),
         .library(name: "PostgresLedger", targets: ["PostgresLedger"]),
         .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
+        .library(name: "StoreStatistics", targets: ["StoreStatistics"]),
         .executable(name: "storerules", targets: ["storerules"]),
     ],
     targets: [
@@ -33,7 +34,7 @@ let package = Package(
         .target(name: "SignedData", dependencies: ["COpenSSL"]),
         .target(name: "StoreCore", dependencies: ["SignedData"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "CPolicyContext", "StoreCore", "TextMatching"]),
-        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "SQLiteLedger", "LuaBridge", "AppStoreServerAPI"]),
+        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "SQLiteLedger", "LuaBridge", "AppStoreServerAPI", "StoreStatistics"]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL", "AppStoreServerAPI"]),
 
@@ -54,6 +55,9 @@ let package = Package(
         // The command line, its option parser (shared with the service example), and the
         // benchmark's floor: the same policy call written in C.
         .target(name: "CommandLineOptions", dependencies: ["TextMatching"]),
+        // The statistics of experiments, as GrowthBook's gbstats computes them: Welch's t, asymptotic
+        // confidence sequences and the sample-ratio-mismatch check, with the special functions they need.
+        .target(name: "StoreStatistics"),
         // How "did you mean" hints are chosen, for the policy, the service and the command line alike.
         .target(name: "TextMatching"),
         // The options both service executables take, declared once.
@@ -78,7 +82,7 @@ let package = Package(
         // Every measurement storerules bench prints: decisions against the C baseline, signed data
         // against OpenSSL, the ledger, and load on the services from a second process (wrk).
         .target(name: "StoreBench", dependencies: ["StoreTesting", "StorePolicy", "StoreCore", "SQLiteLedger", "PostgresLedger", "ServiceCommandLine", "LuaBridge",
-                                                 "CLuaBaseline", "COpenSSL", "AppStoreServerAPI", "StoreHTTP"]),
+                                                 "CLuaBaseline", "COpenSSL", "AppStoreServerAPI", "StoreHTTP", "StoreStatistics"]),
 
         // A service embedding the library, as an example.
         .executableTarget(name: "PolicyService", dependencies: ["StoreService", "StorePolicy", "StoreCore", "PostgresLedger",
@@ -106,6 +110,7 @@ let package = Package(
         .testTarget(name: "PostgresLedgerTests", dependencies: ["PostgresLedger", "SQLiteLedger", "ServiceCommandLine", "CommandLineOptions", "TestPrerequisites", "StoreService"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"]),
+        .testTarget(name: "StoreStatisticsTests", dependencies: ["StoreStatistics", "TestPrerequisites"]),
         .testTarget(name: "StoreRulesCLITests", dependencies: ["storerules", "PolicyService", "AppleLibraryCrossCheck", "SQLiteLedger", "PostgresLedger",
                                                              "ServiceCommandLine", "TestPrerequisites", "AppStoreServerAPI", "StoreCore",
                                                              "StoreTesting"]),

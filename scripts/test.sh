@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh --test
 scripts/crosscheck/setup.sh
+scripts/statistics/setup.sh
 
 # What the run made for itself (the summary, each pass's output, a PostgreSQL server's folder)
 # goes when it ends, whether it passes or fails.
