@@ -11,6 +11,7 @@ public enum FixedHorizonTest {
         let estimate = comparison.estimate
         let standardError = comparison.variance.squareRoot()
         let degreesOfFreedom = comparison.degreesOfFreedom
+        guard degreesOfFreedom > 0, degreesOfFreedom.isFinite else { return comparison.undefined(.notFinite, alpha: alpha) }
         let width = StudentT.upperQuantile(tailProbability: alpha / 2, degreesOfFreedom: degreesOfFreedom) * standardError
         let pValue = 2 * StudentT.survival(abs(estimate / standardError), degreesOfFreedom: degreesOfFreedom)
         return comparison.defined(estimate: estimate, lower: estimate - width, upper: estimate + width, pValue: pValue,

@@ -42,6 +42,15 @@ import Testing
         #expect(everyone.undefinedReason == .zeroOrNegativeVariance && everyone.estimate == nil)
     }
 
+    @Test("a proportion of one customer counted by half leaves Welch's degrees of freedom undefined: no figures, quickly")
+    func notFinite() {
+        let result = FixedHorizonTest.compare(control: ProportionSummary(count: 1, successes: 0.5),
+                                              treatment: ProportionSummary(count: 40, successes: 10), difference: .absolute)
+        #expect(result.undefinedReason == .notFinite && result.estimate == nil)
+        #expect(StudentT.survival(2, degreesOfFreedom: .nan).isNaN && StudentT.quantile(0.9, degreesOfFreedom: 0).isNaN)
+        #expect(ChiSquare.survival(2, degreesOfFreedom: 0).isNaN)
+    }
+
     @Test("JSON of an undefined comparison leaves the figures out and names the reason; a defined one has them all")
     func json() throws {
         let undefined = FixedHorizonTest.compare(control: SampleSummary(count: 0, sum: 0, sumOfSquares: 0), treatment: Self.revenue,

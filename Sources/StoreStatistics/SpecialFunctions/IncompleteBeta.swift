@@ -5,8 +5,9 @@ import Foundation
 /// precision, as Student's t needs for millions of degrees of freedom.
 public enum IncompleteBeta {
     /// `I_x(a, b)` for `a, b > 0` and `x` in `[0, 1]`, where `complement` is `1 − x` computed
-    /// without cancellation by the caller.
+    /// without cancellation by the caller; NaN for arguments outside those ranges.
     public static func regularized(a: Double, b: Double, x: Double, complement: Double) -> Double {
+        guard a > 0, b > 0, a.isFinite, b.isFinite, x >= 0, complement >= 0 else { return .nan }
         if x <= 0 { return 0 }
         if complement <= 0 { return 1 }
         if x < (a + 1) / (a + b + 2) {

@@ -2,10 +2,11 @@ import Foundation
 
 /// The regularized incomplete gamma functions `P(a, x)` and `Q(a, x) = 1 − P(a, x)`: by their
 /// series below `x = a + 1` and by the continued fraction of `Q` above, so a small upper tail keeps
-/// its relative precision.
+/// its relative precision. Both are NaN for `a` that is not positive and finite, or `x` NaN.
 public enum IncompleteGamma {
     /// The upper regularized incomplete gamma function `Q(a, x) = Γ(a, x) / Γ(a)` for `a > 0`, `x ≥ 0`.
     public static func upper(a: Double, x: Double) -> Double {
+        guard a > 0, a.isFinite, !x.isNaN else { return .nan }
         if x <= 0 { return 1 }
         if x < a + 1 { return 1 - series(a: a, x: x) }
         return continuedFraction(a: a, x: x)
@@ -13,6 +14,7 @@ public enum IncompleteGamma {
 
     /// The lower regularized incomplete gamma function `P(a, x) = γ(a, x) / Γ(a)` for `a > 0`, `x ≥ 0`.
     public static func lower(a: Double, x: Double) -> Double {
+        guard a > 0, a.isFinite, !x.isNaN else { return .nan }
         if x <= 0 { return 0 }
         if x < a + 1 { return series(a: a, x: x) }
         return 1 - continuedFraction(a: a, x: x)

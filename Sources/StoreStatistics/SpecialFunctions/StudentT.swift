@@ -2,7 +2,8 @@ import Foundation
 
 /// Student's t distribution with any positive, not necessarily whole, number of degrees of
 /// freedom: its tails through the regularized incomplete beta function, its quantile by a
-/// safeguarded Newton iteration on the logarithm of the tail.
+/// safeguarded Newton iteration on the logarithm of the tail. Every function is NaN for degrees
+/// of freedom that are not positive and finite.
 public enum StudentT {
     /// `P(T ≤ t)` with `degreesOfFreedom` degrees of freedom.
     public static func cdf(_ t: Double, degreesOfFreedom: Double) -> Double {
@@ -21,6 +22,7 @@ public enum StudentT {
 
     /// The `t` with `P(T ≤ t) = p`, for `p` in `(0, 1)`.
     public static func quantile(_ p: Double, degreesOfFreedom: Double) -> Double {
+        guard degreesOfFreedom > 0, degreesOfFreedom.isFinite, !p.isNaN else { return .nan }
         if p <= 0 { return -.infinity }
         if p >= 1 { return .infinity }
         if p == 0.5 { return 0 }
@@ -30,6 +32,7 @@ public enum StudentT {
 
     /// The `t` with `P(T > t) = q`, for `q` in `(0, 1)`, without forming `1 − q`.
     public static func upperQuantile(tailProbability q: Double, degreesOfFreedom df: Double) -> Double {
+        guard df > 0, df.isFinite, !q.isNaN else { return .nan }
         if q <= 0 { return .infinity }
         if q >= 1 { return -.infinity }
         if q > 0.5 { return -upperQuantile(tailProbability: 1 - q, degreesOfFreedom: df) }
