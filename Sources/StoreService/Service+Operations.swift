@@ -41,14 +41,14 @@ extension Service {
                 throw .badRequest(problem)
             }
             context = given
-        case .customer(let customerID): context = try self.context(of: customerID).context
+        case .customer(let customerID):
+            return try decidedAndRecorded(customerID: customerID) { _, context throws(ServiceError) in
+                let response = try decide(request, in: context)
+                return (response, response.exposures)
+            }
         }
-        var response = try decide(request, in: context)
-        // Only a customer decided on from the ledger is exposed: a context given in full is a what-if.
-        if case .customer(let customerID) = request.subject, try !recordExposures(response.exposures) {
-            response = try decide(request, in: try self.context(of: customerID).context)
-        }
-        return response
+        // A context given in full is a what-if: it records nothing.
+        return try decide(request, in: context)
     }
 
     private func decide(_ request: DecisionRequest, in context: PolicyContext) throws(ServiceError) -> HookResponse {

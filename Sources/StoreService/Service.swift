@@ -144,27 +144,21 @@ public final class Service: Sendable {
     /// The storefront plan for `customerID` at `placement`, as the ledger knows them now.
     ///
     /// The variants the plan read for the first time are recorded before it is returned
-    /// (``recordExposures(_:)``); when another instance recorded other ones first, the plan is
-    /// made again on what the ledger holds.
+    /// (``decidedAndRecorded(customerID:records:_:)``), the customer with them when the
+    /// ledger does not know them yet.
     public func storefrontPlan(customerID: String, placement: String) throws(ServiceError) -> StorefrontPlan {
-        var (state, context) = try context(of: customerID)
-        var plan = engine.storefrontPlan(context, placement: placement)
-        if try !recordExposures(plan.exposures) {
-            (state, context) = try self.context(of: customerID)
-            plan = engine.storefrontPlan(context, placement: placement)
+        try decidedAndRecorded(customerID: customerID) { state, context in
+            var plan = engine.storefrontPlan(context, placement: placement)
+            plan.customerKnown = state.isKnown
+            return (plan, plan.exposures)
         }
-        plan.customerKnown = state.isKnown
-        return plan
     }
 
     private func entitlements(of customerID: String) throws(ServiceError) -> EntitlementsAnswer {
-        var (state, context) = try context(of: customerID)
-        var answer = EntitlementsAnswer(state: state, context: context, engine: engine)
-        if try !recordExposures(answer.exposures) {
-            (state, context) = try self.context(of: customerID)
-            answer = EntitlementsAnswer(state: state, context: context, engine: engine)
+        try decidedAndRecorded(customerID: customerID, records: \.isKnown) { state, context in
+            let answer = EntitlementsAnswer(state: state, context: context, engine: engine)
+            return (answer, answer.exposures)
         }
-        return answer
     }
 
     // MARK: - Signed data

@@ -23,6 +23,9 @@ public final class PolicyEngine: Sendable {
     private let current: Mutex<Generation>
     private let generationNumber = Atomic<Int>(0)
     private let token = EngineToken()
+    /// Every phase of every experiment the engine has served, by "name/phase": a decision made
+    /// just before a reload records its phase as the version that decided declared it.
+    private let servedPhases = Mutex<[String: ExperimentDeclaration]>([:])
 
     /// Creates an engine for `source`.
     ///
@@ -49,6 +52,18 @@ public final class PolicyEngine: Sendable {
         self.maximumIdleStates = maximumIdleStates
         let generation = try Generation(source: source, catalog: catalog, limits: limits, print: print, lineCounts: lineCounts)
         current = Mutex(generation)
+        remember(generation.experiments)
+    }
+
+    /// The declaration of `experiment` whose phase is `phase`, in any version the engine served.
+    func servedDeclaration(of experiment: String, phase: String) -> ExperimentDeclaration? {
+        servedPhases.withLock { $0["\(experiment)/\(phase)"] }
+    }
+
+    private func remember(_ experiments: [String: ExperimentDeclaration]) {
+        servedPhases.withLock { served in
+            for declaration in experiments.values { served["\(declaration.name)/\(declaration.phase)"] = declaration }
+        }
     }
 
     /// The version of the policy serving now: the digest of its script and its catalog
@@ -91,6 +106,7 @@ public final class PolicyEngine: Sendable {
     public func reload(_ source: PolicySource, catalog: PolicyCatalog? = nil) throws(PolicyError) -> String {
         let generation = try Generation(source: source, catalog: catalog ?? self.catalog, limits: limits, print: print,
                                         lineCounts: lineCounts)
+        remember(generation.experiments)
         current.withLock { serving in
             generation.number = serving.number + 1
             serving = generation

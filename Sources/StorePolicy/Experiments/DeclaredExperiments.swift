@@ -20,6 +20,10 @@ struct DeclaredExperiments {
     static let maximumWeight = 1_000_000
     /// The longest name an experiment or a variant may have.
     static let maximumNameLength = 64
+    /// The most experiments a policy may declare.
+    static let maximumExperiments = 100
+    /// The most variants an experiment may have.
+    static let maximumVariants = 20
 
     /// Reads `policy.experiments` from the policy table `policy` in `state`.
     ///
@@ -43,6 +47,9 @@ struct DeclaredExperiments {
                     let path = "policy.experiments.\(name)"
                     guard stack.type(at: value) == .table else {
                         throw DeclarationError(path, "a table with variants", found: stack.type(at: value).name)
+                    }
+                    guard declarations.count < maximumExperiments else {
+                        throw DeclarationError("policy.experiments", "at most \(maximumExperiments) experiments", found: "more")
                     }
                     declarations[name] = try Self.declaration(named: name, at: value, in: stack, path: path)
                     if stack.pushField("audience", of: value) == .function {
@@ -103,6 +110,9 @@ struct DeclaredExperiments {
                   stack.number(at: value) == Double(weight), (0...Int64(maximumWeight)).contains(weight) else {
                 throw DeclarationError("\(path).\(name)", "a whole number from 0 to \(maximumWeight)", found: Self.valueText(at: value, in: stack))
             }
+            guard variants.count < maximumVariants else {
+                throw DeclarationError(path, "at most \(maximumVariants) variants", found: "more")
+            }
             variants.append(ExperimentVariantWeight(name: name, weight: Int(weight)))
         }
         guard variants.count >= 2 else {
@@ -154,8 +164,10 @@ struct DeclaredExperiments {
     private static func text(_ field: String, of table: Int32, in stack: LuaStack, path: String) throws -> String? {
         defer { stack.setTop(stack.top - 1) }
         guard stack.pushField(named: field, of: table) != .nil else { return nil }
-        guard stack.type(at: stack.top) == .string, let text = stack.string(at: stack.top), !text.isEmpty, text.utf8.count <= 100 else {
-            throw DeclarationError("\(path).\(field)", "a string of 1 to 100 bytes", found: Self.valueText(at: stack.top, in: stack))
+        guard stack.type(at: stack.top) == .string, let text = stack.string(at: stack.top), !text.isEmpty, text.utf8.count <= 100,
+              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw DeclarationError("\(path).\(field)", "a string of 1 to 100 bytes without control characters",
+                                   found: Self.valueText(at: stack.top, in: stack))
         }
         return text
     }

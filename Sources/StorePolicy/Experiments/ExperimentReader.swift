@@ -20,6 +20,9 @@ final class ExperimentReader {
     private var context = PolicyContext()
     private var settled: [String: String?] = [:]
     private var pinsChecked = false
+    /// The experiments whose audience is being asked, so an audience reading its own
+    /// experiment is an error rather than an endless recursion.
+    private var settling: Set<String> = []
     private var reads: [ExperimentRead] = []
 
     /// Makes the table's metatable in `state` for the experiments `declared`;
@@ -79,6 +82,7 @@ final class ExperimentReader {
         self.context = context
         if !settled.isEmpty { settled.removeAll(keepingCapacity: true) }
         pinsChecked = context.experiments.isEmpty
+        if !settling.isEmpty { settling.removeAll(keepingCapacity: true) }
         if !reads.isEmpty { reads.removeAll(keepingCapacity: true) }
     }
 
@@ -98,10 +102,15 @@ final class ExperimentReader {
     /// audience must be asked first.
     private func lookup(_ stack: LuaStack) throws(LuaError) -> Int32 {
         guard stack.type(at: 1) == .string, let name = stack.string(at: 1), let declaration = declarations[name] else {
-            let key = stack.string(at: 1) ?? stack.type(at: 1).name
+            let key = stack.type(at: 1) == .string ? stack.string(at: 1) ?? "" : "a \(stack.type(at: 1).name) key"
             let hint = NearestName.nearest(to: key, in: names).map { " (did you mean '\($0)'?)" } ?? ""
-            let known = names.isEmpty ? "the policy declares none in policy.experiments" : "declared: \(names.joined(separator: ", "))"
+            let listed = names.count > 10 ? names.prefix(10).joined(separator: ", ") + " and \(names.count - 10) more" : names.joined(separator: ", ")
+            let known = names.isEmpty ? "the policy declares none in policy.experiments" : "declared: \(listed)"
             throw LuaError(kind: .runtime, message: stack.location(level: 2) + "ctx.experiments has no experiment '\(key)'\(hint); \(known)")
+        }
+        guard !settling.contains(name) else {
+            throw LuaError(kind: .runtime, message: stack.location(level: 2)
+                + "the audience of the experiment '\(name)' reads ctx.experiments.\(name): an audience decides who takes part before any variant exists")
         }
         if !pinsChecked { try checkPins(stack) }
         if let answer = settled[name] {
@@ -116,6 +125,7 @@ final class ExperimentReader {
         if let kept = context.customer.exposures[name]?[declaration.phase] { return answer(kept, for: name, stack) }
         guard declaration.includesInTraffic(customerID: customerID) else { return answer(nil, for: name, stack) }
         if declaration.hasAudience {
+            settling.insert(name)
             stack.pushNil()
             stack.push(true)
             return 2
@@ -150,6 +160,7 @@ final class ExperimentReader {
 
     /// Settles `name` once the audience has answered: the assigned variant, recorded as a read.
     private func settle(_ name: String, passesAudience: Bool) -> String? {
+        settling.remove(name)
         if let answer = settled[name] { return answer }
         guard passesAudience, let declaration = declarations[name],
               let variant = declaration.assignedVariant(customerID: context.customer.id) else {

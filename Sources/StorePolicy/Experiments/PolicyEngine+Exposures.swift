@@ -2,13 +2,13 @@ import Foundation
 import StoreCore
 
 extension PolicyEngine {
-    /// What the serving policy declares of each phase `exposures` name, as the ledger keeps it
-    /// beside them, first recorded at `date`.
+    /// What the policy that decided declared of each phase `exposures` name (the serving one,
+    /// or an earlier version the engine served), as the ledger keeps it beside them, first
+    /// recorded at `date`.
     public func phaseRecords(for exposures: [ExperimentExposure], at date: Date) -> [ExperimentPhaseRecord] {
-        let declarations = experiments
         var records: [ExperimentPhaseRecord] = []
         for exposure in exposures where !records.contains(where: { $0.experiment == exposure.experiment && $0.phase == exposure.phase }) {
-            if let declaration = declarations[exposure.experiment], declaration.phase == exposure.phase {
+            if let declaration = servedDeclaration(of: exposure.experiment, phase: exposure.phase) {
                 records.append(declaration.phaseRecord(at: date))
             }
         }

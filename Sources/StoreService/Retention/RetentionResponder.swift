@@ -67,8 +67,8 @@ public final class RetentionResponder: Sendable {
         recorder.record(hook: PolicyHook.retentionMessage.name, requestID: requestID, customer: customerID, inputs: [question.luaValue],
                         result: decision.value.map { .value($0.luaValue) } ?? .null, source: decision.source.name,
                         policyVersion: service.engine.version, started: started)
-        guard let message = decision.value else { return .defaultMessage }
-        // The customer sees a variant only once the ledger holds it.
+        // The customer sees a variant only once the ledger holds it, also when the variant's
+        // answer is Apple's default message.
         do throws(ServiceError) {
             guard try service.recordExposures(decision.exposures) else {
                 log("request \(requestID) (retention): Apple's default message: another decision recorded the customer's variant otherwise")
@@ -78,6 +78,7 @@ public final class RetentionResponder: Sendable {
             log("request \(requestID) (retention): Apple's default message: the exposure cannot be recorded: \(error.message)")
             return .defaultMessage
         }
+        guard let message = decision.value else { return .defaultMessage }
         return body(for: message, request: question, requestID: requestID)
     }
 

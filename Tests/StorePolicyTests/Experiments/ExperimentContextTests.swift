@@ -145,6 +145,16 @@ import Testing
         #expect(ana.exposures.count == 1 && ben.value == .string("nil/nil") && ben.exposures.isEmpty)
     }
 
+    @Test func anAudienceReadingItsOwnExperimentIsAnErrorNotARecursion() throws {
+        let engine = try ExperimentDeclarationTests.engine("""
+            { a = { variants = { control = 1, b = 1 }, audience = function(ctx) return ctx.experiments.a ~= nil end } }
+            """, hooks: Self.reader)
+        let error = #expect(throws: PolicyError.self) {
+            try engine.call("variant", context: Self.customer("ana"), arguments: [.value(.string("a"))])
+        }
+        #expect(error?.reason.contains("the audience of the experiment 'a' reads ctx.experiments.a") == true)
+    }
+
     @Test func evalInputPinsAVariantInJSON() throws {
         let context = try PolicyContext.decode(json: Data(#"{"experiments": {"annual_first": "annual", "icons": false}}"#.utf8))
         #expect(context.experiments == ["annual_first": .variant("annual"), "icons": .outside])

@@ -55,6 +55,11 @@ import Testing
         ("{ [\"two words\"] = { variants = { control = 1, b = 1 } } }", "policy.experiments.two words: expected a name of letters, digits and _ (not first a digit), at most 64 long, found 'two words'"),
         ("{ a = { } }", "policy.experiments.a.variants: expected a table of variant names to integer weights, one named control, found nil"),
         ("{ a = \"yes\" }", "policy.experiments.a: expected a table with variants, found string"),
+        ("{ a = { variants = { control = 1, b = 1 }, salt = \"x\\nb=1\" } }", "policy.experiments.a.salt: expected a string of 1 to 100 bytes without control characters, found 'x\nb=1'"),
+        ("(function() local v = { control = 1 } for i = 1, 20 do v['v' .. i] = 1 end return { a = { variants = v } } end)()",
+         "policy.experiments.a.variants: expected at most 20 variants, found more"),
+        ("(function() local e = {} for i = 1, 101 do e['e' .. i] = { variants = { control = 1, b = 1 } } end return e end)()",
+         "policy.experiments: expected at most 100 experiments, found more"),
     ])
     func aBadDeclarationRefusesThePolicyWithThePathOfTheBadValue(declaration: String, reason: String) {
         #expect(Self.refusal(declaration) == reason)

@@ -19,8 +19,19 @@ import Testing
         return policy
         """, chunkName: "policy.lua")
 
-    @Test func theCancelScreensVariantIsRecordedOnceForTheSubscriber() throws {
-        try RouterTestService.test(configure: { $0.policy = Self.policy }) { service in
+    /// A variant whose answer is Apple's default message: nothing in the response shows it.
+    static let silentPolicy = PolicySource(text: """
+        local policy = { experiments = { farewell = { variants = { control = 1, warm = 1 } } } }
+        function policy.retention_message(ctx, request)
+            if ctx.experiments.farewell == "nobody" then return { message = "x" } end
+            return nil
+        end
+        return policy
+        """, chunkName: "policy.lua")
+
+    @Test(arguments: [(policy, true), (silentPolicy, false)])
+    func theCancelScreensVariantIsRecordedOnceForTheSubscriber(policy: PolicySource, answersAMessage: Bool) throws {
+        try RouterTestService.test(configure: { $0.policy = policy }) { service in
             let pass = try service.sign(BackyardBirdsPayloads.pass(original: "8100", period: 0, of: 1))
             #expect(try service.respond("POST", "/v1/transactions", json: ["customer": "fay", "signed_transaction": pass]).status == 200)
             for _ in 0..<2 {
@@ -29,7 +40,7 @@ import Testing
                 let body = #"{"signedPayload": "\#(try service.authority.sign(request))"}"#
                 let response = service.respond("POST", "/v1/apple/retention", key: nil, body: body)
                 #expect(response.status == 200, "\(response.bodyText)")
-                #expect((response.object["message"] as? [String: Any])?["messageIdentifier"] != nil, "\(response.bodyText)")
+                #expect(((response.object["message"] as? [String: Any])?["messageIdentifier"] != nil) == answersAMessage, "\(response.bodyText)")
             }
             let ledger = try Ledger(path: service.folder.appending(path: "ledger.sqlite").path)
             let exposures = try ledger.exposures(customerID: "fay")
