@@ -8,4 +8,5 @@ extension Row: LedgerRecordRow {
     public func optionalInteger(_ column: String) throws -> Int64? { try decode(Int64?.self, column: column) }
     public func flag(_ column: String) throws -> Bool { try decode(Bool.self, column: column) }
     public func optionalFlag(_ column: String) throws -> Bool? { try decode(Bool?.self, column: column) }
+    public func real(_ column: String) throws -> Double { try decode(Double.self, column: column) }
 }

@@ -61,6 +61,13 @@ public struct JSONRecordRow: LedgerRecordRow {
         }
     }
 
+    public func real(_ column: String) throws -> Double {
+        guard let number = try value(column, { ($0 as? NSNumber)?.doubleValue }) else {
+            throw ColumnError(description: "column \(column) is NULL")
+        }
+        return number
+    }
+
     /// The member `column` read by `read`: nil for JSON null, an error when it is missing or
     /// `read` cannot read it.
     private func value<T>(_ column: String, _ read: (Any) -> T?) throws -> T? {

@@ -13,4 +13,7 @@ public protocol LedgerRecordRow {
     func flag(_ column: String) throws -> Bool
     /// The boolean in `column`, or nil when it is NULL.
     func optionalFlag(_ column: String) throws -> Bool?
+    /// The number in `column`, integer or not, as a `Double`; an error when it is NULL or not
+    /// a number.
+    func real(_ column: String) throws -> Double
 }

@@ -154,6 +154,11 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.experimentPhases(experiment: experiment)
     }
 
+    /// The stored rows' aggregates: a report reads what is stored.
+    func experimentAggregates(_ query: ExperimentAggregatesQuery) throws -> ExperimentAggregates {
+        try base.experimentAggregates(query)
+    }
+
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {
         try base.eventSummaries(customerID: customerID)
     }

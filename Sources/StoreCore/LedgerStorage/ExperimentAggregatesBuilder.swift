@@ -1,0 +1,134 @@
+import Foundation
+import SignedData
+
+/// Puts together an ``ExperimentAggregates`` from the rows of the statements of
+/// `LedgerRecords+ExperimentAggregates`, a row per variant (and currency) at a time, and says
+/// at which position of each currency's sorted values its revenue cap lies.
+struct ExperimentAggregatesBuilder {
+    /// Net revenue sums of one variant in one currency, in milli-units.
+    private struct RevenueTotals {
+        var customers = 0
+        var sum = 0.0
+        var squares = 0.0
+    }
+
+    /// The yes-or-no figures of one variant.
+    private struct Outcomes {
+        var customers = 0
+        var startedTrial = 0
+        var paid = 0
+        var converted = 0
+        var refunded = 0
+    }
+
+    /// Milli-units in a unit of a currency.
+    private static let milliUnitsPerUnit = 1000.0
+
+    let query: ExperimentAggregatesQuery
+    private var exposed: [String: (customers: Int, matured: Int)] = [:]
+    private var firstExposure: Int64?
+    private var lastExposure: Int64?
+    private var outcomes: [String: Outcomes] = [:]
+    private var revenue: [String: [String: RevenueTotals]] = [:]
+    private var capped: [String: [String: RevenueTotals]] = [:]
+    private var caps: [String: Double] = [:]
+    /// The currencies left out for want of a rate.
+    var currenciesLeftOut: [String] = []
+    /// The policy versions of the phase's exposures.
+    var policyVersions: [String] = []
+    /// The customers exposed to more than one variant.
+    var customersInSeveralVariants = 0
+
+    init(query: ExperimentAggregatesQuery) {
+        self.query = query
+    }
+
+    /// Takes a row of ``LedgerRecords/exposureCountsQuery(_:)``.
+    mutating func addExposures(_ row: some LedgerRecordRow) throws {
+        exposed[try row.text("variant")] = (Int(try row.integer("exposed")), Int(try row.integer("matured")))
+        let first = try row.integer("first_exposed"), last = try row.integer("last_exposed")
+        firstExposure = min(firstExposure ?? first, first)
+        lastExposure = max(lastExposure ?? last, last)
+    }
+
+    /// Takes a row of ``LedgerRecords/outcomeCountsQuery(_:)``.
+    mutating func addOutcomes(_ row: some LedgerRecordRow) throws {
+        outcomes[try row.text("variant")] = Outcomes(
+            customers: Int(try row.integer("customers")), startedTrial: Int(try row.integer("started_trial")),
+            paid: Int(try row.integer("paid")), converted: Int(try row.integer("converted")), refunded: Int(try row.integer("refunded")))
+    }
+
+    /// Takes a row of ``LedgerRecords/revenueTotalsQuery(_:)``.
+    mutating func addRevenueTotals(_ row: some LedgerRecordRow) throws {
+        revenue[try row.text("variant"), default: [:]][try row.text("currency")] = RevenueTotals(
+            customers: Int(try row.integer("customers")), sum: try row.real("net_sum"), squares: try row.real("net_squares"))
+    }
+
+    /// Takes a row of ``LedgerRecords/cappedRevenueQuery(_:positions:)``.
+    mutating func addCappedRevenue(_ row: some LedgerRecordRow) throws {
+        let currency = try row.text("currency")
+        caps[currency] = try row.real("cap")
+        capped[try row.text("variant"), default: [:]][currency] = RevenueTotals(
+            sum: try row.real("capped_sum"), squares: try row.real("capped_squares"))
+    }
+
+    /// Every matured customer of the phase, whatever their variant.
+    private var maturedCustomers: Int { outcomes.values.reduce(0) { $0 + $1.customers } }
+
+    /// Every currency some matured customer has a revenue value in, by code.
+    private var currencies: [String] {
+        Set(revenue.values.flatMap(\.keys)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Where each currency's cap lies among the values of the customers who have one, sorted
+    /// from the smallest (from 1): the nearest rank of the cap among all matured customers,
+    /// less the customers without a value, who count as 0 and come first. A currency whose
+    /// cap falls on those customers is capped at 0 and not listed.
+    func capPositions() -> [(currency: String, position: Int)] {
+        let matured = maturedCustomers
+        let rank = query.capRank(customers: matured)
+        return currencies.compactMap { currency in
+            let withValue = revenue.values.reduce(0) { $0 + ($1[currency]?.customers ?? 0) }
+            let position = rank - (matured - withValue)
+            return position >= 1 ? (currency, position) : nil
+        }
+    }
+
+    /// The aggregates, every variant listing every currency.
+    func aggregates() -> ExperimentAggregates {
+        let currencies = currencies
+        let variants = exposed.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { variant in
+            let counts = exposed[variant] ?? (0, 0)
+            let figures = outcomes[variant] ?? Outcomes()
+            let count = figures.customers
+            var netRevenue: [String: ExperimentRevenueSums] = [:]
+            for currency in currencies {
+                let uncapped = revenue[variant]?[currency] ?? RevenueTotals()
+                let cappedTotals = capped[variant]?[currency] ?? RevenueTotals()
+                netRevenue[currency] = ExperimentRevenueSums(uncapped: Self.inUnits(uncapped, count: count),
+                                                             capped: Self.inUnits(cappedTotals, count: count))
+            }
+            return ExperimentVariantAggregates(
+                variant: variant, exposedCustomers: counts.customers, maturedCustomers: counts.matured,
+                startedTrial: ExperimentMetricSums(count: count, successes: figures.startedTrial),
+                paid: ExperimentMetricSums(count: count, successes: figures.paid),
+                convertedTrialToPaid: ExperimentMetricSums(count: count, successes: figures.converted),
+                refunded: ExperimentMetricSums(count: count, successes: figures.refunded), netRevenue: netRevenue)
+        }
+        var revenueCaps: [String: Double] = [:]
+        for currency in currencies { revenueCaps[currency] = (caps[currency] ?? 0) / Self.milliUnitsPerUnit }
+        return ExperimentAggregates(
+            experiment: query.experiment, phase: query.phase, horizonDays: query.horizonDays, asOf: query.asOf,
+            revenueCapPercentile: query.revenueCapPercentile, variants: variants, revenueCaps: revenueCaps,
+            targetCurrency: query.rates?.targetCurrency, currenciesLeftOut: currenciesLeftOut, policyVersions: policyVersions,
+            customersInSeveralVariants: customersInSeveralVariants,
+            firstExposureDate: firstExposure.map(Date.init(millisecondsSince1970:)),
+            lastExposureDate: lastExposure.map(Date.init(millisecondsSince1970:)))
+    }
+
+    /// Sums in milli-units over `count` customers, as figures in units of the currency.
+    private static func inUnits(_ totals: RevenueTotals, count: Int) -> ExperimentMetricSums {
+        ExperimentMetricSums(count: count, sum: totals.sum / milliUnitsPerUnit,
+                             sumOfSquares: totals.squares / (milliUnitsPerUnit * milliUnitsPerUnit))
+    }
+}

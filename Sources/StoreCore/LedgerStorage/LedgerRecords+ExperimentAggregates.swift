@@ -1,0 +1,176 @@
+import Foundation
+
+/// The statements that aggregate an experiment's phase for a report, written once for both
+/// databases: each one metric family over the whole phase, grouped by variant, so the database
+/// reads the customers and Swift reads a row per variant.
+///
+/// Every statement over matured customers starts from the same table of them (`matured`): the
+/// exposures of the phase whose window, `[exposed_date, exposed_date + horizon)`, has ended by
+/// the report's time. A window's transactions are the customer's transactions purchased in it,
+/// found through `store_transaction_by_customer`.
+extension LedgerRecords {
+    /// The exposures of the phase: per variant, every customer, the matured ones, and the first
+    /// and last exposure.
+    public static func exposureCountsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+        """
+        SELECT variant, count(*) AS exposed,
+               CAST(sum(CASE WHEN exposed_date <= \(query.latestMaturedExposure) THEN 1 ELSE 0 END) AS BIGINT) AS matured,
+               min(exposed_date) AS first_exposed, max(exposed_date) AS last_exposed
+        FROM experiment_exposure WHERE experiment = \(query.experiment) AND phase = \(query.phase)
+        GROUP BY variant
+        """
+    }
+
+    /// The policy versions that exposed a customer in the phase, byte by byte in order.
+    public static func exposurePolicyVersionsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+        """
+        SELECT policy_version FROM experiment_exposure WHERE experiment = \(query.experiment) AND phase = \(query.phase)
+        GROUP BY policy_version ORDER BY policy_version\(.binaryCollation)
+        """
+    }
+
+    /// How many customers the phase exposed to more than one variant.
+    public static func customersInSeveralVariantsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+        """
+        SELECT count(*) AS customers FROM (
+            SELECT customer_id FROM experiment_exposure WHERE experiment = \(query.experiment) AND phase = \(query.phase)
+            GROUP BY customer_id HAVING count(DISTINCT variant) > 1
+        ) AS several
+        """
+    }
+
+    /// The yes-or-no metrics of each matured customer, summed per variant: started a trial, paid,
+    /// converted a trial, refunded. A customer's window transactions are first grouped by
+    /// subscription (original transaction id), where a conversion is a paid purchase after the
+    /// subscription's first trial.
+    public static func outcomeCountsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+        """
+        WITH \(sql: maturedCustomers(query)),
+        subscriptions AS (
+            SELECT m.customer_id,
+                   max(CASE WHEN \(sql: isFreeTrial) THEN 1 ELSE 0 END) AS started_trial,
+                   max(CASE WHEN t.price > 0 THEN 1 ELSE 0 END) AS paid,
+                   max(CASE WHEN t.revocation_date < m.window_end THEN 1 ELSE 0 END) AS refunded,
+                   min(CASE WHEN \(sql: isFreeTrial) THEN t.purchase_date END) AS first_trial,
+                   max(CASE WHEN t.price > 0 THEN t.purchase_date END) AS last_paid
+            FROM matured m JOIN store_transaction t ON \(sql: inWindow)
+            GROUP BY m.customer_id, t.original_transaction_id
+        ),
+        outcomes AS (
+            SELECT m.variant,
+                   coalesce(max(s.started_trial), 0) AS started_trial,
+                   coalesce(max(s.paid), 0) AS paid,
+                   coalesce(max(CASE WHEN s.last_paid > s.first_trial THEN 1 ELSE 0 END), 0) AS converted,
+                   coalesce(max(s.refunded), 0) AS refunded
+            FROM matured m LEFT JOIN subscriptions s ON s.customer_id = m.customer_id
+            GROUP BY m.customer_id, m.variant
+        )
+        SELECT variant, count(*) AS customers,
+               CAST(sum(started_trial) AS BIGINT) AS started_trial, CAST(sum(paid) AS BIGINT) AS paid,
+               CAST(sum(converted) AS BIGINT) AS converted, CAST(sum(refunded) AS BIGINT) AS refunded
+        FROM outcomes GROUP BY variant
+        """
+    }
+
+    /// Net revenue per customer who has a row in `customer_revenue`, summed per variant and
+    /// currency: how many such customers, the sum and the sum of squares (customers without a
+    /// row count with 0, which adds nothing).
+    public static func revenueTotalsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+        """
+        WITH \(sql: customerRevenue(query))
+        SELECT variant, currency, count(*) AS customers, sum(net) AS net_sum, sum(net * net) AS net_squares
+        FROM customer_revenue GROUP BY variant, currency
+        """
+    }
+
+    /// Net revenue per customer capped, summed per variant and currency, with each currency's
+    /// cap: the value at `positions[currency]` (from 1) of the currency's `customer_revenue`
+    /// values sorted from the smallest. Currencies not in `positions` are not read.
+    public static func cappedRevenueQuery(_ query: ExperimentAggregatesQuery, positions: [(currency: String, position: Int)]) -> LedgerSQL {
+        let rows = positions.map { entry -> LedgerSQL in "(\(entry.currency), \(entry.position))" }
+        return """
+            WITH \(sql: customerRevenue(query)),
+            cap_position(currency, position) AS (VALUES \(sql: .joined(rows, separator: ", "))),
+            ranked AS (
+                SELECT currency, net, row_number() OVER (PARTITION BY currency ORDER BY net) AS position FROM customer_revenue
+            ),
+            cap AS (
+                SELECT r.currency, r.net AS cap FROM ranked r
+                JOIN cap_position p ON p.currency = r.currency AND p.position = r.position
+            )
+            SELECT c.variant, c.currency, cap.cap,
+                   sum(CASE WHEN c.net > cap.cap THEN cap.cap ELSE c.net END) AS capped_sum,
+                   sum(CASE WHEN c.net > cap.cap THEN cap.cap * cap.cap ELSE c.net * c.net END) AS capped_squares
+            FROM customer_revenue c JOIN cap ON cap.currency = c.currency
+            GROUP BY c.variant, c.currency, cap.cap
+            """
+    }
+
+    /// The currencies matured customers paid in that `rates` have no rate for, by code.
+    public static func currenciesLeftOutQuery(_ query: ExperimentAggregatesQuery, rates: ExperimentCurrencyRates) -> LedgerSQL {
+        """
+        WITH \(sql: maturedCustomers(query)), \(sql: spentPerCurrency), \(sql: rateTable(rates))
+        SELECT currency FROM spent WHERE currency NOT IN (SELECT currency FROM rate)
+        GROUP BY currency ORDER BY currency\(.binaryCollation)
+        """
+    }
+
+    /// `matured`: each matured customer of the phase, their variant and window, in epoch ms.
+    private static func maturedCustomers(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+        """
+        matured AS (
+            SELECT customer_id, variant, exposed_date AS window_start, exposed_date + \(query.horizonMilliseconds) AS window_end
+            FROM experiment_exposure
+            WHERE experiment = \(query.experiment) AND phase = \(query.phase) AND exposed_date <= \(query.latestMaturedExposure)
+        )
+        """
+    }
+
+    /// Joins a transaction `t` to a matured customer `m` when purchased in their window.
+    private static let inWindow = """
+        t.customer_id = m.customer_id AND t.purchase_date >= m.window_start AND t.purchase_date < m.window_end
+        """
+
+    /// Whether the transaction `t` is a free trial: an introductory offer (offer type 1) whose
+    /// discount is `FREE_TRIAL`.
+    private static let isFreeTrial = "t.offer_type = 1 AND t.offer_discount_type = 'FREE_TRIAL'"
+
+    /// `spent`: each matured customer's net revenue per currency, in milli-units: the prices of
+    /// their window's transactions, less those revoked before the window ends.
+    private static let spentPerCurrency = """
+        spent AS (
+            SELECT m.customer_id, m.variant, t.currency,
+                   sum(CASE WHEN t.revocation_date < m.window_end THEN 0 ELSE t.price END) AS net
+            FROM matured m JOIN store_transaction t ON \(inWindow) AND t.price IS NOT NULL AND t.currency IS NOT NULL
+            GROUP BY m.customer_id, m.variant, t.currency
+        )
+        """
+
+    /// `rate`: each currency of `rates`, the target's included, and its rate.
+    private static func rateTable(_ rates: ExperimentCurrencyRates) -> LedgerSQL {
+        let rows = rates.allRates.map { entry -> LedgerSQL in
+            "(\(entry.currency), CAST(\(String(entry.rate)) AS DOUBLE PRECISION))"
+        }
+        return "rate(currency, factor) AS (VALUES \(sql: .joined(rows, separator: ", ")))"
+    }
+
+    /// `customer_revenue`: each matured customer's net revenue, as a floating-point number of
+    /// milli-units, per currency — or, with rates, converted and added up in the target
+    /// currency, the currencies without a rate left out.
+    private static func customerRevenue(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+        guard let rates = query.rates else {
+            return """
+                \(sql: maturedCustomers(query)), \(sql: spentPerCurrency),
+                customer_revenue AS (SELECT customer_id, variant, currency, CAST(net AS DOUBLE PRECISION) AS net FROM spent)
+                """
+        }
+        return """
+            \(sql: maturedCustomers(query)), \(sql: spentPerCurrency), \(sql: rateTable(rates)),
+            customer_revenue AS (
+                SELECT s.customer_id, s.variant, CAST(\(rates.targetCurrency) AS TEXT) AS currency, sum(CAST(s.net AS DOUBLE PRECISION) * r.factor) AS net
+                FROM spent s JOIN rate r ON r.currency = s.currency
+                GROUP BY s.customer_id, s.variant
+            )
+            """
+    }
+}
