@@ -28,6 +28,8 @@ public enum ServiceError: Error, Sendable, Encodable {
     case unencodable(String)
     /// The ledger has never recorded this customer (`customer_not_found`).
     case customerNotFound(String)
+    /// Neither the serving policy nor the ledger knows this experiment (`experiment_not_found`).
+    case experimentNotFound(ExperimentReportError)
 
     /// The error's kind, for programs.
     public var kind: String {
@@ -41,6 +43,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .storageFailed: "storage"
         case .unencodable: "internal"
         case .customerNotFound: "customer_not_found"
+        case .experimentNotFound: "experiment_not_found"
         }
     }
 
@@ -56,6 +59,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .storageFailed(let failure): failure.message
         case .unencodable(let problem): problem
         case .customerNotFound(let customerID): "the ledger has no customer \(customerID)"
+        case .experimentNotFound(let error): error.description
         }
     }
 
@@ -68,7 +72,7 @@ public enum ServiceError: Error, Sendable, Encodable {
     }
 
     /// The HTTP status that answers this error: `400` for a request or signed data that is
-    /// wrong, `404` for a customer the ledger has never seen, `409` for data the ledger holds otherwise, `422` for a policy or a decision that
+    /// wrong, `404` for a customer the ledger has never seen or an experiment nobody declared, `409` for data the ledger holds otherwise, `422` for a policy or a decision that
     /// failed, `503` when the ledger's storage failed or a transaction kept changing while it was
     /// decided (a retry later may succeed), `500` for any
     /// other failure.
@@ -86,7 +90,7 @@ public enum ServiceError: Error, Sendable, Encodable {
         case .conflict: 409
         case .storageFailed: 503
         case .unencodable: 500
-        case .customerNotFound: 404
+        case .customerNotFound, .experimentNotFound: 404
         }
     }
 

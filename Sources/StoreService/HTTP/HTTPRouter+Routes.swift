@@ -56,6 +56,12 @@ extension HTTPRouter {
         HTTPRoute("GET", "/v1/admin/policy", role: .admin) { router, _, _ throws(ServiceError) in
             .json(200, try router.service.answer(.policy))
         },
+        HTTPRoute("GET", "/v1/admin/experiments", role: .admin, query: ["horizon", "as_of"]) { router, request, _ throws(ServiceError) in
+            .json(200, try router.experimentReport(request, experiment: nil))
+        },
+        HTTPRoute("GET", "/v1/admin/experiments/{name}", role: .admin, query: ["horizon", "as_of"]) { router, request, context throws(ServiceError) in
+            .json(200, try router.experimentReport(request, experiment: context.parameters[0]))
+        },
         HTTPRoute("GET", "/healthz", role: nil) { _, _, _ throws(ServiceError) in
             .json(200, ["status": "ok"])
         },

@@ -1,0 +1,35 @@
+import Foundation
+import StoreCore
+
+extension HTTPRouter {
+    /// `GET /v1/admin/experiments[/{name}]`: the report of every experiment, or of one, from
+    /// the ledger and the serving policy's declarations, as of `as_of` (ISO 8601 or epoch
+    /// milliseconds; now by default), with `horizon` days reported besides 7, 14 and 30.
+    func experimentReport(_ request: HTTPRequest, experiment: String?) throws(ServiceError) -> ExperimentReport {
+        var options = ExperimentReportOptions(experiment: experiment)
+        if let text = request.query["horizon"] {
+            guard let days = Int(text), (1...ExperimentAggregatesQuery.maximumHorizonDays).contains(days) else {
+                throw .badRequest("horizon is a whole number of days from 1 to \(ExperimentAggregatesQuery.maximumHorizonDays), not '\(text)'")
+            }
+            options.horizonDays = days
+        }
+        var asOf = service.clock()
+        if let text = request.query["as_of"] {
+            if let milliseconds = Int64(text) {
+                asOf = Date(millisecondsSince1970: milliseconds)
+            } else if let date = try? Date(text, strategy: .iso8601) {
+                asOf = date
+            } else {
+                throw .badRequest("as_of is an ISO 8601 time or milliseconds since 1970, not '\(text)'")
+            }
+        }
+        let reporter = ExperimentReporter(ledger: service.ledger, declarations: service.engine.experiments)
+        do {
+            return try reporter.report(asOf: asOf, options: options)
+        } catch let error as ExperimentReportError {
+            throw .experimentNotFound(error)
+        } catch {
+            throw .ledger(error)
+        }
+    }
+}
