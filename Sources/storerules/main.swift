@@ -4,8 +4,9 @@ import StoreService
 
 /// The subcommands, in the order `storerules --help` lists them.
 let commands: [any Command.Type] = [
-    RunCommand.self, CatalogCommand.self, EvalCommand.self, TestCommand.self, DiffCommand.self, StorefrontCommand.self, REPLCommand.self,
-    VerifyCommand.self, StoreCommand.self, LedgerCommand.self, AppStoreCommand.self, ServeCommand.self, PolicyCommand.self, BenchCommand.self,
+    RunCommand.self, CatalogCommand.self, EvalCommand.self, TestCommand.self, DiffCommand.self, StorefrontCommand.self,
+    ExperimentsCommand.self, REPLCommand.self, VerifyCommand.self, StoreCommand.self, LedgerCommand.self, AppStoreCommand.self,
+    ServeCommand.self, PolicyCommand.self, BenchCommand.self,
 ]
 
 let usage = """
