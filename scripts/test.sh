@@ -75,6 +75,8 @@ done
 echo "Example policies' tests: $examples folders passed" >>"$summary"
 scripts/storefront-screenshot.sh
 echo "Storefront page in headless Chromium: rendered" >>"$summary"
+scripts/experiments-report-screenshot.sh
+echo "Experiment report page in headless Chromium: rendered" >>"$summary"
 
 echo
 echo "scripts/test.sh: passed"
