@@ -111,12 +111,12 @@ import Testing
                 try connection.execute("DROP TABLE renewal_extension")
                 try connection.execute("DROP TABLE experiment_exposure")
                 try connection.execute("DROP TABLE experiment_phase")
-                // The token migration is the ninth from the end: the conflict table's, the
+                // The token migration is the tenth from the end: the conflict table's, the
                 // events' numbering, the reconciliation marks', the refund requests', the
-                // win-back offers' column, the prices', the experiment tables' and the
-                // currencies' follow it, and run again (the numbering and the columns find
-                // nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 9)")
+                // win-back offers' column, the prices', the experiment tables', the
+                // currencies' and the experiment reports' index follow it, and run again (the
+                // numbering, the columns and the index find nothing to do).
+                try connection.execute("PRAGMA user_version = \(version - 10)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -135,7 +135,8 @@ import Testing
                 WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table',
                                'create consumption request and renewal extension tables',
                                'keep eligible win-back offers of renewal info', 'keep the price of transactions',
-                               'create experiment tables', 'keep the currency and offer discount type of transactions')
+                               'create experiment tables', 'keep the currency and offer discount type of transactions',
+                               'index transactions for experiment reports')
                 """)
         }
     }

@@ -22,6 +22,7 @@ import Testing
             "keep the price of transactions",
             "create experiment tables",
             "keep the currency and offer discount type of transactions",
+            "index transactions for experiment reports",
         ])
     }
 
@@ -40,6 +41,7 @@ import Testing
             "keep the price of transactions",
             "create experiment tables",
             "keep the currency and offer discount type of transactions",
+            "index transactions for experiment reports",
         ])
     }
 }

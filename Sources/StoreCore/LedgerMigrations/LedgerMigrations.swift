@@ -47,6 +47,9 @@ public enum LedgerMigrations {
         // offer, read from each stored JWS, so that revenue is summed per currency and a free
         // trial is told from a paid offer.
         LedgerMigration("keep the currency and offer discount type of transactions", apply: keepTransactionCurrencies),
+        // An experiment's report reads each customer's transactions by purchase time from an
+        // index that holds every column it needs.
+        LedgerMigration("index transactions for experiment reports", apply: ExperimentReportIndex.create),
     ]
 
     private static func keyVersionsByDigest(_ database: LedgerMigrationContext) throws {

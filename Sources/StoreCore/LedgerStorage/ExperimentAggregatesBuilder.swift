@@ -12,9 +12,8 @@ struct ExperimentAggregatesBuilder {
         var squares = 0.0
     }
 
-    /// The yes-or-no figures of one variant.
+    /// How many of a variant's matured customers said yes to each yes-or-no metric.
     private struct Outcomes {
-        var customers = 0
         var startedTrial = 0
         var paid = 0
         var converted = 0
@@ -54,7 +53,7 @@ struct ExperimentAggregatesBuilder {
     /// Takes a row of ``LedgerRecords/outcomeCountsQuery(_:)``.
     mutating func addOutcomes(_ row: some LedgerRecordRow) throws {
         outcomes[try row.text("variant")] = Outcomes(
-            customers: Int(try row.integer("customers")), startedTrial: Int(try row.integer("started_trial")),
+            startedTrial: Int(try row.integer("started_trial")),
             paid: Int(try row.integer("paid")), converted: Int(try row.integer("converted")), refunded: Int(try row.integer("refunded")))
     }
 
@@ -73,7 +72,7 @@ struct ExperimentAggregatesBuilder {
     }
 
     /// Every matured customer of the phase, whatever their variant.
-    private var maturedCustomers: Int { outcomes.values.reduce(0) { $0 + $1.customers } }
+    private var maturedCustomers: Int { exposed.values.reduce(0) { $0 + $1.matured } }
 
     /// Every currency some matured customer has a revenue value in, by code.
     private var currencies: [String] {
@@ -100,7 +99,7 @@ struct ExperimentAggregatesBuilder {
         let variants = exposed.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { variant in
             let counts = exposed[variant] ?? (0, 0)
             let figures = outcomes[variant] ?? Outcomes()
-            let count = figures.customers
+            let count = counts.matured
             var netRevenue: [String: ExperimentRevenueSums] = [:]
             for currency in currencies {
                 let uncapped = revenue[variant]?[currency] ?? RevenueTotals()

@@ -39,33 +39,30 @@ extension LedgerRecords {
         """
     }
 
-    /// The yes-or-no metrics of each matured customer, summed per variant: started a trial, paid,
-    /// converted a trial, refunded. A customer's window transactions are first grouped by
-    /// subscription (original transaction id), where a conversion is a paid purchase after the
+    /// The yes-or-no metrics of the matured customers who have window transactions, summed per
+    /// variant: started a trial, paid, converted a trial, refunded (the other matured customers
+    /// count with 0). A customer's window transactions are first grouped by subscription
+    /// (original transaction id), where a conversion is a paid purchase after the
     /// subscription's first trial.
     public static func outcomeCountsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
         """
         WITH \(sql: maturedCustomers(query)),
         subscriptions AS (
-            SELECT m.customer_id,
+            SELECT m.customer_id, m.variant,
                    max(CASE WHEN \(sql: isFreeTrial) THEN 1 ELSE 0 END) AS started_trial,
                    max(CASE WHEN t.price > 0 THEN 1 ELSE 0 END) AS paid,
                    max(CASE WHEN t.revocation_date < m.window_end THEN 1 ELSE 0 END) AS refunded,
                    min(CASE WHEN \(sql: isFreeTrial) THEN t.purchase_date END) AS first_trial,
                    max(CASE WHEN t.price > 0 THEN t.purchase_date END) AS last_paid
             FROM matured m JOIN store_transaction t ON \(sql: inWindow)
-            GROUP BY m.customer_id, t.original_transaction_id
+            GROUP BY m.customer_id, m.variant, t.original_transaction_id
         ),
         outcomes AS (
-            SELECT m.variant,
-                   coalesce(max(s.started_trial), 0) AS started_trial,
-                   coalesce(max(s.paid), 0) AS paid,
-                   coalesce(max(CASE WHEN s.last_paid > s.first_trial THEN 1 ELSE 0 END), 0) AS converted,
-                   coalesce(max(s.refunded), 0) AS refunded
-            FROM matured m LEFT JOIN subscriptions s ON s.customer_id = m.customer_id
-            GROUP BY m.customer_id, m.variant
+            SELECT variant, max(started_trial) AS started_trial, max(paid) AS paid,
+                   max(CASE WHEN last_paid > first_trial THEN 1 ELSE 0 END) AS converted, max(refunded) AS refunded
+            FROM subscriptions GROUP BY customer_id, variant
         )
-        SELECT variant, count(*) AS customers,
+        SELECT variant,
                CAST(sum(started_trial) AS BIGINT) AS started_trial, CAST(sum(paid) AS BIGINT) AS paid,
                CAST(sum(converted) AS BIGINT) AS converted, CAST(sum(refunded) AS BIGINT) AS refunded
         FROM outcomes GROUP BY variant
