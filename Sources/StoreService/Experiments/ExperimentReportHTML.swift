@@ -127,6 +127,6 @@ public enum ExperimentReportHTML {
     .srm.bad{background:#ffe5e3;color:#b3261e}table{border-collapse:collapse;font-size:13px}th,td{padding:5px 10px;text-align:left;
     border-bottom:1px solid #e5e5ea;vertical-align:middle}thead th{color:#636366;font-weight:500}td small{color:#636366}
     .notes{margin:8px 0;padding-left:20px;color:#8a5300;font-size:13px}.caveat{color:#b3261e;font-size:13px;margin:4px 0}
-    .untrusted table{opacity:.55}.empty{color:#8e8e93}svg{display:block}
+    .untrusted table{opacity:.55}.metrics td:nth-child(2){white-space:nowrap}.empty{color:#8e8e93}svg{display:block}
     """
 }
