@@ -6,11 +6,8 @@ extension SQLLedgerTransaction {
         var builder = ExperimentAggregatesBuilder(query: query)
         for row in exposures { try builder.addExposures(row) }
         for row in try connection.rows(LedgerRecords.outcomeCountsQuery(query)) { try builder.addOutcomes(row) }
-        for row in try connection.rows(LedgerRecords.revenueTotalsQuery(query)) { try builder.addRevenueTotals(row) }
-        let positions = builder.capPositions()
-        if !positions.isEmpty {
-            for row in try connection.rows(LedgerRecords.cappedRevenueQuery(query, positions: positions)) { try builder.addCappedRevenue(row) }
-        }
+        let revenue = LedgerRecords.revenueQuery(query, capRank: builder.capRank, maturedCustomers: builder.maturedCustomers)
+        for row in try connection.rows(revenue) { try builder.addRevenue(row) }
         if let rates = query.rates {
             builder.currenciesLeftOut = try connection.rows(LedgerRecords.currenciesLeftOutQuery(query, rates: rates)).map { try $0.text("currency") }
         }

@@ -2,8 +2,7 @@ import Foundation
 import SignedData
 
 /// Puts together an ``ExperimentAggregates`` from the rows of the statements of
-/// `LedgerRecords+ExperimentAggregates`, a row per variant (and currency) at a time, and says
-/// at which position of each currency's sorted values its revenue cap lies.
+/// `LedgerRecords+ExperimentAggregates`, a row per variant (and currency) at a time.
 struct ExperimentAggregatesBuilder {
     /// Net revenue sums of one variant in one currency, in milli-units.
     private struct RevenueTotals {
@@ -57,41 +56,25 @@ struct ExperimentAggregatesBuilder {
             paid: Int(try row.integer("paid")), converted: Int(try row.integer("converted")), refunded: Int(try row.integer("refunded")))
     }
 
-    /// Takes a row of ``LedgerRecords/revenueTotalsQuery(_:)``.
-    mutating func addRevenueTotals(_ row: some LedgerRecordRow) throws {
-        revenue[try row.text("variant"), default: [:]][try row.text("currency")] = RevenueTotals(
-            customers: Int(try row.integer("customers")), sum: try row.real("net_sum"), squares: try row.real("net_squares"))
-    }
-
-    /// Takes a row of ``LedgerRecords/cappedRevenueQuery(_:positions:)``.
-    mutating func addCappedRevenue(_ row: some LedgerRecordRow) throws {
-        let currency = try row.text("currency")
+    /// Takes a row of ``LedgerRecords/revenueQuery(_:capRank:maturedCustomers:)``.
+    mutating func addRevenue(_ row: some LedgerRecordRow) throws {
+        let variant = try row.text("variant"), currency = try row.text("currency")
         caps[currency] = try row.real("cap")
-        capped[try row.text("variant"), default: [:]][currency] = RevenueTotals(
-            sum: try row.real("capped_sum"), squares: try row.real("capped_squares"))
+        revenue[variant, default: [:]][currency] = RevenueTotals(
+            customers: Int(try row.integer("customers")), sum: try row.real("net_sum"), squares: try row.real("net_squares"))
+        capped[variant, default: [:]][currency] = RevenueTotals(sum: try row.real("capped_sum"), squares: try row.real("capped_squares"))
     }
 
     /// Every matured customer of the phase, whatever their variant.
-    private var maturedCustomers: Int { exposed.values.reduce(0) { $0 + $1.matured } }
+    var maturedCustomers: Int { exposed.values.reduce(0) { $0 + $1.matured } }
 
     /// Every currency some matured customer has a revenue value in, by code.
     private var currencies: [String] {
         Set(revenue.values.flatMap(\.keys)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// Where each currency's cap lies among the values of the customers who have one, sorted
-    /// from the smallest (from 1): the nearest rank of the cap among all matured customers,
-    /// less the customers without a value, who count as 0 and come first. A currency whose
-    /// cap falls on those customers is capped at 0 and not listed.
-    func capPositions() -> [(currency: String, position: Int)] {
-        let matured = maturedCustomers
-        let rank = query.capRank(customers: matured)
-        return currencies.compactMap { currency in
-            let withValue = revenue.values.reduce(0) { $0 + ($1[currency]?.customers ?? 0) }
-            let position = rank - (matured - withValue)
-            return position >= 1 ? (currency, position) : nil
-        }
-    }
+    /// The nearest rank of the revenue cap among the values of every matured customer.
+    var capRank: Int { query.capRank(customers: maturedCustomers) }
 
     /// The aggregates, every variant listing every currency.
     func aggregates() -> ExperimentAggregates {

@@ -69,38 +69,33 @@ extension LedgerRecords {
         """
     }
 
-    /// Net revenue per customer who has a row in `customer_revenue`, summed per variant and
-    /// currency: how many such customers, the sum and the sum of squares (customers without a
-    /// row count with 0, which adds nothing).
-    public static func revenueTotalsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+    /// Net revenue per matured customer who has a row in `customer_revenue`, summed per variant
+    /// and currency as it is and capped, with each currency's cap (the customers without a
+    /// row count with 0, which adds nothing). The cap is the value at nearest rank
+    /// `capRank` of all `maturedCustomers` values sorted from the smallest: the customers
+    /// without a row come first, so it is the value at position `capRank − (maturedCustomers −
+    /// customers with a row)` of the rows, or 0 when that position is before the first.
+    public static func revenueQuery(_ query: ExperimentAggregatesQuery, capRank: Int, maturedCustomers: Int) -> LedgerSQL {
         """
-        WITH \(sql: customerRevenue(query))
-        SELECT variant, currency, count(*) AS customers, sum(net) AS net_sum, sum(net * net) AS net_squares
-        FROM customer_revenue GROUP BY variant, currency
+        WITH \(sql: customerRevenue(query)),
+        ranked AS MATERIALIZED (
+            SELECT variant, currency, net,
+                   row_number() OVER (PARTITION BY currency ORDER BY net) AS position,
+                   count(*) OVER (PARTITION BY currency) AS with_value
+            FROM customer_revenue
+        ),
+        cap AS MATERIALIZED (
+            SELECT currency, net AS cap FROM ranked WHERE position = \(capRank) - (\(maturedCustomers) - with_value)
+        ),
+        capped AS (
+            SELECT r.variant, r.currency, r.net, coalesce(c.cap, 0) AS cap
+            FROM ranked r LEFT JOIN cap c ON c.currency = r.currency
+        )
+        SELECT variant, currency, cap, count(*) AS customers, sum(net) AS net_sum, sum(net * net) AS net_squares,
+               sum(CASE WHEN net > cap THEN cap ELSE net END) AS capped_sum,
+               sum(CASE WHEN net > cap THEN cap * cap ELSE net * net END) AS capped_squares
+        FROM capped GROUP BY variant, currency, cap
         """
-    }
-
-    /// Net revenue per customer capped, summed per variant and currency, with each currency's
-    /// cap: the value at `positions[currency]` (from 1) of the currency's `customer_revenue`
-    /// values sorted from the smallest. Currencies not in `positions` are not read.
-    public static func cappedRevenueQuery(_ query: ExperimentAggregatesQuery, positions: [(currency: String, position: Int)]) -> LedgerSQL {
-        let rows = positions.map { entry -> LedgerSQL in "(\(entry.currency), \(entry.position))" }
-        return """
-            WITH \(sql: customerRevenue(query)),
-            cap_position(currency, position) AS (VALUES \(sql: .joined(rows, separator: ", "))),
-            ranked AS (
-                SELECT currency, net, row_number() OVER (PARTITION BY currency ORDER BY net) AS position FROM customer_revenue
-            ),
-            cap AS (
-                SELECT r.currency, r.net AS cap FROM ranked r
-                JOIN cap_position p ON p.currency = r.currency AND p.position = r.position
-            )
-            SELECT c.variant, c.currency, cap.cap,
-                   sum(CASE WHEN c.net > cap.cap THEN cap.cap ELSE c.net END) AS capped_sum,
-                   sum(CASE WHEN c.net > cap.cap THEN cap.cap * cap.cap ELSE c.net * c.net END) AS capped_squares
-            FROM customer_revenue c JOIN cap ON cap.currency = c.currency
-            GROUP BY c.variant, c.currency, cap.cap
-            """
     }
 
     /// The currencies matured customers paid in that `rates` have no rate for, by code.
