@@ -7,7 +7,7 @@ import Foundation
 /// Every statement over matured customers starts from the same table of them (`matured`): the
 /// exposures of the phase whose window, `[exposed_date, exposed_date + horizon)`, has ended by
 /// the report's time. A window's transactions are the customer's transactions purchased in it,
-/// found through `store_transaction_by_customer`.
+/// read from the index `store_transaction_for_experiments` alone (``ExperimentReportIndex``).
 extension LedgerRecords {
     /// The exposures of the phase: per variant, every customer, the matured ones, and the first
     /// and last exposure.
