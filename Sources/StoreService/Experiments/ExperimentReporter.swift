@@ -2,6 +2,7 @@ import Foundation
 import StoreCore
 import StorePolicy
 import StoreStatistics
+import Synchronization
 
 /// Makes an ``ExperimentReport`` from a ledger and the serving policy's declarations: every
 /// phase the ledger recorded exposures for (its weights from the ledger's phase record), and
@@ -51,14 +52,29 @@ public struct ExperimentReporter: Sendable {
                                 experiments: experiments)
     }
 
+    /// Each horizon's aggregates, in the order of `options.horizons`: counted at once, each
+    /// through a reading connection of its own, so a report takes about as long as its
+    /// longest horizon rather than all of them in turn.
+    private func horizonAggregates(of experiment: String, phase: String, asOf: Date,
+                                   options: ExperimentReportOptions) throws -> [ExperimentAggregates] {
+        let horizons = options.horizons
+        let results = Mutex<[Int: Result<ExperimentAggregates, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: horizons.count) { position in
+            let result = Result {
+                try ledger.experimentAggregates(experiment: experiment, phase: phase, horizonDays: horizons[position], asOf: asOf,
+                                                revenueCapPercentile: options.revenueCapPercentile, rates: options.rates)
+            }
+            results.withLock { $0[position] = result }
+        }
+        let collected = results.withLock { $0 }
+        return try horizons.indices.map { position in try collected[position]!.get() }
+    }
+
     /// One phase: the split and its check, then each horizon's figures, with the notes they call for.
     private func phase(of experiment: String, phase: String, weights: [ExperimentVariantWeight], traffic: Int,
                        source: ExperimentReport.Phase.WeightsSource, isServing: Bool, asOf: Date,
                        options: ExperimentReportOptions) throws -> ExperimentReport.Phase {
-        let aggregates = try options.horizons.map { days in
-            try ledger.experimentAggregates(experiment: experiment, phase: phase, horizonDays: days, asOf: asOf,
-                                            revenueCapPercentile: options.revenueCapPercentile, rates: options.rates)
-        }
+        let aggregates = try horizonAggregates(of: experiment, phase: phase, asOf: asOf, options: options)
         let phaseFacts = aggregates[0]
         let exposed = Dictionary(uniqueKeysWithValues: phaseFacts.variants.map { ($0.variant, $0.exposedCustomers) })
         let declared = Dictionary(uniqueKeysWithValues: weights.map { ($0.name, $0.weight) })

@@ -12,6 +12,7 @@ extension BenchCommand {
         if let ledger = report.ledger { sections.append(ledgerTable(ledger)) }
         if let service = report.service { sections.append(serviceTable(service)) }
         if let http = report.http { sections.append(httpTable(http)) }
+        if let experiments = report.experiments { sections.append(experimentsTable(experiments)) }
         let ratios = CrossSectionRatios(ledger: report.ledger, http: report.http)
         if !ratios.isEmpty { sections.append(crossSectionTable(ratios)) }
         return sections.joined(separator: "\n")

@@ -46,6 +46,12 @@ enum BenchCommand: Command {
     transaction was granted once and that the ledger's balances add up. Without a
     PolicyService binary beside storerules the section is skipped with a note.
 
+    Experiments: storefront GETs under wrk (for --http-seconds) with the policy's experiments
+    running against the same policy with its policy.experiments declaration taken out, on
+    SQLite, customers in turn so that each one's first GET records an exposure (goal: ≥ \(ExperimentBenchSection.storefrontRatioGoal)×);
+    and the experiment report over a ledger holding 100,000 exposed customers and 1,000,000
+    transactions, filled by bulk SQL, on SQLite and with --postgres on PostgreSQL (goal: ≤ \(Int(ExperimentBenchSection.reportGoalSeconds)) s).
+
     Build with -c release for meaningful figures (this builds PolicyService too):
       swift build -c release && .build/release/storerules bench
 
@@ -114,6 +120,9 @@ enum BenchCommand: Command {
         }
         if sections.contains(.http) {
             report.http = HTTPBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
+        }
+        if sections.contains(.experiments) {
+            report.experiments = ExperimentBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
         }
         if parsed.printsJSON {
             Output.line(try Output.json(report))

@@ -20,6 +20,8 @@ struct BenchReport: Encodable {
     var ledger: LedgerBenchFigures?
     /// The HTTP service's figures under wrk.
     var http: HTTPBenchSection?
+    /// The experiments' figures: storefronts with and without one, the report at scale.
+    var experiments: ExperimentBenchSection?
 
     /// Encodes every set of figures into one object.
     func encode(to encoder: any Encoder) throws {
@@ -30,6 +32,7 @@ struct BenchReport: Encodable {
         try appStoreAPI?.encode(to: encoder)
         try ledger?.encode(to: encoder)
         try http?.encode(to: encoder)
+        try experiments?.encode(to: encoder)
         let ratios = CrossSectionRatios(ledger: ledger, http: http)
         if !ratios.isEmpty { try ratios.encode(to: encoder) }
     }
@@ -44,6 +47,7 @@ enum BenchSection: String, CaseIterable {
     case ledger
     case service
     case http
+    case experiments
 
     /// The sections a `--sections` list names, or all of them without one.
     static func parse(_ list: String?) throws(UsageError) -> Set<BenchSection> {

@@ -1,0 +1,60 @@
+/// The SQL that fills a ledger with an experiment at scale in a few statements, the rows made
+/// by the database itself: customers, their first exposures, and their transactions.
+///
+/// Customer `i` (of `customers`) is exposed at `start + i` seconds to variant `control` or
+/// `annual` in turn. Transaction `j` (of `transactions`) belongs to customer `j % customers`,
+/// the `j / customers`-th of theirs, two days after the one before: the first a free trial
+/// for two customers in three, then paid renewals of the same original transaction, one in
+/// five in euros; one in ninety-seven is revoked a day after its purchase.
+struct ExperimentBulkRows {
+    /// `sqlite` or `postgres`: how a series of numbers and a boolean are written.
+    let backend: String
+    let customers: Int
+    let transactions: Int
+    /// Epoch milliseconds of the first exposure.
+    let start: Int64
+    let experiment: String
+    let phase: String
+
+    /// The statements, in order.
+    var statements: [String] {
+        let day: Int64 = 86_400_000
+        let purchase = "\(start) + (j % \(customers)) * 1000 + (j / \(customers)) * \(2 * day) + 60000"
+        let isTrial = "(j / \(customers) = 0 AND j % 3 <> 0)"
+        return [
+            series(customers, as: "i") + """
+             INSERT INTO customer (id, app_account_token, created_date)
+             SELECT 'bench-' || i, NULL, \(start) FROM series
+            """,
+            series(customers, as: "i") + """
+             INSERT INTO experiment_exposure (customer_id, experiment, phase, variant, exposed_date, policy_version, hook, placement)
+             SELECT 'bench-' || i, '\(experiment)', '\(phase)', CASE WHEN i % 2 = 0 THEN 'control' ELSE 'annual' END,
+                    \(start) + i * 1000, 'bench', 'product_style', 'store' FROM series
+            """,
+            series(transactions, as: "j") + """
+             INSERT INTO store_transaction (transaction_id, original_transaction_id, customer_id, product_id, product_type,
+                 subscription_group_id, purchase_date, original_purchase_date, expires_date, quantity, revocation_date,
+                 revocation_reason, is_upgraded, ownership_type, offer_type, offer_id, app_account_token, environment,
+                 signed_date, jws, grant_state, unfinished_reason, unfinished_detail, grant_attempts, stored_date, finished_date,
+                 price, currency, offer_discount_type)
+             SELECT 'bench-t' || j, 'bench-o' || (j % \(customers)), 'bench-' || (j % \(customers)), 'pass.premium',
+                 'Auto-Renewable Subscription', '6F3A93AB', \(purchase), \(start), \(purchase) + \(2 * day), 1,
+                 CASE WHEN j % 97 = 0 THEN \(purchase) + \(day) ELSE NULL END, CASE WHEN j % 97 = 0 THEN 0 ELSE NULL END,
+                 \(falseValue), 'PURCHASED', CASE WHEN \(isTrial) THEN 1 ELSE NULL END, NULL, NULL, 'Sandbox', \(purchase),
+                 'bench', 'granted', NULL, NULL, 1, \(purchase), \(purchase),
+                 CASE WHEN \(isTrial) THEN 0 ELSE 11990 END, CASE WHEN j % 5 = 0 THEN 'EUR' ELSE 'USD' END,
+                 CASE WHEN \(isTrial) THEN 'FREE_TRIAL' ELSE NULL END
+             FROM series
+            """,
+        ]
+    }
+
+    /// The numbers `0..<count` as the column `name` of a common table `series`.
+    private func series(_ count: Int, as name: String) -> String {
+        backend == "postgres"
+            ? "WITH series(\(name)) AS (SELECT generate_series(0, \(count - 1)))"
+            : "WITH RECURSIVE series(\(name)) AS (SELECT 0 UNION ALL SELECT \(name) + 1 FROM series WHERE \(name) < \(count - 1))"
+    }
+
+    private var falseValue: String { backend == "postgres" ? "false" : "0" }
+}
