@@ -1,3 +1,5 @@
+import StoreCore
+
 /// Renders a ``StorefrontPlan`` as one self-contained HTML page: the storefront the way a
 /// customer would see it, and beside it the hook decisions that shaped each part.
 public enum StorefrontHTML {
@@ -88,19 +90,7 @@ public enum StorefrontHTML {
     }
 
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        HTMLText.escape(text)
     }
 
     private static let style = """

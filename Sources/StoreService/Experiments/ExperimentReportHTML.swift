@@ -1,3 +1,5 @@
+import StoreCore
+
 /// Renders an ``ExperimentReport`` as one self-contained HTML page a product person reads:
 /// per phase the split and its sample-ratio check first, then per horizon matured so far each
 /// metric's difference from control and its 95 % interval drawn as a chart, the numbers beside.
@@ -102,19 +104,7 @@ public enum ExperimentReportHTML {
 
     /// `text` with the characters HTML gives a meaning written as entities.
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        HTMLText.escape(text)
     }
 
     private static let style = """
