@@ -1,4 +1,5 @@
-/// The SQL that fills a ledger with an experiment at scale in a few statements, the rows made
+/// The SQL that fills a ledger with an experiment at scale in a few statements (the
+/// transactions in statements of ``transactionsPerStatement``), the rows made
 /// by the database itself: customers, their first exposures, and their transactions.
 ///
 /// Customer `i` (of `customers`) is exposed at `start + i` seconds to variant `control` or
@@ -22,16 +23,17 @@ struct ExperimentBulkRows {
         let purchase = "\(start) + (j % \(customers)) * 1000 + (j / \(customers)) * \(2 * day) + 60000"
         let isTrial = "(j / \(customers) = 0 AND j % 3 <> 0)"
         return [
-            series(customers, as: "i") + """
+            series(count: customers, as: "i") + """
              INSERT INTO customer (id, app_account_token, created_date)
              SELECT 'bench-' || i, NULL, \(start) FROM series
             """,
-            series(customers, as: "i") + """
+            series(count: customers, as: "i") + """
              INSERT INTO experiment_exposure (customer_id, experiment, phase, variant, exposed_date, policy_version, hook, placement)
              SELECT 'bench-' || i, '\(experiment)', '\(phase)', CASE WHEN i % 2 = 0 THEN 'control' ELSE 'annual' END,
                     \(start) + i * 1000, 'bench', 'product_style', 'store' FROM series
             """,
-            series(transactions, as: "j") + """
+        ] + stride(from: 0, to: transactions, by: Self.transactionsPerStatement).map { first in
+            series(from: first, count: min(Self.transactionsPerStatement, transactions - first), as: "j") + """
              INSERT INTO store_transaction (transaction_id, original_transaction_id, customer_id, product_id, product_type,
                  subscription_group_id, purchase_date, original_purchase_date, expires_date, quantity, revocation_date,
                  revocation_reason, is_upgraded, ownership_type, offer_type, offer_id, app_account_token, environment,
@@ -45,15 +47,20 @@ struct ExperimentBulkRows {
                  CASE WHEN \(isTrial) THEN 0 ELSE 11990 END, CASE WHEN j % 5 = 0 THEN 'EUR' ELSE 'USD' END,
                  CASE WHEN \(isTrial) THEN 'FREE_TRIAL' ELSE NULL END
              FROM series
-            """,
-        ]
+            """
+        }
     }
 
-    /// The numbers `0..<count` as the column `name` of a common table `series`.
-    private func series(_ count: Int, as name: String) -> String {
-        backend == "postgres"
-            ? "WITH series(\(name)) AS (SELECT generate_series(0, \(count - 1)))"
-            : "WITH RECURSIVE series(\(name)) AS (SELECT 0 UNION ALL SELECT \(name) + 1 FROM series WHERE \(name) < \(count - 1))"
+    /// How many transactions one statement inserts, so that each stays well within the
+    /// ledger's statement deadline on PostgreSQL.
+    static let transactionsPerStatement = 100_000
+
+    /// The numbers `first..<first + count` as the column `name` of a common table `series`.
+    private func series(from first: Int = 0, count: Int, as name: String) -> String {
+        let last = first + count - 1
+        return backend == "postgres"
+            ? "WITH series(\(name)) AS (SELECT generate_series(\(first), \(last)))"
+            : "WITH RECURSIVE series(\(name)) AS (SELECT \(first) UNION ALL SELECT \(name) + 1 FROM series WHERE \(name) < \(last))"
     }
 
     private var falseValue: String { backend == "postgres" ? "false" : "0" }
