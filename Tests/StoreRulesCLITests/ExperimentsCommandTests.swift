@@ -62,5 +62,9 @@ import Testing
         #expect(try String(contentsOfFile: page, encoding: .utf8).contains("data-experiment=\"sampler_hero\""))
         let both = try CommandRunner.run(report + ["--json", "--html", page])
         #expect(both.status == 64 && both.standardError.contains("give --json or --html OUT, not both"))
+        let badTime = try CommandRunner.run(report + ["--as-of", "yesterday"])
+        #expect(badTime.status == 64 && badTime.standardError.hasPrefix(
+            "storerules experiments: --as-of must be a UTC date, an ISO 8601 time or milliseconds since 1970, not 'yesterday'"),
+            "\(badTime.standardError)")
     }
 }

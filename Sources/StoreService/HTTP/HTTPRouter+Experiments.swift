@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StorePolicy
 
 extension HTTPRouter {
     /// `GET /v1/admin/experiments[/{name}]`: the report of every experiment, or of one, from
@@ -15,13 +16,10 @@ extension HTTPRouter {
         }
         var asOf = service.clock()
         if let text = request.query["as_of"] {
-            if let milliseconds = Int64(text) {
-                asOf = Date(millisecondsSince1970: milliseconds)
-            } else if let date = try? Date(text, strategy: .iso8601) {
-                asOf = date
-            } else {
-                throw .badRequest("as_of is an ISO 8601 time or milliseconds since 1970, not '\(text)'")
+            guard let date = ExperimentDate.parseReportTime(text) else {
+                throw .badRequest("as_of is a UTC date, an ISO 8601 time or milliseconds since 1970, not '\(text)'")
             }
+            asOf = date
         }
         let reporter = ExperimentReporter(ledger: service.ledger, declarations: service.engine.experiments)
         do {

@@ -2,6 +2,7 @@ import CommandLineOptions
 import Foundation
 import ServiceCommandLine
 import StoreCore
+import StorePolicy
 import StoreService
 
 /// `storerules experiments report DIR --ledger URL [...]`: what each experiment of DIR's policy
@@ -50,9 +51,7 @@ enum ExperimentsCommand: Command {
         "as-of", "DATE", help: "Report as of this time: a UTC date (2027-01-10), an ISO 8601 time, or milliseconds since 1970 "
             + "(default now)."
     ) { text throws(UsageError) in
-        if let milliseconds = Int64(text) { return Date(millisecondsSince1970: milliseconds) }
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        if let date = try? Date("\(text)T00:00:00Z", strategy: .iso8601) { return date }
+        if let date = ExperimentDate.parseReportTime(text) { return date }
         throw UsageError("--as-of must be a UTC date, an ISO 8601 time or milliseconds since 1970, not '\(text)'")
     }
     static let jsonFlag = CommandOption.json(help: "Print the report as JSON, as GET /v1/admin/experiments answers it.")
@@ -85,11 +84,12 @@ enum ExperimentsCommand: Command {
                 throw CommandFailure("\(path): \(error.description)")
             }
         }
+        let reportTime = try parsed.value(of: asOf) ?? Date()
         let engine = try PolicyLoader.engine(forFolder: folder, limits: try PolicyLoader.limits(parsed))
         let reporter = ExperimentReporter(ledger: try location.openForCommand(mustExist: true), declarations: engine.experiments)
         let report: ExperimentReport
         do {
-            report = try reporter.report(asOf: try parsed.value(of: asOf) ?? Date(), options: options)
+            report = try reporter.report(asOf: reportTime, options: options)
         } catch let error as ExperimentReportError {
             throw CommandFailure(error.description)
         } catch {
