@@ -139,20 +139,27 @@ import Testing
         #expect(report.revenueCaps == ["USD": 37.4875], "the 100th percentile is the largest value")
     }
 
-    @Test("the database's sums equal a customer-by-customer count in Swift", arguments: LedgerBackend.available, [false, true])
+    @Test("the database's sums for every horizon at once equal a customer-by-customer count in Swift",
+          arguments: LedgerBackend.available, [false, true])
     func sumsEqualSwift(on backend: LedgerBackend, withRates: Bool) throws {
         let ledger = try Self.generatedPopulation(on: backend)
         let rates = withRates ? ExperimentCurrencyRates(targetCurrency: "EUR", rates: ["USD": 0.75, "JPY": 0.0078125]) : nil
+        let horizons = [14, 3, 30, 7, 14]
         for percentile in [50.0, 95, 100] {
-            let report = try ledger.experimentAggregates(experiment: "annual_first", phase: Self.phase, horizonDays: 14, asOf: Self.asOf,
-                                                         revenueCapPercentile: percentile, rates: rates)
-            let reference = try ExperimentAggregatesReference.aggregates(
-                of: ledger, experiment: "annual_first", phase: Self.phase, horizonDays: 14, asOf: Self.asOf,
-                revenueCapPercentile: percentile, rates: rates)
-            #expect(report == reference, "at the \(percentile)th percentile")
-            #expect(report.variants.allSatisfy { $0.maturedCustomers > 0 && $0.maturedCustomers < $0.exposedCustomers })
-            #expect(report.variants.allSatisfy { $0.convertedTrialToPaid.sum > 0 && $0.refunded.sum > 0 && $0.paid.sum > $0.convertedTrialToPaid.sum },
+            let reports = try ledger.experimentAggregates(experiment: "annual_first", phase: Self.phase, horizons: horizons, asOf: Self.asOf,
+                                                          revenueCapPercentile: percentile, rates: rates)
+            #expect(reports.map(\.horizonDays) == horizons, "one report per horizon asked, in the order asked")
+            for report in reports {
+                let reference = try ExperimentAggregatesReference.aggregates(
+                    of: ledger, experiment: "annual_first", phase: Self.phase, horizonDays: report.horizonDays, asOf: Self.asOf,
+                    revenueCapPercentile: percentile, rates: rates)
+                #expect(report == reference, "at the \(percentile)th percentile over \(report.horizonDays) days")
+            }
+            let fortnight = reports[0]
+            #expect(fortnight.variants.allSatisfy { $0.maturedCustomers > 0 && $0.maturedCustomers < $0.exposedCustomers })
+            #expect(fortnight.variants.allSatisfy { $0.convertedTrialToPaid.sum > 0 && $0.refunded.sum > 0 && $0.paid.sum > $0.convertedTrialToPaid.sum },
                     "the population has conversions, refunds and purchases without a trial")
+            #expect(Set(reports.map { $0.variants.map(\.maturedCustomers) }).count == 4, "each horizon matures its own customers")
         }
     }
 
@@ -185,6 +192,10 @@ import Testing
                 try ledger.experimentAggregates(experiment: "annual_first", phase: Self.phase, horizonDays: horizon, asOf: Self.asOf,
                                                 revenueCapPercentile: percentile, rates: rates)
             }
+        }
+        #expect(throws: LedgerError.invalidExperiment("a report needs at least one horizon")) {
+            try ledger.experimentAggregates(experiment: "annual_first", phase: Self.phase, horizons: [], asOf: Self.asOf,
+                                            revenueCapPercentile: 99, rates: nil)
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import SignedData
 
-/// Puts together an ``ExperimentAggregates`` from the rows of the statements of
-/// `LedgerRecords+ExperimentAggregates`, a row per variant (and currency) at a time.
+/// Puts together an ``ExperimentAggregates`` for each horizon of a query from the rows of the
+/// statements of `LedgerRecords+ExperimentAggregates`, a row per variant (and horizon and
+/// currency) at a time.
 struct ExperimentAggregatesBuilder {
     /// Net revenue sums of one variant in one currency, in milli-units.
     private struct RevenueTotals {
@@ -22,16 +23,29 @@ struct ExperimentAggregatesBuilder {
     /// Milli-units in a unit of a currency.
     private static let milliUnitsPerUnit = 1000.0
 
+    /// One horizon's figures, as the statements' rows give them.
+    private struct HorizonFigures {
+        var matured: [String: Int] = [:]
+        var outcomes: [String: Outcomes] = [:]
+        var revenue: [String: [String: RevenueTotals]] = [:]
+        var capped: [String: [String: RevenueTotals]] = [:]
+        var caps: [String: Double] = [:]
+        var currenciesLeftOut: [String] = []
+
+        /// Every matured customer of the phase, whatever their variant.
+        var maturedCustomers: Int { matured.values.reduce(0, +) }
+
+        /// Every currency some matured customer has a revenue value in, by code.
+        var currencies: [String] {
+            Set(revenue.values.flatMap(\.keys)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+    }
+
     let query: ExperimentAggregatesQuery
-    private var exposed: [String: (customers: Int, matured: Int)] = [:]
+    private var exposed: [String: Int] = [:]
     private var firstExposure: Int64?
     private var lastExposure: Int64?
-    private var outcomes: [String: Outcomes] = [:]
-    private var revenue: [String: [String: RevenueTotals]] = [:]
-    private var capped: [String: [String: RevenueTotals]] = [:]
-    private var caps: [String: Double] = [:]
-    /// The currencies left out for want of a rate.
-    var currenciesLeftOut: [String] = []
+    private var horizons: [HorizonFigures]
     /// The policy versions of the phase's exposures.
     var policyVersions: [String] = []
     /// The customers exposed to more than one variant.
@@ -39,11 +53,16 @@ struct ExperimentAggregatesBuilder {
 
     init(query: ExperimentAggregatesQuery) {
         self.query = query
+        horizons = Array(repeating: HorizonFigures(), count: query.horizons.count)
     }
 
     /// Takes a row of ``LedgerRecords/exposureCountsQuery(_:)``.
     mutating func addExposures(_ row: some LedgerRecordRow) throws {
-        exposed[try row.text("variant")] = (Int(try row.integer("exposed")), Int(try row.integer("matured")))
+        let variant = try row.text("variant")
+        exposed[variant] = Int(try row.integer("exposed"))
+        for position in horizons.indices {
+            horizons[position].matured[variant] = Int(try row.integer("matured_\(position)"))
+        }
         let first = try row.integer("first_exposed"), last = try row.integer("last_exposed")
         firstExposure = min(firstExposure ?? first, first)
         lastExposure = max(lastExposure ?? last, last)
@@ -51,58 +70,75 @@ struct ExperimentAggregatesBuilder {
 
     /// Takes a row of ``LedgerRecords/outcomeCountsQuery(_:)``.
     mutating func addOutcomes(_ row: some LedgerRecordRow) throws {
-        outcomes[try row.text("variant")] = Outcomes(
-            startedTrial: Int(try row.integer("started_trial")),
-            paid: Int(try row.integer("paid")), converted: Int(try row.integer("converted")), refunded: Int(try row.integer("refunded")))
+        let variant = try row.text("variant")
+        for position in horizons.indices {
+            horizons[position].outcomes[variant] = Outcomes(
+                startedTrial: Int(try row.integer("started_trial_\(position)")), paid: Int(try row.integer("paid_\(position)")),
+                converted: Int(try row.integer("converted_\(position)")), refunded: Int(try row.integer("refunded_\(position)")))
+        }
     }
 
-    /// Takes a row of ``LedgerRecords/revenueQuery(_:capRank:maturedCustomers:)``.
+    /// Takes a row of ``LedgerRecords/revenueQuery(_:capRanks:maturedCustomers:)``.
     mutating func addRevenue(_ row: some LedgerRecordRow) throws {
+        let position = try horizonPosition(row)
         let variant = try row.text("variant"), currency = try row.text("currency")
-        caps[currency] = try row.real("cap")
-        revenue[variant, default: [:]][currency] = RevenueTotals(
+        horizons[position].caps[currency] = try row.real("cap")
+        horizons[position].revenue[variant, default: [:]][currency] = RevenueTotals(
             customers: Int(try row.integer("customers")), sum: try row.real("net_sum"), squares: try row.real("net_squares"))
-        capped[variant, default: [:]][currency] = RevenueTotals(sum: try row.real("capped_sum"), squares: try row.real("capped_squares"))
+        horizons[position].capped[variant, default: [:]][currency] = RevenueTotals(
+            sum: try row.real("capped_sum"), squares: try row.real("capped_squares"))
     }
 
-    /// Every matured customer of the phase, whatever their variant.
-    var maturedCustomers: Int { exposed.values.reduce(0) { $0 + $1.matured } }
-
-    /// Every currency some matured customer has a revenue value in, by code.
-    private var currencies: [String] {
-        Set(revenue.values.flatMap(\.keys)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    /// Takes a row of ``LedgerRecords/currenciesLeftOutQuery(_:rates:)``.
+    mutating func addCurrencyLeftOut(_ row: some LedgerRecordRow) throws {
+        horizons[try horizonPosition(row)].currenciesLeftOut.append(try row.text("currency"))
     }
 
-    /// The nearest rank of the revenue cap among the values of every matured customer.
-    var capRank: Int { query.capRank(customers: maturedCustomers) }
+    /// The position of the horizon a row is about, checked.
+    private func horizonPosition(_ row: some LedgerRecordRow) throws -> Int {
+        let position = Int(try row.integer("horizon"))
+        guard horizons.indices.contains(position) else {
+            throw LedgerStorageFailure(message: "a report's row names horizon \(position) of \(horizons.count)", isTransient: false)
+        }
+        return position
+    }
 
-    /// The aggregates, every variant listing every currency.
-    func aggregates() -> ExperimentAggregates {
-        let currencies = currencies
+    /// Every matured customer of the phase for each horizon, whatever their variant.
+    var maturedCustomers: [Int] { horizons.map(\.maturedCustomers) }
+
+    /// The nearest rank of each horizon's revenue cap among the values of every customer matured for it.
+    var capRanks: [Int] { horizons.map { query.capRank(customers: $0.maturedCustomers) } }
+
+    /// The aggregates of each horizon, in the order of the query's, every variant listing every currency.
+    func aggregates() -> [ExperimentAggregates] {
+        zip(query.horizons, horizons).map { days, figures in aggregates(horizonDays: days, figures) }
+    }
+
+    private func aggregates(horizonDays: Int, _ figures: HorizonFigures) -> ExperimentAggregates {
+        let currencies = figures.currencies
         let variants = exposed.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { variant in
-            let counts = exposed[variant] ?? (0, 0)
-            let figures = outcomes[variant] ?? Outcomes()
-            let count = counts.matured
+            let outcomes = figures.outcomes[variant] ?? Outcomes()
+            let count = figures.matured[variant] ?? 0
             var netRevenue: [String: ExperimentRevenueSums] = [:]
             for currency in currencies {
-                let uncapped = revenue[variant]?[currency] ?? RevenueTotals()
-                let cappedTotals = capped[variant]?[currency] ?? RevenueTotals()
+                let uncapped = figures.revenue[variant]?[currency] ?? RevenueTotals()
+                let cappedTotals = figures.capped[variant]?[currency] ?? RevenueTotals()
                 netRevenue[currency] = ExperimentRevenueSums(uncapped: Self.inUnits(uncapped, count: count),
                                                              capped: Self.inUnits(cappedTotals, count: count))
             }
             return ExperimentVariantAggregates(
-                variant: variant, exposedCustomers: counts.customers, maturedCustomers: counts.matured,
-                startedTrial: ExperimentMetricSums(count: count, successes: figures.startedTrial),
-                paid: ExperimentMetricSums(count: count, successes: figures.paid),
-                convertedTrialToPaid: ExperimentMetricSums(count: count, successes: figures.converted),
-                refunded: ExperimentMetricSums(count: count, successes: figures.refunded), netRevenue: netRevenue)
+                variant: variant, exposedCustomers: exposed[variant] ?? 0, maturedCustomers: count,
+                startedTrial: ExperimentMetricSums(count: count, successes: outcomes.startedTrial),
+                paid: ExperimentMetricSums(count: count, successes: outcomes.paid),
+                convertedTrialToPaid: ExperimentMetricSums(count: count, successes: outcomes.converted),
+                refunded: ExperimentMetricSums(count: count, successes: outcomes.refunded), netRevenue: netRevenue)
         }
         var revenueCaps: [String: Double] = [:]
-        for currency in currencies { revenueCaps[currency] = (caps[currency] ?? 0) / Self.milliUnitsPerUnit }
+        for currency in currencies { revenueCaps[currency] = (figures.caps[currency] ?? 0) / Self.milliUnitsPerUnit }
         return ExperimentAggregates(
-            experiment: query.experiment, phase: query.phase, horizonDays: query.horizonDays, asOf: query.asOf,
+            experiment: query.experiment, phase: query.phase, horizonDays: horizonDays, asOf: query.asOf,
             revenueCapPercentile: query.revenueCapPercentile, variants: variants, revenueCaps: revenueCaps,
-            targetCurrency: query.rates?.targetCurrency, currenciesLeftOut: currenciesLeftOut, policyVersions: policyVersions,
+            targetCurrency: query.rates?.targetCurrency, currenciesLeftOut: figures.currenciesLeftOut, policyVersions: policyVersions,
             customersInSeveralVariants: customersInSeveralVariants,
             firstExposureDate: firstExposure.map(Date.init(millisecondsSince1970:)),
             lastExposureDate: lastExposure.map(Date.init(millisecondsSince1970:)))

@@ -1,24 +1,29 @@
 import Foundation
 
 /// The statements that aggregate an experiment's phase for a report, written once for both
-/// databases: each one metric family over the whole phase, grouped by variant, so the database
-/// reads the customers and Swift reads a row per variant.
+/// databases: each one metric family over the whole phase and every horizon at once, grouped
+/// by variant (and horizon), so the database reads each customer's transactions once and Swift
+/// reads a row per variant and horizon.
 ///
-/// Every statement over matured customers starts from the same table of them (`matured`): the
-/// exposures of the phase whose window, `[exposed_date, exposed_date + horizon)`, has ended by
-/// the report's time. A window's transactions are the customer's transactions purchased in it,
-/// read from the index `store_transaction_for_experiments` alone (``ExperimentReportIndex``).
+/// The statements over matured customers join the phase's exposures matured for the shortest
+/// horizon to the transactions purchased within the longest window, `[exposed_date,
+/// exposed_date + longest horizon)`, read from the index `store_transaction_for_experiments`
+/// alone (``ExperimentReportIndex``). Each horizon's figures are then taken from the rows in
+/// its own window, over the customers matured for it.
 extension LedgerRecords {
-    /// The exposures of the phase: per variant, every customer, the matured ones, and the first
-    /// and last exposure.
+    /// The exposures of the phase: per variant, every customer, those matured for each horizon
+    /// (`matured_0`, `matured_1`, … in the order of ``ExperimentAggregatesQuery/horizons``),
+    /// and the first and last exposure.
     public static func exposureCountsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
-        """
-        SELECT variant, count(*) AS exposed,
-               CAST(sum(CASE WHEN exposed_date <= \(query.latestMaturedExposure) THEN 1 ELSE 0 END) AS BIGINT) AS matured,
-               min(exposed_date) AS first_exposed, max(exposed_date) AS last_exposed
-        FROM experiment_exposure WHERE experiment = \(query.experiment) AND phase = \(query.phase)
-        GROUP BY variant
-        """
+        let matured = query.horizons.enumerated().map { position, days -> LedgerSQL in
+            "CAST(sum(CASE WHEN exposed_date <= \(query.latestMaturedExposure(horizon: days)) THEN 1 ELSE 0 END) AS BIGINT) AS matured_\(sql: String(position))"
+        }
+        return """
+            SELECT variant, count(*) AS exposed, \(sql: .joined(matured, separator: ", ")),
+                   min(exposed_date) AS first_exposed, max(exposed_date) AS last_exposed
+            FROM experiment_exposure WHERE experiment = \(query.experiment) AND phase = \(query.phase)
+            GROUP BY variant
+            """
     }
 
     /// The policy versions that exposed a customer in the phase, byte by byte in order.
@@ -40,103 +45,159 @@ extension LedgerRecords {
     }
 
     /// The yes-or-no metrics of the matured customers who have window transactions, summed per
-    /// variant: started a trial, paid, converted a trial, refunded (the other matured customers
-    /// count with 0). A customer's window transactions are first grouped by subscription
-    /// (original transaction id), where a conversion is a paid purchase after the
-    /// subscription's first trial.
+    /// variant for each horizon (`started_trial_0`, `paid_0`, `converted_0`, `refunded_0`, …):
+    /// started a trial, paid, converted a trial, refunded (the other matured customers count
+    /// with 0).
+    ///
+    /// A customer's transactions are first grouped by subscription (original transaction id)
+    /// into dates that decide every horizon at once: the first free trial, the first paid
+    /// purchase, the first refund (a revoked transaction counts at the later of its purchase
+    /// and its revocation: it is refunded within a window when both are in it), and for each
+    /// horizon the last paid purchase within its window. A subscription converted within a
+    /// window when its first trial is in the window and a paid purchase in the window follows it.
     public static func outcomeCountsQuery(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
-        """
-        WITH \(sql: maturedCustomers(query)),
-        subscriptions AS (
-            SELECT m.customer_id, m.variant,
-                   max(CASE WHEN \(sql: isFreeTrial) THEN 1 ELSE 0 END) AS started_trial,
-                   max(CASE WHEN t.price > 0 THEN 1 ELSE 0 END) AS paid,
-                   max(CASE WHEN t.revocation_date < m.window_end THEN 1 ELSE 0 END) AS refunded,
-                   min(CASE WHEN \(sql: isFreeTrial) THEN t.purchase_date END) AS first_trial,
-                   max(CASE WHEN t.price > 0 THEN t.purchase_date END) AS last_paid
-            FROM matured m JOIN store_transaction t ON \(sql: inWindow)
-            GROUP BY m.customer_id, m.variant, t.original_transaction_id
-        ),
-        outcomes AS (
-            SELECT variant, max(started_trial) AS started_trial, max(paid) AS paid,
-                   max(CASE WHEN last_paid > first_trial THEN 1 ELSE 0 END) AS converted, max(refunded) AS refunded
-            FROM subscriptions GROUP BY customer_id, variant
-        )
-        SELECT variant,
-               CAST(sum(started_trial) AS BIGINT) AS started_trial, CAST(sum(paid) AS BIGINT) AS paid,
-               CAST(sum(converted) AS BIGINT) AS converted, CAST(sum(refunded) AS BIGINT) AS refunded
-        FROM outcomes GROUP BY variant
-        """
+        let lastPaid = query.horizons.enumerated().map { position, days -> LedgerSQL in
+            """
+            max(CASE WHEN t.price > 0 AND t.purchase_date < m.exposed_date + \(ExperimentAggregatesQuery.milliseconds(ofHorizon: days))
+                THEN t.purchase_date END) AS last_paid_\(sql: String(position))
+            """
+        }
+        let perCustomer = query.horizons.enumerated().map { position, days -> LedgerSQL in
+            let end: LedgerSQL = "exposed_date + \(ExperimentAggregatesQuery.milliseconds(ofHorizon: days))"
+            let index = String(position)
+            return """
+                max(CASE WHEN first_trial < \(sql: end) THEN 1 ELSE 0 END) AS started_trial_\(sql: index),
+                max(CASE WHEN first_paid < \(sql: end) THEN 1 ELSE 0 END) AS paid_\(sql: index),
+                max(CASE WHEN first_trial < \(sql: end) AND last_paid_\(sql: index) > first_trial THEN 1 ELSE 0 END) AS converted_\(sql: index),
+                max(CASE WHEN first_refund < \(sql: end) THEN 1 ELSE 0 END) AS refunded_\(sql: index)
+                """
+        }
+        let sums = query.horizons.enumerated().map { position, days -> LedgerSQL in
+            let matured: LedgerSQL = "exposed_date <= \(query.latestMaturedExposure(horizon: days))"
+            let index = String(position)
+            return .joined(["started_trial", "paid", "converted", "refunded"].map { metric in
+                "CAST(sum(CASE WHEN \(sql: matured) THEN \(sql: metric)_\(sql: index) ELSE 0 END) AS BIGINT) AS \(sql: metric)_\(sql: index)"
+            }, separator: ", ")
+        }
+        return """
+            WITH \(sql: maturedCustomers(query)),
+            subscriptions AS (
+                SELECT m.customer_id, m.variant, m.exposed_date,
+                       min(CASE WHEN \(sql: isFreeTrial) THEN t.purchase_date END) AS first_trial,
+                       min(CASE WHEN t.price > 0 THEN t.purchase_date END) AS first_paid,
+                       min(CASE WHEN t.revocation_date > t.purchase_date THEN t.revocation_date
+                                WHEN t.revocation_date IS NOT NULL THEN t.purchase_date END) AS first_refund,
+                       \(sql: .joined(lastPaid, separator: ",\n"))
+                FROM matured m JOIN store_transaction t ON \(sql: inLongestWindow(query))
+                GROUP BY m.customer_id, m.variant, m.exposed_date, t.original_transaction_id
+            ),
+            outcomes AS (
+                SELECT variant, exposed_date, \(sql: .joined(perCustomer, separator: ",\n"))
+                FROM subscriptions GROUP BY customer_id, variant, exposed_date
+            )
+            SELECT variant, \(sql: .joined(sums, separator: ",\n"))
+            FROM outcomes GROUP BY variant
+            """
     }
 
-    /// Net revenue per matured customer who has a row in `customer_revenue`, summed per variant
-    /// and currency as it is and capped, with each currency's cap (the customers without a
+    /// Net revenue per matured customer who has a row in `customer_revenue`, summed per
+    /// horizon (its position in ``ExperimentAggregatesQuery/horizons``), variant and currency,
+    /// as it is and capped, with each horizon's and currency's cap (the customers without a
     /// row count with 0, which adds nothing). The cap is the value at nearest rank
-    /// `capRank` of all `maturedCustomers` values sorted from the smallest: the customers
-    /// without a row come first, so it is the value at position `capRank − (maturedCustomers −
-    /// customers with a row)` of the rows, or 0 when that position is before the first.
-    public static func revenueQuery(_ query: ExperimentAggregatesQuery, capRank: Int, maturedCustomers: Int) -> LedgerSQL {
-        """
-        WITH \(sql: customerRevenue(query)),
-        ranked AS MATERIALIZED (
-            SELECT variant, currency, net,
-                   row_number() OVER (PARTITION BY currency ORDER BY net) AS position,
-                   count(*) OVER (PARTITION BY currency) AS with_value
-            FROM customer_revenue
-        ),
-        cap AS MATERIALIZED (
-            SELECT currency, net AS cap FROM ranked WHERE position = \(capRank) - (\(maturedCustomers) - with_value)
-        ),
-        capped AS (
-            SELECT r.variant, r.currency, r.net, coalesce(c.cap, 0) AS cap
-            FROM ranked r LEFT JOIN cap c ON c.currency = r.currency
-        )
-        SELECT variant, currency, cap, count(*) AS customers, sum(net) AS net_sum, sum(net * net) AS net_squares,
-               sum(CASE WHEN net > cap THEN cap ELSE net END) AS capped_sum,
-               sum(CASE WHEN net > cap THEN cap * cap ELSE net * net END) AS capped_squares
-        FROM capped GROUP BY variant, currency, cap
-        """
+    /// `capRanks[h]` of all `maturedCustomers[h]` values sorted from the smallest: the
+    /// customers without a row come first, so it is the value at position `capRank −
+    /// (maturedCustomers − customers with a row)` of the rows, or 0 when that position is
+    /// before the first.
+    public static func revenueQuery(_ query: ExperimentAggregatesQuery, capRanks: [Int], maturedCustomers: [Int]) -> LedgerSQL {
+        let capPosition = zip(capRanks, maturedCustomers).enumerated().map { position, figures -> LedgerSQL in
+            "WHEN \(sql: String(position)) THEN \(figures.0) - (\(figures.1) - with_value)"
+        }
+        return """
+            WITH \(sql: customerRevenue(query)),
+            ranked AS MATERIALIZED (
+                SELECT horizon, variant, currency, net,
+                       row_number() OVER (PARTITION BY horizon, currency ORDER BY net) AS position,
+                       count(*) OVER (PARTITION BY horizon, currency) AS with_value
+                FROM customer_revenue
+            ),
+            cap AS MATERIALIZED (
+                SELECT horizon, currency, net AS cap FROM ranked
+                WHERE position = CASE horizon \(sql: .joined(capPosition, separator: " ")) END
+            ),
+            capped AS (
+                SELECT r.horizon, r.variant, r.currency, r.net, coalesce(c.cap, 0) AS cap
+                FROM ranked r LEFT JOIN cap c ON c.horizon = r.horizon AND c.currency = r.currency
+            )
+            SELECT horizon, variant, currency, cap, count(*) AS customers, sum(net) AS net_sum, sum(net * net) AS net_squares,
+                   sum(CASE WHEN net > cap THEN cap ELSE net END) AS capped_sum,
+                   sum(CASE WHEN net > cap THEN cap * cap ELSE net * net END) AS capped_squares
+            FROM capped GROUP BY horizon, variant, currency, cap
+            """
     }
 
-    /// The currencies matured customers paid in that `rates` have no rate for, by code.
+    /// The currencies matured customers paid in within each horizon's window that `rates`
+    /// has no rate for, by horizon, then code.
     public static func currenciesLeftOutQuery(_ query: ExperimentAggregatesQuery, rates: ExperimentCurrencyRates) -> LedgerSQL {
         """
-        WITH \(sql: maturedCustomers(query)), \(sql: spentPerCurrency), \(sql: rateTable(rates))
-        SELECT currency FROM spent WHERE currency NOT IN (SELECT currency FROM rate)
-        GROUP BY currency ORDER BY currency\(.binaryCollation)
+        WITH \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)), \(sql: rateTable(rates))
+        SELECT horizon, currency FROM spent WHERE currency NOT IN (SELECT currency FROM rate)
+        GROUP BY horizon, currency ORDER BY horizon, currency\(.binaryCollation)
         """
     }
 
-    /// `matured`: each matured customer of the phase, their variant and window, in epoch ms.
+    /// `matured`: each customer of the phase matured for the shortest horizon, their variant
+    /// and first exposure, in epoch ms.
     private static func maturedCustomers(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
         """
         matured AS (
-            SELECT customer_id, variant, exposed_date AS window_start, exposed_date + \(query.horizonMilliseconds) AS window_end
-            FROM experiment_exposure
-            WHERE experiment = \(query.experiment) AND phase = \(query.phase) AND exposed_date <= \(query.latestMaturedExposure)
+            SELECT customer_id, variant, exposed_date FROM experiment_exposure
+            WHERE experiment = \(query.experiment) AND phase = \(query.phase) AND exposed_date <= \(query.latestExposureMaturedForAny)
         )
         """
     }
 
-    /// Joins a transaction `t` to a matured customer `m` when purchased in their window.
-    private static let inWindow = """
-        t.customer_id = m.customer_id AND t.purchase_date >= m.window_start AND t.purchase_date < m.window_end
+    /// Joins a transaction `t` to a matured customer `m` when purchased within their longest window.
+    private static func inLongestWindow(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
         """
+        t.customer_id = m.customer_id AND t.purchase_date >= m.exposed_date
+        AND t.purchase_date < m.exposed_date + \(query.longestHorizonMilliseconds)
+        """
+    }
 
     /// Whether the transaction `t` is a free trial: an introductory offer (offer type 1) whose
     /// discount is `FREE_TRIAL`.
     private static let isFreeTrial = "t.offer_type = 1 AND t.offer_discount_type = 'FREE_TRIAL'"
 
-    /// `spent`: each matured customer's net revenue per currency, in milli-units: the prices of
-    /// their window's transactions, less those revoked before the window ends.
-    private static let spentPerCurrency = """
-        spent AS (
-            SELECT m.customer_id, m.variant, t.currency,
-                   sum(CASE WHEN t.revocation_date < m.window_end THEN 0 ELSE t.price END) AS net
-            FROM matured m JOIN store_transaction t ON \(inWindow) AND t.price IS NOT NULL AND t.currency IS NOT NULL
-            GROUP BY m.customer_id, m.variant, t.currency
-        )
-        """
+    /// `spent`: per horizon (its position), each customer matured for it who has a priced
+    /// transaction within its window, and their net revenue per currency in milli-units: the
+    /// prices of the window's transactions, less those revoked before the window ends.
+    private static func spentPerCurrency(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
+        let nets = query.horizons.enumerated().map { position, days -> LedgerSQL in
+            let end: LedgerSQL = "m.exposed_date + \(ExperimentAggregatesQuery.milliseconds(ofHorizon: days))"
+            return """
+                sum(CASE WHEN t.purchase_date >= \(sql: end) OR t.revocation_date < \(sql: end) THEN 0 ELSE t.price END) AS net_\(sql: String(position))
+                """
+        }
+        let perHorizon = query.horizons.enumerated().map { position, days -> LedgerSQL in
+            let index = String(position)
+            return """
+                SELECT \(sql: index) AS horizon, customer_id, variant, currency, net_\(sql: index) AS net FROM spent_by_window
+                WHERE exposed_date <= \(query.latestMaturedExposure(horizon: days))
+                  AND first_purchase < exposed_date + \(ExperimentAggregatesQuery.milliseconds(ofHorizon: days))
+                """
+        }
+        return """
+            spent_by_window AS (
+                SELECT m.customer_id, m.variant, m.exposed_date, t.currency, min(t.purchase_date) AS first_purchase,
+                       \(sql: .joined(nets, separator: ",\n"))
+                FROM matured m JOIN store_transaction t ON \(sql: inLongestWindow(query)) AND t.price IS NOT NULL AND t.currency IS NOT NULL
+                GROUP BY m.customer_id, m.variant, m.exposed_date, t.currency
+            ),
+            spent AS (
+                \(sql: .joined(perHorizon, separator: "\nUNION ALL\n"))
+            )
+            """
+    }
 
     /// `rate`: each currency of `rates`, the target's included, and its rate.
     private static func rateTable(_ rates: ExperimentCurrencyRates) -> LedgerSQL {
@@ -146,22 +207,23 @@ extension LedgerRecords {
         return "rate(currency, factor) AS (VALUES \(sql: .joined(rows, separator: ", ")))"
     }
 
-    /// `customer_revenue`: each matured customer's net revenue, as a floating-point number of
-    /// milli-units, per currency — or, with rates, converted and added up in the target
-    /// currency, the currencies without a rate left out.
+    /// `customer_revenue`: per horizon, each matured customer's net revenue, as a
+    /// floating-point number of milli-units, per currency — or, with rates, converted and
+    /// added up in the target currency, the currencies without a rate left out.
     private static func customerRevenue(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
         guard let rates = query.rates else {
             return """
-                \(sql: maturedCustomers(query)), \(sql: spentPerCurrency),
-                customer_revenue AS (SELECT customer_id, variant, currency, CAST(net AS DOUBLE PRECISION) AS net FROM spent)
+                \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)),
+                customer_revenue AS (SELECT horizon, customer_id, variant, currency, CAST(net AS DOUBLE PRECISION) AS net FROM spent)
                 """
         }
         return """
-            \(sql: maturedCustomers(query)), \(sql: spentPerCurrency), \(sql: rateTable(rates)),
+            \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)), \(sql: rateTable(rates)),
             customer_revenue AS (
-                SELECT s.customer_id, s.variant, CAST(\(rates.targetCurrency) AS TEXT) AS currency, sum(CAST(s.net AS DOUBLE PRECISION) * r.factor) AS net
+                SELECT s.horizon, s.customer_id, s.variant, CAST(\(rates.targetCurrency) AS TEXT) AS currency,
+                       sum(CAST(s.net AS DOUBLE PRECISION) * r.factor) AS net
                 FROM spent s JOIN rate r ON r.currency = s.currency
-                GROUP BY s.customer_id, s.variant
+                GROUP BY s.horizon, s.customer_id, s.variant
             )
             """
     }

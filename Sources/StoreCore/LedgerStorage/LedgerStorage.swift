@@ -158,9 +158,9 @@ public protocol LedgerReading {
     /// The phase records of `experiment`, or of every experiment when nil, by experiment, then
     /// when each phase was first recorded.
     func experimentPhases(experiment: String?) throws -> [ExperimentPhaseRecord]
-    /// What a report of an experiment's phase counts, aggregated in the database (see
-    /// ``Ledger/experimentAggregates(experiment:phase:horizonDays:asOf:revenueCapPercentile:rates:)``).
-    func experimentAggregates(_ query: ExperimentAggregatesQuery) throws -> ExperimentAggregates
+    /// What a report of an experiment's phase counts for each horizon, aggregated in the
+    /// database (see ``Ledger/experimentAggregates(experiment:phase:horizons:asOf:revenueCapPercentile:rates:)``).
+    func experimentAggregates(_ query: ExperimentAggregatesQuery) throws -> [ExperimentAggregates]
 }
 
 /// The writes of one ledger transaction, beside its reads.

@@ -2,12 +2,11 @@ import Foundation
 import StoreCore
 import StorePolicy
 import StoreStatistics
-import Synchronization
 
 /// Makes an ``ExperimentReport`` from a ledger and the serving policy's declarations: every
 /// phase the ledger recorded exposures for (its weights from the ledger's phase record), and
-/// the declared phase when the ledger has none yet. The ledger aggregates each horizon in the
-/// database; StoreStatistics turns the aggregates into intervals and p-values.
+/// the declared phase when the ledger has none yet. The ledger aggregates every horizon of a
+/// phase in the database in one read; StoreStatistics turns the aggregates into intervals and p-values.
 public struct ExperimentReporter: Sendable {
     /// The ledger the exposures and transactions are read from.
     public let ledger: Ledger
@@ -52,29 +51,12 @@ public struct ExperimentReporter: Sendable {
                                 experiments: experiments)
     }
 
-    /// Each horizon's aggregates, in the order of `options.horizons`: counted at once, each
-    /// through a reading connection of its own, so a report takes about as long as its
-    /// longest horizon rather than all of them in turn.
-    private func horizonAggregates(of experiment: String, phase: String, asOf: Date,
-                                   options: ExperimentReportOptions) throws -> [ExperimentAggregates] {
-        let horizons = options.horizons
-        let results = Mutex<[Int: Result<ExperimentAggregates, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: horizons.count) { position in
-            let result = Result {
-                try ledger.experimentAggregates(experiment: experiment, phase: phase, horizonDays: horizons[position], asOf: asOf,
-                                                revenueCapPercentile: options.revenueCapPercentile, rates: options.rates)
-            }
-            results.withLock { $0[position] = result }
-        }
-        let collected = results.withLock { $0 }
-        return try horizons.indices.map { position in try collected[position]!.get() }
-    }
-
     /// One phase: the split and its check, then each horizon's figures, with the notes they call for.
     private func phase(of experiment: String, phase: String, weights: [ExperimentVariantWeight], traffic: Int,
                        source: ExperimentReport.Phase.WeightsSource, isServing: Bool, asOf: Date,
                        options: ExperimentReportOptions) throws -> ExperimentReport.Phase {
-        let aggregates = try horizonAggregates(of: experiment, phase: phase, asOf: asOf, options: options)
+        let aggregates = try ledger.experimentAggregates(experiment: experiment, phase: phase, horizons: options.horizons, asOf: asOf,
+                                                         revenueCapPercentile: options.revenueCapPercentile, rates: options.rates)
         let phaseFacts = aggregates[0]
         let exposed = Dictionary(uniqueKeysWithValues: phaseFacts.variants.map { ($0.variant, $0.exposedCustomers) })
         let declared = Dictionary(uniqueKeysWithValues: weights.map { ($0.name, $0.weight) })

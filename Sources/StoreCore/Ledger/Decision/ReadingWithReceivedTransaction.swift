@@ -155,7 +155,7 @@ struct ReadingWithReceivedTransaction: LedgerReading {
     }
 
     /// The stored rows' aggregates: a report reads what is stored.
-    func experimentAggregates(_ query: ExperimentAggregatesQuery) throws -> ExperimentAggregates {
+    func experimentAggregates(_ query: ExperimentAggregatesQuery) throws -> [ExperimentAggregates] {
         try base.experimentAggregates(query)
     }
 

@@ -1,12 +1,14 @@
 import Foundation
 
 extension Ledger {
-    /// What a report of an experiment's phase counts, per variant, aggregated in the database in
-    /// one read: a statement per metric family grouped by variant, so no customer is loaded
-    /// into memory. The definitions, the same on SQLite and PostgreSQL:
+    /// What a report of an experiment's phase counts for each of `horizons` (in days), per
+    /// variant, aggregated in the database in one read: a statement per metric family grouped
+    /// by variant, each reading every customer's transactions once for every horizon, so no
+    /// customer is loaded into memory. The definitions, the same on SQLite and PostgreSQL, for
+    /// each horizon:
     ///
     /// - **Exposed**: the customers with an exposure to the variant in the phase (one each).
-    /// - **Window**: a customer's first exposure to the phase, then `horizonDays` days: the
+    /// - **Window**: a customer's first exposure to the phase, then the horizon's days: the
     ///   times `t` with `exposed ≤ t < exposed + horizon`. A window transaction is one of the
     ///   customer's transactions purchased in the window.
     /// - **Matured**: the customers whose window has ended by `asOf` (`exposed + horizon ≤
@@ -34,13 +36,27 @@ extension Ledger {
     /// both databases, while a customer's revenue stays below about 94,900 units and a sum
     /// below 2⁵³ milli-units squared; converted revenue is as exact as its rates.
     ///
-    /// - Throws: ``LedgerError/invalidExperiment(_:)`` for a bad name, a horizon outside 1 to
-    ///   ``ExperimentAggregatesQuery/maximumHorizonDays``, a percentile outside (0, 100] or a
-    ///   rate that is not a finite number above 0; a storage failure.
+    /// - Returns: the aggregates of each horizon, in the order of `horizons` (a horizon given
+    ///   twice is counted once and answered twice).
+    /// - Throws: ``LedgerError/invalidExperiment(_:)`` for no horizon, a horizon outside 1 to
+    ///   ``ExperimentAggregatesQuery/maximumHorizonDays``, a bad name, a percentile outside
+    ///   (0, 100] or a rate that is not a finite number above 0; a storage failure.
+    public func experimentAggregates(experiment: String, phase: String, horizons: [Int], asOf: Date,
+                                     revenueCapPercentile: Double, rates: ExperimentCurrencyRates?) throws -> [ExperimentAggregates] {
+        let query = try ExperimentAggregatesQuery(experiment: experiment, phase: phase, horizons: horizons, asOf: asOf,
+                                                  revenueCapPercentile: revenueCapPercentile, rates: rates)
+        let counted = try reading { try $0.experimentAggregates(query) }
+        let byHorizon = Dictionary(uniqueKeysWithValues: zip(query.horizons, counted))
+        return horizons.map { byHorizon[$0]! }
+    }
+
+    /// What a report of an experiment's phase counts over one horizon of `horizonDays`, as
+    /// ``experimentAggregates(experiment:phase:horizons:asOf:revenueCapPercentile:rates:)`` defines it.
+    ///
+    /// - Throws: what that method throws.
     public func experimentAggregates(experiment: String, phase: String, horizonDays: Int, asOf: Date,
                                      revenueCapPercentile: Double, rates: ExperimentCurrencyRates?) throws -> ExperimentAggregates {
-        let query = try ExperimentAggregatesQuery(experiment: experiment, phase: phase, horizonDays: horizonDays, asOf: asOf,
-                                                  revenueCapPercentile: revenueCapPercentile, rates: rates)
-        return try reading { try $0.experimentAggregates(query) }
+        try experimentAggregates(experiment: experiment, phase: phase, horizons: [horizonDays], asOf: asOf,
+                                 revenueCapPercentile: revenueCapPercentile, rates: rates)[0]
     }
 }
