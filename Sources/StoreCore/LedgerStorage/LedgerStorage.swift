@@ -158,9 +158,9 @@ public protocol LedgerReading {
     /// The phase records of `experiment`, or of every experiment when nil, by experiment, then
     /// when each phase was first recorded.
     func experimentPhases(experiment: String?) throws -> [ExperimentPhaseRecord]
-    /// What a report of an experiment's phase counts for each horizon, aggregated in the
-    /// database (see ``Ledger/experimentAggregates(experiment:phase:horizons:asOf:revenueCapPercentile:rates:)``).
-    func experimentAggregates(_ query: ExperimentAggregatesQuery) throws -> [ExperimentAggregates]
+    /// A part of what a report of an experiment's phase counts for each horizon, aggregated in
+    /// the database (see ``Ledger/experimentAggregates(experiment:phase:horizons:asOf:revenueCapPercentile:rates:)``).
+    func experimentAggregates(_ query: ExperimentAggregatesQuery, counting part: ExperimentAggregatesPart) throws -> ExperimentAggregateFigures
 }
 
 /// The writes of one ledger transaction, beside its reads.

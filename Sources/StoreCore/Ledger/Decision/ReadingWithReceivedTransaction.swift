@@ -155,8 +155,8 @@ struct ReadingWithReceivedTransaction: LedgerReading {
     }
 
     /// The stored rows' aggregates: a report reads what is stored.
-    func experimentAggregates(_ query: ExperimentAggregatesQuery) throws -> [ExperimentAggregates] {
-        try base.experimentAggregates(query)
+    func experimentAggregates(_ query: ExperimentAggregatesQuery, counting part: ExperimentAggregatesPart) throws -> ExperimentAggregateFigures {
+        try base.experimentAggregates(query, counting: part)
     }
 
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {

@@ -1,10 +1,13 @@
 import Foundation
+import Synchronization
 
 extension Ledger {
     /// What a report of an experiment's phase counts for each of `horizons` (in days), per
-    /// variant, aggregated in the database in one read: a statement per metric family grouped
-    /// by variant, each reading every customer's transactions once for every horizon, so no
-    /// customer is loaded into memory. The definitions, the same on SQLite and PostgreSQL, for
+    /// variant, aggregated in the database: a statement per metric family grouped by variant,
+    /// each reading every customer's transactions once for every horizon, so no customer is
+    /// loaded into memory. The exposures are counted first; then the outcomes and the revenue,
+    /// in two reads side by side (a transaction stored between them may count in one and not
+    /// the other). The definitions, the same on SQLite and PostgreSQL, for
     /// each horizon:
     ///
     /// - **Exposed**: the customers with an exposure to the variant in the phase (one each).
@@ -45,8 +48,16 @@ extension Ledger {
                                      revenueCapPercentile: Double, rates: ExperimentCurrencyRates?) throws -> [ExperimentAggregates] {
         let query = try ExperimentAggregatesQuery(experiment: experiment, phase: phase, horizons: horizons, asOf: asOf,
                                                   revenueCapPercentile: revenueCapPercentile, rates: rates)
-        let counted = try reading { try $0.experimentAggregates(query) }
-        let byHorizon = Dictionary(uniqueKeysWithValues: zip(query.horizons, counted))
+        var figures = try reading { try $0.experimentAggregates(query, counting: .exposures) }
+        let parts: [ExperimentAggregatesPart] = [.outcomes, .revenue(capRanks: figures.capRanks, maturedCustomers: figures.maturedCustomers)]
+        let counted = Mutex<[Int: Result<ExperimentAggregateFigures, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: parts.count) { position in
+            let result = Result { try reading { try $0.experimentAggregates(query, counting: parts[position]) } }
+            counted.withLock { $0[position] = result }
+        }
+        let results = counted.withLock { $0 }
+        for position in parts.indices { figures.take(parts[position], from: try results[position]!.get()) }
+        let byHorizon = Dictionary(uniqueKeysWithValues: zip(query.horizons, figures.aggregates()))
         return horizons.map { byHorizon[$0]! }
     }
 

@@ -1,19 +1,20 @@
 import Foundation
 import SignedData
 
-/// Puts together an ``ExperimentAggregates`` for each horizon of a query from the rows of the
+/// What the reads of an experiment report count (``ExperimentAggregatesPart``), put together
+/// into an ``ExperimentAggregates`` for each horizon of a query: taken from the rows of the
 /// statements of `LedgerRecords+ExperimentAggregates`, a row per variant (and horizon and
-/// currency) at a time.
-struct ExperimentAggregatesBuilder {
+/// currency) at a time, and merged part by part.
+public struct ExperimentAggregateFigures: Sendable {
     /// Net revenue sums of one variant in one currency, in milli-units.
-    private struct RevenueTotals {
+    private struct RevenueTotals: Sendable {
         var customers = 0
         var sum = 0.0
         var squares = 0.0
     }
 
     /// How many of a variant's matured customers said yes to each yes-or-no metric.
-    private struct Outcomes {
+    private struct Outcomes: Sendable {
         var startedTrial = 0
         var paid = 0
         var converted = 0
@@ -24,7 +25,7 @@ struct ExperimentAggregatesBuilder {
     private static let milliUnitsPerUnit = 1000.0
 
     /// One horizon's figures, as the statements' rows give them.
-    private struct HorizonFigures {
+    private struct HorizonFigures: Sendable {
         var matured: [String: Int] = [:]
         var outcomes: [String: Outcomes] = [:]
         var revenue: [String: [String: RevenueTotals]] = [:]
@@ -105,6 +106,28 @@ struct ExperimentAggregatesBuilder {
 
     /// Every matured customer of the phase for each horizon, whatever their variant.
     var maturedCustomers: [Int] { horizons.map(\.maturedCustomers) }
+
+    /// Takes what `other`, the figures of a read of `part` for the same query, counted.
+    mutating func take(_ part: ExperimentAggregatesPart, from other: Self) {
+        switch part {
+        case .exposures:
+            exposed = other.exposed
+            firstExposure = other.firstExposure
+            lastExposure = other.lastExposure
+            policyVersions = other.policyVersions
+            customersInSeveralVariants = other.customersInSeveralVariants
+            for position in horizons.indices { horizons[position].matured = other.horizons[position].matured }
+        case .outcomes:
+            for position in horizons.indices { horizons[position].outcomes = other.horizons[position].outcomes }
+        case .revenue:
+            for position in horizons.indices {
+                horizons[position].revenue = other.horizons[position].revenue
+                horizons[position].capped = other.horizons[position].capped
+                horizons[position].caps = other.horizons[position].caps
+                horizons[position].currenciesLeftOut = other.horizons[position].currenciesLeftOut
+            }
+        }
+    }
 
     /// The nearest rank of each horizon's revenue cap among the values of every customer matured for it.
     var capRanks: [Int] { horizons.map { query.capRank(customers: $0.maturedCustomers) } }
