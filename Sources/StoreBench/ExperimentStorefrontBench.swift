@@ -8,8 +8,11 @@ import StoreTesting
 /// same run without one: the same policy folder, once as it is and once with its
 /// `policy.experiments` declaration taken out and every `ctx.experiments.NAME` read as `nil`.
 /// Customers are taken in turn, so each one's first GET records an exposure and later ones
-/// only read it back.
+/// only read it back. Each round runs without the experiment, then with it on a new ledger
+/// (every customer new to it), then with it again on that ledger (every customer returning).
 struct ExperimentStorefrontBench {
+    /// Rounds of the three runs, taken in turn; each ratio is the median of its rounds'.
+    static let rounds = 3
     /// Connections wrk keeps open.
     static let connections = 64
     /// Customers the storefront requests go to, in turn.
@@ -38,19 +41,26 @@ struct ExperimentStorefrontBench {
         try? FileManager.default.removeItem(at: workspace)
     }
 
-    /// Measures without the experiment, then with it, each on a new SQLite ledger.
+    /// Measures ``rounds`` rounds: without the experiment and with it, each on a new SQLite
+    /// ledger, then with it again on the ledger that recorded the exposures.
     func run() throws -> ExperimentStorefrontFigures {
         let policy = try String(contentsOf: folder.appendingPathComponent("policy.lua"), encoding: .utf8)
         let withoutFolder = file("without")
         try FileManager.default.copyItem(at: folder, to: withoutFolder)
         try Self.withoutExperiments(policy).write(to: withoutFolder.appendingPathComponent("policy.lua"), atomically: true, encoding: .utf8)
-        let without = try measure(folder: withoutFolder, ledger: file("without.sqlite").path)
-        let with = try measure(folder: folder, ledger: file("with.sqlite").path)
-        let exposures = try Database(path: file("with.sqlite").path).read {
-            try $0.fetchValue(Int.self, "SELECT count(*) FROM experiment_exposure") ?? 0
+        var rounds: [ExperimentStorefrontFigures.Round] = []
+        var exposures = 0
+        for round in 0..<Self.rounds {
+            let without = try measure(folder: withoutFolder, ledger: file("without-\(round).sqlite").path, registering: true)
+            let ledger = file("with-\(round).sqlite").path
+            let newCustomers = try measure(folder: folder, ledger: ledger, registering: true)
+            exposures = try Database(path: ledger).read {
+                try $0.fetchValue(Int.self, "SELECT count(*) FROM experiment_exposure") ?? 0
+            }
+            let returning = try measure(folder: folder, ledger: ledger, registering: false)
+            rounds.append(.init(withoutExperiment: without, newCustomers: newCustomers, returningCustomers: returning))
         }
-        return ExperimentStorefrontFigures(withExperiment: with, withoutExperiment: without, customers: Self.customers,
-                                           exposuresRecorded: exposures)
+        return ExperimentStorefrontFigures(rounds: rounds, customers: Self.customers, exposuresRecorded: exposures)
     }
 
     /// `policy` with its `policy.experiments = { … }` block (ending at a `}` alone on a line)
@@ -70,11 +80,14 @@ struct ExperimentStorefrontBench {
         workspace.appendingPathComponent(name)
     }
 
-    /// Registers the customers in a new ledger at `path`, serves `folder` over it and loads it.
-    private func measure(folder: URL, ledger path: String) throws -> WrkRun {
-        let ledger = try Ledger(path: path)
-        for index in 0..<Self.customers {
-            try ledger.registerCustomer(id: "bench-\(index)", appAccountToken: nil)
+    /// Serves `folder` over the ledger at `path`, after registering the customers in it when
+    /// `registering` (a new ledger), and loads it.
+    private func measure(folder: URL, ledger path: String, registering: Bool) throws -> WrkRun {
+        if registering {
+            let ledger = try Ledger(path: path)
+            for index in 0..<Self.customers {
+                try ledger.registerCustomer(id: "bench-\(index)", appAccountToken: nil)
+            }
         }
         let root = try SigningAuthority.generate(name: "StoreRules Experiment Bench").rootCertificate.pemRepresentation
         try root.write(to: file("root.pem"), atomically: true, encoding: .utf8)

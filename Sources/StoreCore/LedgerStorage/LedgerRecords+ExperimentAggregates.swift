@@ -110,23 +110,23 @@ extension LedgerRecords {
     /// before the first.
     public static func revenueQuery(_ query: ExperimentAggregatesQuery, capRanks: [Int], maturedCustomers: [Int]) -> LedgerSQL {
         let capPosition = zip(capRanks, maturedCustomers).enumerated().map { position, figures -> LedgerSQL in
-            "WHEN \(sql: String(position)) THEN \(figures.0) - (\(figures.1) - with_value)"
+            "WHEN \(sql: String(position)) THEN \(figures.0) - (\(figures.1) - n.with_value)"
         }
         return """
             WITH \(sql: customerRevenue(query)),
-            ranked AS MATERIALIZED (
-                SELECT horizon, variant, currency, net,
-                       row_number() OVER (PARTITION BY horizon, currency ORDER BY net) AS position,
-                       count(*) OVER (PARTITION BY horizon, currency) AS with_value
+            counted AS (SELECT horizon, currency, count(*) AS with_value FROM customer_revenue GROUP BY horizon, currency),
+            ranked AS (
+                SELECT horizon, currency, net, row_number() OVER (PARTITION BY horizon, currency ORDER BY net) AS position
                 FROM customer_revenue
             ),
             cap AS MATERIALIZED (
-                SELECT horizon, currency, net AS cap FROM ranked
-                WHERE position = CASE horizon \(sql: .joined(capPosition, separator: " ")) END
+                SELECT r.horizon, r.currency, r.net AS cap
+                FROM ranked r JOIN counted n ON n.horizon = r.horizon AND n.currency = r.currency
+                WHERE r.position = CASE r.horizon \(sql: .joined(capPosition, separator: " ")) END
             ),
             capped AS (
                 SELECT r.horizon, r.variant, r.currency, r.net, coalesce(c.cap, 0) AS cap
-                FROM ranked r LEFT JOIN cap c ON c.horizon = r.horizon AND c.currency = r.currency
+                FROM customer_revenue r LEFT JOIN cap c ON c.horizon = r.horizon AND c.currency = r.currency
             )
             SELECT horizon, variant, currency, cap, count(*) AS customers, sum(net) AS net_sum, sum(net * net) AS net_squares,
                    sum(CASE WHEN net > cap THEN cap ELSE net END) AS capped_sum,
@@ -214,12 +214,12 @@ extension LedgerRecords {
         guard let rates = query.rates else {
             return """
                 \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)),
-                customer_revenue AS (SELECT horizon, customer_id, variant, currency, CAST(net AS DOUBLE PRECISION) AS net FROM spent)
+                customer_revenue AS MATERIALIZED (SELECT horizon, variant, currency, CAST(net AS DOUBLE PRECISION) AS net FROM spent)
                 """
         }
         return """
             \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)), \(sql: rateTable(rates)),
-            customer_revenue AS (
+            customer_revenue AS MATERIALIZED (
                 SELECT s.horizon, s.customer_id, s.variant, CAST(\(rates.targetCurrency) AS TEXT) AS currency,
                        sum(CAST(s.net AS DOUBLE PRECISION) * r.factor) AS net
                 FROM spent s JOIN rate r ON r.currency = s.currency

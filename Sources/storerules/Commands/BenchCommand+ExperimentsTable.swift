@@ -6,14 +6,19 @@ extension BenchCommand {
     /// the report at scale on each ledger.
     static func experimentsTable(_ section: ExperimentBenchSection) -> String {
         var lines = ["Experiments"]
-        if let storefront = section.storefront {
-            lines.append("  storefront GETs with an experiment    " + String(format: "%10.0f /s  p99 %6.2f ms",
-                         storefront.withExperiment.requestsPerSecond, storefront.withExperiment.p99Milliseconds)
-                         + " (\(storefront.exposuresRecorded) exposures recorded for \(storefront.customers) customers)")
-            lines.append("  the same without it                   " + String(format: "%10.0f /s  p99 %6.2f ms",
-                         storefront.withoutExperiment.requestsPerSecond, storefront.withoutExperiment.p99Milliseconds))
-            lines.append("  with / without                        " + String(format: "%10.2f×", storefront.ratio)
-                         + String(format: " (goal ≥ %.1f×)", ExperimentBenchSection.storefrontRatioGoal))
+        if let storefront = section.storefront, let round = storefront.medianRound {
+            let run = { (label: String, run: WrkRun) in
+                lines.append("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0)
+                             + String(format: "%10.0f /s  p99 %6.2f ms", run.requestsPerSecond, run.p99Milliseconds))
+            }
+            lines.append("  storefront GETs, the median of \(storefront.rounds.count) rounds (\(storefront.customers) customers in turn):")
+            run("without the experiment", round.withoutExperiment)
+            run("with it, every customer new to it", round.newCustomers)
+            run("with it, every customer returning", round.returningCustomers)
+            lines.append("  with / without, customers new         " + String(format: "%10.2f×", storefront.ratio)
+                         + String(format: " (goal ≥ %.1f×; %d exposures recorded)", ExperimentBenchSection.storefrontRatioGoal,
+                                  storefront.exposuresRecorded))
+            lines.append("  with / without, customers returning   " + String(format: "%10.2f×", storefront.returningRatio))
         } else {
             lines.append("  storefront GETs: skipped (\(section.storefrontSkipped ?? "not run"))")
         }
