@@ -61,10 +61,6 @@ public final class Ledger: Sendable {
     /// Where the records are kept.
     public let storage: any LedgerStorage
 
-    /// The exposure writes in flight, combined into one storage transaction when they arrive
-    /// together (``recordExposures(_:phases:)``).
-    let exposureWrites = WriteCombiner<ExposureWrite, [ExperimentExposure]>()
-
     /// Keeps the ledger in `storage`, whose schema is up to date.
     public init(storage: any LedgerStorage) {
         self.storage = storage

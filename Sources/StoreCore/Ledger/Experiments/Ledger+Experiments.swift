@@ -8,10 +8,6 @@ extension Ledger {
     /// the one given, so a customer keeps the variant they were first shown however many
     /// writers record an exposure at once.
     ///
-    /// Calls that arrive on this ledger while another's write is under way are written together
-    /// in the next write (``WriteCombiner``), so a burst of first exposures costs a commit per
-    /// batch rather than one per call. Call it outside any write of this ledger.
-    ///
     /// - Throws: ``LedgerError/invalidCustomerID(_:)`` or ``LedgerError/invalidExperiment(_:)``
     ///   for an exposure or phase record that breaks the rules of ``ExperimentExposure/validated()``
     ///   and ``ExperimentPhaseRecord/validated()`` (nothing is written); a storage failure.
@@ -22,21 +18,7 @@ extension Ledger {
         var seen = Set<ExposureKey>()
         let asked = exposures.filter { seen.insert(ExposureKey($0)).inserted }
         guard !asked.isEmpty || !phases.isEmpty else { return [] }
-        return try exposureWrites.write(ExposureWrite(exposures: asked, phases: phases)) { batch in
-            try writeExposures(batch)
-        }
-    }
-
-    /// Writes the exposures and phase records of `batch` in one write, as
-    /// ``recordExposures(_:phases:)`` says, and answers each request with the stored exposure of
-    /// each experiment and phase it asked about: when two requests of the batch ask for one
-    /// customer, experiment and phase, the first one's is stored, as it would be by two writes.
-    func writeExposures(_ batch: [ExposureWrite]) throws -> [[ExperimentExposure]] {
-        var seen = Set<ExposureKey>()
-        let exposures = batch.flatMap(\.exposures).filter { seen.insert(ExposureKey($0)).inserted }
-        var seenPhases = Set<ExperimentPhaseKey>()
-        let phases = batch.flatMap(\.phases).filter { seenPhases.insert(ExperimentPhaseKey($0)).inserted }
-        let customerIDs = Set(exposures.map(\.customerID)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let customerIDs = Set(asked.map(\.customerID)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let now = Self.nowInMilliseconds()
         return try writing { ledger in
             for customerID in customerIDs {
@@ -44,21 +26,19 @@ extension Ledger {
             }
             try ledger.insertExperimentPhases(phases.sorted { ExperimentPhaseKey($0) < ExperimentPhaseKey($1) })
             // In key order, so that two writers never wait on each other's rows in a cycle.
-            try ledger.insertExposures(exposures.sorted { ExposureKey($0) < ExposureKey($1) })
+            try ledger.insertExposures(asked.sorted { ExposureKey($0) < ExposureKey($1) })
             var stored: [ExposureKey: ExperimentExposure] = [:]
             for customerID in customerIDs {
                 for exposure in try ledger.exposures(customerID: customerID) {
                     stored[ExposureKey(exposure)] = exposure
                 }
             }
-            return try batch.map { request in
-                try request.exposures.map { exposure in
-                    guard let kept = stored[ExposureKey(exposure)] else {
-                        throw LedgerError.storage(LedgerStorageFailure(
-                            message: "the exposure of \(exposure.customerID) to \(exposure.experiment) was not stored", isTransient: true))
-                    }
-                    return kept
+            return try asked.map { exposure in
+                guard let kept = stored[ExposureKey(exposure)] else {
+                    throw LedgerError.storage(LedgerStorageFailure(
+                        message: "the exposure of \(exposure.customerID) to \(exposure.experiment) was not stored", isTransient: true))
                 }
+                return kept
             }
         }
     }
@@ -78,13 +58,6 @@ extension Ledger {
     }
 }
 
-/// One call's exposures and phase records, written with those of the calls beside it
-/// (``Ledger/exposureWrites``).
-struct ExposureWrite: Sendable {
-    let exposures: [ExperimentExposure]
-    let phases: [ExperimentPhaseRecord]
-}
-
 /// What makes an exposure one of a kind: its customer, experiment and phase, ordered byte by
 /// byte.
 private struct ExposureKey: Hashable, Comparable {
@@ -100,7 +73,7 @@ private struct ExposureKey: Hashable, Comparable {
 }
 
 /// What makes a phase record one of a kind: its experiment and phase, ordered byte by byte.
-private struct ExperimentPhaseKey: Hashable, Comparable {
+private struct ExperimentPhaseKey: Comparable {
     let parts: [[UInt8]]
 
     init(_ phase: ExperimentPhaseRecord) {
