@@ -36,6 +36,8 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidEvent(String)
     /// An experiment's exposure or phase record that cannot be recorded, and why.
     case invalidExperiment(String)
+    /// A subscription metrics report that cannot be made as asked, and why.
+    case invalidMetricsQuery(String)
     /// A new event name for a customer who has as many distinct names as they may keep.
     case tooManyEventNames(customerID: String, limit: Int)
     /// A transaction changed between each decision about its grant and the write that would
@@ -46,7 +48,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// the ledger holds.
     public var isMalformedInput: Bool {
         switch self {
-        case .invalidCustomerID, .invalidAppAccountToken, .invalidEvent, .invalidExperiment: true
+        case .invalidCustomerID, .invalidAppAccountToken, .invalidEvent, .invalidExperiment, .invalidMetricsQuery: true
         default: false
         }
     }
@@ -80,7 +82,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
             "the ledger's storage failed: \(failure.message)"
         case .copyTargetNotEmpty(let count):
             "the target ledger is not empty (it holds \(count) customers, renewal infos and notifications)"
-        case .invalidEvent(let reason), .invalidExperiment(let reason):
+        case .invalidEvent(let reason), .invalidExperiment(let reason), .invalidMetricsQuery(let reason):
             reason
         case .decisionOutpaced(let transactionID, let attempts):
             "transaction \(transactionID) changed while its grant was decided, \(attempts) times in a row; it stays unfinished "

@@ -50,6 +50,7 @@ public enum LedgerMigrations {
         // An experiment's report reads each customer's transactions by purchase time from an
         // index that holds every column it needs.
         LedgerMigration("index transactions for experiment reports", apply: ExperimentReportIndex.create),
+        LedgerMigration("index transactions for subscription metrics", apply: SubscriptionMetricsIndex.create),
     ]
 
     private static func keyVersionsByDigest(_ database: LedgerMigrationContext) throws {

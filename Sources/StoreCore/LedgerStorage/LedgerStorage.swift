@@ -161,6 +161,9 @@ public protocol LedgerReading {
     /// A part of what a report of an experiment's phase counts for each horizon, aggregated in
     /// the database (see ``Ledger/experimentAggregates(experiment:phase:horizons:asOf:revenueCapPercentile:rates:)``).
     func experimentAggregates(_ query: ExperimentAggregatesQuery, counting part: ExperimentAggregatesPart) throws -> ExperimentAggregateFigures
+    /// The events subscription metrics are made of, counted per day, kind and currency (see
+    /// ``Ledger/subscriptionMetrics(_:)``).
+    func subscriptionMetricEvents(_ query: SubscriptionMetricsQuery) throws -> [SubscriptionMetricEvent]
 }
 
 /// The writes of one ledger transaction, beside its reads.

@@ -159,6 +159,11 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.experimentAggregates(query, counting: part)
     }
 
+    /// The stored rows' events: a report reads what is stored.
+    func subscriptionMetricEvents(_ query: SubscriptionMetricsQuery) throws -> [SubscriptionMetricEvent] {
+        try base.subscriptionMetricEvents(query)
+    }
+
     func eventSummaries(customerID: String) throws -> [String: EventSummary] {
         try base.eventSummaries(customerID: customerID)
     }

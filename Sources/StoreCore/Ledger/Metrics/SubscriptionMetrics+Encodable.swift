@@ -1,0 +1,86 @@
+import Foundation
+
+/// The JSON of a report: `storerules ledger metrics --json` and
+/// `GET /v1/admin/metrics/subscriptions` print it; times are ISO 8601 in UTC, money in units
+/// of its currency, rates null when their denominator is 0.
+extension SubscriptionMetrics: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case from, to, interval, asOf = "as_of", environment, currency, currenciesLeftOut = "currencies_left_out"
+        case periodSource = "period_source", intervals
+    }
+
+    /// Writes the report.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.time(intervals.first?.start ?? asOf), forKey: .from)
+        try container.encode(Self.time(intervals.last?.end ?? asOf), forKey: .to)
+        try container.encode(interval, forKey: .interval)
+        try container.encode(Self.time(asOf), forKey: .asOf)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(currency, forKey: .currency)
+        try container.encode(currenciesLeftOut, forKey: .currenciesLeftOut)
+        try container.encode(periodSource, forKey: .periodSource)
+        try container.encode(intervals, forKey: .intervals)
+    }
+
+    /// `date` as ISO 8601 in UTC, with milliseconds when it has them.
+    static func time(_ date: Date) -> String {
+        date.millisecondsSince1970 % 1000 == 0
+            ? date.formatted(.iso8601) : date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}
+
+extension SubscriptionMetrics.Interval: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case start, end, activeSubscriptions = "active_subscriptions", activeTrials = "active_trials", newCustomers = "new_customers"
+        case newTrials = "new_trials", trialsEnded = "trials_ended", trialsConverted = "trials_converted"
+        case trialConversionRate = "trial_conversion_rate", newPaidSubscriptions = "new_paid_subscriptions", renewals, upgrades
+        case productChangesAtRenewal = "product_changes_at_renewal", churnedSubscriptions = "churned_subscriptions"
+        case churnRate = "churn_rate", refunds, refundRate = "refund_rate", money
+    }
+
+    /// Writes the interval's figures.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(SubscriptionMetrics.time(start), forKey: .start)
+        try container.encode(SubscriptionMetrics.time(end), forKey: .end)
+        try container.encode(activeSubscriptions, forKey: .activeSubscriptions)
+        try container.encode(activeTrials, forKey: .activeTrials)
+        try container.encode(newCustomers, forKey: .newCustomers)
+        try container.encode(newTrials, forKey: .newTrials)
+        try container.encode(trialsEnded, forKey: .trialsEnded)
+        try container.encode(trialsConverted, forKey: .trialsConverted)
+        try container.encode(trialConversionRate, forKey: .trialConversionRate)
+        try container.encode(newPaidSubscriptions, forKey: .newPaidSubscriptions)
+        try container.encode(renewals, forKey: .renewals)
+        try container.encode(upgrades, forKey: .upgrades)
+        try container.encode(productChangesAtRenewal, forKey: .productChangesAtRenewal)
+        try container.encode(churnedSubscriptions, forKey: .churnedSubscriptions)
+        try container.encode(churnRate, forKey: .churnRate)
+        try container.encode(refunds, forKey: .refunds)
+        try container.encode(refundRate, forKey: .refundRate)
+        try container.encode(money, forKey: .money)
+    }
+}
+
+extension SubscriptionMetrics.Money: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case mrr, mrrNew = "mrr_new", mrrReactivation = "mrr_reactivation", mrrExpansion = "mrr_expansion"
+        case mrrContraction = "mrr_contraction", mrrChurn = "mrr_churn", subscriptionRevenue = "subscription_revenue"
+        case nonSubscriptionRevenue = "non_subscription_revenue", refunded
+    }
+
+    /// Writes the money figures.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mrr, forKey: .mrr)
+        try container.encode(mrrNew, forKey: .mrrNew)
+        try container.encode(mrrReactivation, forKey: .mrrReactivation)
+        try container.encode(mrrExpansion, forKey: .mrrExpansion)
+        try container.encode(mrrContraction, forKey: .mrrContraction)
+        try container.encode(mrrChurn, forKey: .mrrChurn)
+        try container.encode(subscriptionRevenue, forKey: .subscriptionRevenue)
+        try container.encode(nonSubscriptionRevenue, forKey: .nonSubscriptionRevenue)
+        try container.encode(refunded, forKey: .refunded)
+    }
+}
