@@ -14,6 +14,10 @@ protocol ByteStream: AnyObject {
     func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(StreamFailure)
     /// Ends the sending side: the client reads to the end of what was sent.
     func finishWriting()
+    /// The client's address, when known.
+    var clientAddress: String? { get }
+    /// Whether the bytes pass through TLS.
+    var isEncrypted: Bool { get }
 }
 
 extension ByteStream {
@@ -60,9 +64,12 @@ func waitForSocket(_ socket: Int32, events: Int16, deadline: ContinuousClock.Ins
 /// A plain TCP connection.
 final class PlainStream: ByteStream {
     let socket: Int32
+    let clientAddress: String?
+    let isEncrypted = false
 
     init(socket: Int32) {
         self.socket = socket
+        clientAddress = ClientAddress.peer(of: socket)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant) throws(StreamFailure) -> Int {

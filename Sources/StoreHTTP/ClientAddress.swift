@@ -1,7 +1,19 @@
 import Foundation
 
-/// A client's address as text, which the per-address cap counts by.
+/// A client's address as text, which the per-address cap counts by and a request carries.
 enum ClientAddress {
+    /// The address of the peer connected to `socket`, or nil when the system does not say.
+    static func peer(of socket: Int32) -> String? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let found = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
+        }
+        guard found == 0 else { return nil }
+        let text = self.text(of: storage)
+        return text == "unknown" ? nil : text
+    }
+
     static func text(of storage: sockaddr_storage) -> String {
         var storage = storage
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)

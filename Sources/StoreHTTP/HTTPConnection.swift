@@ -79,7 +79,10 @@ final class HTTPConnection {
         } catch {
             throw (error as? StreamFailure) ?? .broken
         }
-        let response = server.answer(head.request(body: body))
+        var request = head.request(body: body)
+        request.clientAddress = stream.clientAddress
+        request.isEncrypted = stream.isEncrypted
+        let response = server.answer(request)
         let keepAlive = head.keepsAlive && !server.isStopping
         try send(response, method: head.method, headOnly: head.method == "HEAD", keepAlive: keepAlive, counted: false)
         return keepAlive

@@ -33,6 +33,8 @@ package enum ReplayedConnection {
     private final class MemoryStream: ByteStream {
         private var input: ArraySlice<UInt8>
         private(set) var output: [UInt8] = []
+        let clientAddress: String? = nil
+        let isEncrypted = false
 
         init(input: [UInt8]) {
             self.input = input[...]

@@ -58,12 +58,15 @@ final class TLSContext: @unchecked Sendable {
 final class TLSStream: ByteStream {
     private let socket: Int32
     private let connection: OpaquePointer
+    let clientAddress: String?
+    let isEncrypted = true
 
     /// Wraps `socket` in a TLS session of `context`; ``handshake(deadline:)`` starts it.
     init?(socket: Int32, context: TLSContext) {
         guard let connection = SSL_new(context.context) else { return nil }
         self.socket = socket
         self.connection = connection
+        clientAddress = ClientAddress.peer(of: socket)
         SSL_set_fd(connection, socket)
     }
 

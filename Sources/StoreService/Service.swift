@@ -36,6 +36,8 @@ public final class Service: Sendable {
     public let ledger: Ledger
     /// The verifier of every signed payload.
     public let verifier: SignedDataVerifier
+    /// The policy's loads and failures to load since the service started.
+    public let policyHistory = PolicyHistory()
     /// The catalog serving now, when there is one.
     public var catalog: Catalog? {
         servedCatalog.withLock { $0 }
@@ -104,6 +106,9 @@ public final class Service: Sendable {
         maximumEventNames = options.maximumEventNames
         customerAttributes = options.customerAttributes
         clock = options.clock
+        policyHistory.record(PolicyHistory.Event(
+            time: engine.loadedAt, loaded: true, version: engine.version,
+            origin: followsLedgerReleases ? "start, the ledger's newest release" : "start, \(folder.url.path)"))
         // Notifications kept for customers not known when they came may have become matchable
         // while no service ran (a customer registered, tokens made canonical by a migration).
         // One that still fails stays kept for the next retry; a failure here stops nothing. A
@@ -269,11 +274,17 @@ public final class Service: Sendable {
             // Opened again: a catalog added or removed since the start counts.
             let current = try PolicyFolder(folder.url)
             let version = try servePolicy(try current.policySource(), catalog: try Self.catalog(of: current))
+            policyHistory.record(PolicyHistory.Event(time: Date(), loaded: true, version: version, origin: Self.reloadOrigin))
             return ReloadAnswer(version: version, previousVersion: previous)
         } catch {
+            policyHistory.record(PolicyHistory.Event(time: Date(), loaded: false, version: engine.version, origin: Self.reloadOrigin,
+                                                     problem: error.description))
             throw .reloadFailed(error, servingVersion: engine.version)
         }
     }
+
+    /// Where a reload asked through the API is said to come from in ``policyHistory``.
+    static let reloadOrigin = "POST /v1/admin/reload"
 
     /// Swaps in `source` with `catalog`: the engine's policy and catalog at once, then the
     /// catalog customer states are read with. A policy that fails leaves both as they were.

@@ -141,7 +141,7 @@ public final class ConsumptionResponder: Sendable {
                         customer: context.customer.id.isEmpty ? nil : context.customer.id,
                         inputs: [.string(request.transactionID), .table(LuaTable(hash: delivery.luaFieldTable)), .string(request.reason ?? "")],
                         result: decision.value.map { .value($0.luaValue) } ?? .null, source: decision.source.name,
-                        policyVersion: service.engine.version, started: started)
+                        policyVersion: service.engine.version, started: started, fallbackReason: decision.failure?.description)
         switch decision.source {
         case .defaultForMissingHook:
             request.state = .unanswered

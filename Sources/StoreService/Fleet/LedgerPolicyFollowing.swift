@@ -38,6 +38,11 @@ public final class LedgerPolicyFollowing: Sendable {
         }
     }
 
+    /// Where `release` is said to come from in the service's ``PolicyHistory``.
+    private static func origin(of release: PolicyRelease) -> String {
+        "release \(release.number) (\(release.action.rawValue), \(release.version))"
+    }
+
     private static func serve(_ release: PolicyRelease, in service: Service, metrics: ServiceMetrics,
                               lastFailure: borrowing Mutex<Int64?>, log: @Sendable (String) -> Void) {
         guard release.version != service.engine.version else {
@@ -48,6 +53,7 @@ public final class LedgerPolicyFollowing: Sendable {
             let catalog = try Self.catalog(of: release)
             try service.servePolicy(PolicySource(text: release.script), catalog: catalog)
             service.reportPolicyProblem(nil)
+            service.policyHistory.record(PolicyHistory.Event(time: Date(), loaded: true, version: release.version, origin: origin(of: release)))
             metrics.recordReload(result: "success")
             log("policy release \(release.number) serving, version \(release.version)")
         } catch {
@@ -60,6 +66,8 @@ public final class LedgerPolicyFollowing: Sendable {
                 return last != release.number
             }
             if isNew {
+                service.policyHistory.record(PolicyHistory.Event(time: Date(), loaded: false, version: service.engine.version,
+                                                                 origin: origin(of: release), problem: error.description))
                 metrics.recordReload(result: "failure")
                 log(problem)
             }

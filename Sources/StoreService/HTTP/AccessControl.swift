@@ -61,10 +61,13 @@ public final class AccessControl: Sendable {
     }
 
     /// Whether a request with the `Authorization` header `authorization` may call a route
-    /// that needs `role`.
-    public func verdict(authorization: String?, for role: ServiceRole) -> Verdict {
+    /// that needs `role`. With `acceptingBasic`, the key may also come as the password of HTTP
+    /// Basic credentials (``BrowserSignIn``), compared in the same constant time.
+    public func verdict(authorization: String?, for role: ServiceRole, acceptingBasic: Bool = false) -> Verdict {
         guard let keyring = keyring.withLock({ $0 }) else { return .allowed }
-        guard let authorization, let key = Self.bearerToken(authorization) else { return .unauthenticated }
+        guard let authorization,
+              let key = Self.bearerToken(authorization) ?? (acceptingBasic ? BrowserSignIn.password(fromAuthorization: authorization) : nil)
+        else { return .unauthenticated }
         guard let granted = keyring.role(of: key) else { return .unauthenticated }
         return granted == role ? .allowed : .forbidden(granted)
     }

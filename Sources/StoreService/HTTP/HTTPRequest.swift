@@ -17,18 +17,33 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// The body.
     public var body: Data
+    /// The address of the client the request came from, when the transport knows it
+    /// (`127.0.0.1`, `::1`, `203.0.113.9`); nil for a request made in the process.
+    public var clientAddress: String?
+    /// Whether the request came through TLS.
+    public var isEncrypted: Bool
 
     /// Describes a request; header names are matched without regard to case.
     ///
     /// Without `queryItems`, the items are `query`'s, by name.
     public init(method: String, path: String, query: [String: String] = [:], queryItems: [QueryItem]? = nil,
-                headers: [String: String] = [:], body: Data = Data()) {
+                headers: [String: String] = [:], body: Data = Data(), clientAddress: String? = nil, isEncrypted: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
         self.queryItems = queryItems ?? query.sorted { $0.key < $1.key }.map { QueryItem(name: $0.key, value: $0.value) }
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
+        self.clientAddress = clientAddress
+        self.isEncrypted = isEncrypted
+    }
+
+    /// Whether nobody between the client and the service can read the request: it came through
+    /// TLS, or from this machine over loopback.
+    public var comesPrivately: Bool {
+        if isEncrypted { return true }
+        guard let clientAddress else { return false }
+        return clientAddress.hasPrefix("127.") || clientAddress == "::1" || clientAddress.hasPrefix("::ffff:127.")
     }
 
     /// The header named `name`, in any case.

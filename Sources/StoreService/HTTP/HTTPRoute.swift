@@ -23,17 +23,21 @@ struct HTTPRoute: Sendable {
     let queryArguments: Set<String>
     /// Whether the route reads a body; one that does not refuses a body that is not blank.
     let takesBody: Bool
+    /// Whether a browser may sign in to the route with its own prompt (``BrowserSignIn``),
+    /// besides `Bearer`: the operator page's routes.
+    let acceptsBrowserSignIn: Bool
     /// Answers the request.
     let handle: Handler
 
     init(_ method: String, _ pattern: String, role: ServiceRole?, query: Set<String> = [], takesBody: Bool = true,
-         handle: @escaping Handler) {
+         acceptsBrowserSignIn: Bool = false, handle: @escaping Handler) {
         self.method = method
         self.pattern = pattern
         segments = Self.segments(of: pattern).map { $0.hasPrefix("{") && $0.hasSuffix("}") ? .parameter : .literal($0) }
         self.role = role
         queryArguments = query
         self.takesBody = takesBody
+        self.acceptsBrowserSignIn = acceptsBrowserSignIn
         self.handle = handle
     }
 

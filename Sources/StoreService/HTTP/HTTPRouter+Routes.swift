@@ -85,7 +85,7 @@ extension HTTPRouter {
             return .text(200, router.metrics.exposition(unfinishedTransactions: unfinished, policyVersion: router.service.engine.version),
                          contentType: PrometheusText.contentType)
         },
-    ]
+    ] + operatorPageRoutes
 
     // MARK: - Signed data
 
@@ -185,7 +185,8 @@ extension HTTPRouter {
         var customer: String?
         if case .customer(let id) = subject { customer = id }
         recorder.record(hook: hook, requestID: requestID, customer: customer, inputs: body.arguments, result: response.result,
-                        source: response.source, policyVersion: response.policyVersion, started: started)
+                        source: response.source, policyVersion: response.policyVersion, started: started,
+                        fallbackReason: response.fallbackReason)
         return .json(200, answer)
     }
 }

@@ -24,6 +24,8 @@ public final class HTTPRouter: Sendable {
     /// Where each decision is counted and logged: the decision route's, the retention
     /// responder's, and those of any responder the service runs beside the router.
     public let recorder: DecisionRecorder
+    /// The decisions of the last day and their latest failures, which the operator page shows.
+    public let recentDecisions = RecentDecisions()
     /// Where log lines about requests go, each with its request id.
     public let log: @Sendable (String) -> Void
     /// What answers Apple's Retention Messaging requests.
@@ -42,7 +44,7 @@ public final class HTTPRouter: Sendable {
         self.service = service
         self.access = access
         self.metrics = metrics
-        recorder = DecisionRecorder(metrics: metrics, log: decisionLog)
+        recorder = DecisionRecorder(metrics: metrics, log: decisionLog, recent: recentDecisions)
         self.log = log
         refusals = RateLimitedLog(write: log)
         retention = RetentionResponder(service: service, offerSigner: offerSigner, metrics: metrics, recorder: recorder, log: log)

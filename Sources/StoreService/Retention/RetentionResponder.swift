@@ -55,7 +55,7 @@ public final class RetentionResponder: Sendable {
             (context, customerID) = try service.context(ofTransaction: question.originalTransactionID)
         } catch {
             log("request \(requestID) (retention): Apple's default message: the ledger cannot be read: \(error.message)")
-            recorder.recordFallbackWithoutDecision(hook: PolicyHook.retentionMessage.name)
+            recorder.recordFallbackWithoutDecision(hook: PolicyHook.retentionMessage.name, requestID: requestID)
             return .defaultMessage
         }
         context.locale = question.locale
@@ -66,7 +66,7 @@ public final class RetentionResponder: Sendable {
         }
         recorder.record(hook: PolicyHook.retentionMessage.name, requestID: requestID, customer: customerID, inputs: [question.luaValue],
                         result: decision.value.map { .value($0.luaValue) } ?? .null, source: decision.source.name,
-                        policyVersion: service.engine.version, started: started)
+                        policyVersion: service.engine.version, started: started, fallbackReason: decision.failure?.description)
         // The customer sees a variant only once the ledger holds it, also when the variant's
         // answer is Apple's default message.
         do throws(ServiceError) {

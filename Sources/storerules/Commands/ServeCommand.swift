@@ -151,10 +151,13 @@ enum ServeCommand: Command {
                 switch watcher?.reloadIfChanged() {
                 case .reloaded(let message)?:
                     service.reportPolicyProblem(nil)
+                    service.policyHistory.record(PolicyHistory.Event(time: Date(), loaded: true, version: service.engine.version, origin: "--watch"))
                     metrics.recordReload(result: "success")
                     Output.error("storerules serve: \(message)".asLogLine)
                 case .failed(let message)?:
                     service.reportPolicyProblem(message)
+                    service.policyHistory.record(PolicyHistory.Event(time: Date(), loaded: false, version: service.engine.version, origin: "--watch",
+                                                                     problem: message))
                     metrics.recordReload(result: "failure")
                     Output.error("storerules serve: \(message)".asLogLine)
                 case nil:

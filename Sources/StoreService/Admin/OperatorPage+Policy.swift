@@ -1,0 +1,33 @@
+import Foundation
+
+extension OperatorPage {
+    /// The policy serving — its version, when and whence it was loaded, its hooks, the problem
+    /// of a reload or release that failed — and its history since the start: each load and
+    /// each failure, newest first.
+    static func policySection(_ facts: OperatorPageFacts) -> String {
+        let policy = facts.policy
+        var html = "<section id=\"policy\"><h2>Policy</h2><div class=\"cards\">"
+        html += card(short(policy.version), "version serving")
+        html += card(age(of: policy.loadedAt, at: facts.readAt), "since it was loaded")
+        html += card(String(policy.reloads), "reloads since the start")
+        let failures = facts.policyHistory.filter { !$0.loaded }.count
+        html += card(String(failures), "loads that failed", attention: failures > 0)
+        html += "</div><dl><dt>Version</dt><dd><code>\(escape(policy.version))</code></dd>"
+        html += "<dt>Loaded</dt><dd>\(escape(time(policy.loadedAt)))</dd>"
+        if let origin = facts.policyHistory.first(where: \.loaded)?.origin {
+            html += "<dt>From</dt><dd>\(escape(origin))</dd>"
+        }
+        html += "<dt>Hooks</dt><dd>\(escape(policy.hooks.joined(separator: ", ")))</dd></dl>"
+        if let problem = policy.problem {
+            html += "<p class=\"problem\">\(escape(problem))</p>"
+        }
+        html += "<h3>History since the start</h3>"
+        let rows = facts.policyHistory.map { event in
+            [escape(time(event.time)),
+             event.loaded ? "<span class=\"good\">loaded</span>" : "<span class=\"bad\">failed</span>",
+             "<code>\(escape(short(event.version)))</code>", escape(event.origin), escape(event.problem ?? "")]
+        }
+        html += table(["Time", "Result", "Version serving", "From", "Problem"], rows, empty: "Nothing was loaded since the start.")
+        return html + "</section>"
+    }
+}

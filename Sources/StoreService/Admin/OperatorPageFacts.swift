@@ -1,0 +1,70 @@
+import Foundation
+import StoreCore
+
+/// What the operator page shows, read at one moment: the policy serving and its history, the
+/// decisions of the last hour and day, what waits in the ledger, and the experiments.
+struct OperatorPageFacts: Sendable {
+    /// What waits in the ledger for something or someone.
+    struct Waiting: Sendable {
+        /// Transactions stored without a recorded grant decision, oldest purchase first.
+        var unfinished: [StoredTransaction]
+        /// Notifications kept for customers not known yet, oldest first.
+        var pendingNotifications: [PendingNotification]
+        /// Notifications kept because their transaction contradicts the stored one, oldest first.
+        var conflicts: [NotificationConflict]
+        /// Refund requests Apple asked about, oldest first, each with its answer or failure.
+        var refundRequests: [ConsumptionRequestRecord]
+        /// The end of the last notification history window reconciled, and when it was set.
+        var checkpoint: ReconciliationMark?
+    }
+
+    /// An experiment the policy declares or the ledger recorded exposures for.
+    struct Experiment: Sendable, Equatable {
+        /// Its name.
+        var name: String
+        /// The phase the policy serves, when it declares the experiment.
+        var servingPhase: String?
+        /// The phases the ledger recorded, oldest first.
+        var recordedPhases: [String]
+    }
+
+    /// When the facts were read.
+    var readAt: Date
+    /// The policy serving.
+    var policy: PolicyAnswer
+    /// The policy's loads and failures to load since the start, newest first.
+    var policyHistory: [PolicyHistory.Event]
+    /// The decisions of the last hour and day, and their latest failures.
+    var decisions: RecentDecisions.Summary
+    /// What waits; nil when the ledger could not be read.
+    var waiting: Waiting?
+    /// The experiments, by name; empty when there are none (or the ledger could not be read
+    /// and the policy declares none).
+    var experiments: [Experiment]
+
+    /// Reads the facts of `router`'s service now. A ledger that cannot be read leaves
+    /// ``waiting`` nil and the experiments to the policy's declarations; `log` hears why.
+    static func read(from router: HTTPRouter, log: (String) -> Void) -> OperatorPageFacts {
+        let service = router.service
+        let ledger = service.ledger
+        var waiting: Waiting?
+        var recorded: [ExperimentPhaseRecord] = []
+        do {
+            waiting = Waiting(
+                unfinished: try ledger.unfinishedTransactions(), pendingNotifications: try ledger.pendingNotifications(),
+                conflicts: try ledger.notificationConflicts(), refundRequests: try ledger.consumptionRequests(),
+                checkpoint: try ledger.reconciliationMark(.checkpoint, key: Reconciler.checkpointKey))
+            recorded = try ledger.experimentPhases(experiment: nil)
+        } catch {
+            log("the operator page shows no ledger figures: the ledger could not be read: \(error)")
+        }
+        let declared = service.engine.experiments
+        let names = Set(declared.keys).union(recorded.map(\.experiment)).sorted()
+        let experiments = names.map { name in
+            Experiment(name: name, servingPhase: declared[name]?.phase,
+                       recordedPhases: recorded.filter { $0.experiment == name }.sorted { $0.firstRecordedDate < $1.firstRecordedDate }.map(\.phase))
+        }
+        return OperatorPageFacts(readAt: Date(), policy: service.policyAnswer(), policyHistory: service.policyHistory.events,
+                                 decisions: router.recentDecisions.summary(), waiting: waiting, experiments: experiments)
+    }
+}
