@@ -77,6 +77,8 @@ scripts/storefront-screenshot.sh
 echo "Storefront page in headless Chromium: rendered" >>"$summary"
 scripts/experiments-report-screenshot.sh
 echo "Experiment report page in headless Chromium: rendered" >>"$summary"
+scripts/operator-page-screenshot.sh
+echo "Operator page in headless Chromium: rendered at a desktop's and a phone's width" >>"$summary"
 
 echo
 echo "scripts/test.sh: passed"
