@@ -49,6 +49,14 @@ public final class PolicyReleaseStore: Sendable {
         }
     }
 
+    /// The newest `count` releases, newest first.
+    public func releases(newest count: Int) throws -> [PolicyRelease] {
+        try pool.withConnection { connection in
+            try connection.execute("SELECT \(Self.columns) FROM policy_release ORDER BY release_number DESC LIMIT $1", [.integer(Int64(count))])
+                .map(Self.release(from:))
+        }
+    }
+
     /// The newest release, which a following instance serves; nil before the first.
     public func latest() throws -> PolicyRelease? {
         try pool.withConnection { connection in

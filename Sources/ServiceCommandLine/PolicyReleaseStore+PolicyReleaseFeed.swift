@@ -9,6 +9,10 @@ extension PolicyReleaseStore: PolicyReleaseFeed {
                        onFailure: @escaping @Sendable (String) -> Void) -> any PolicyReleaseSubscription {
         PolicyReleaseFollower(store: self, after: number, onRelease: onRelease, onFailure: onFailure)
     }
+
+    public func newestReleases(_ count: Int) throws -> [PolicyRelease] {
+        try releases(newest: count)
+    }
 }
 
 /// A follower stops as a following does.

@@ -28,6 +28,21 @@ extension OperatorPage {
              "<code>\(escape(short(event.version)))</code>", escape(event.origin), escape(event.problem ?? "")]
         }
         html += table(["Time", "Result", "Version serving", "From", "Problem"], rows, empty: "Nothing was loaded since the start.")
-        return html + "</section>"
+        return html + releasesTable(facts) + "</section>"
+    }
+
+    /// The fleet's newest releases, each publish and rollback, the one serving here marked;
+    /// nothing when the service does not follow releases.
+    private static func releasesTable(_ facts: OperatorPageFacts) -> String {
+        if facts.releasesUnreadable {
+            return "<h3>Releases of the fleet</h3><p class=\"problem\">The releases could not be read; the log says why.</p>"
+        }
+        guard let releases = facts.releases else { return "" }
+        let rows = releases.map { release in
+            [String(release.number), escape(release.action.rawValue), "<code>\(escape(short(release.version)))</code>",
+             escape(time(release.releasedAt)), release.version == facts.policy.version ? "<span class=\"good\">serving</span>" : ""]
+        }
+        return "<h3>Releases of the fleet</h3>"
+            + table(["Release", "Action", "Version", "Released", "Here"], rows, empty: "No release yet.")
     }
 }

@@ -34,6 +34,10 @@ struct OperatorPageFacts: Sendable {
     var policy: PolicyAnswer
     /// The policy's loads and failures to load since the start, newest first.
     var policyHistory: [PolicyHistory.Event]
+    /// The fleet's newest releases, newest first, when the service follows them and they could be read.
+    var releases: [PolicyRelease]?
+    /// Whether the service follows the fleet's releases but they could not be read.
+    var releasesUnreadable = false
     /// The decisions of the last hour and day, and their latest failures.
     var decisions: RecentDecisions.Summary
     /// What waits; nil when the ledger could not be read.
@@ -41,6 +45,9 @@ struct OperatorPageFacts: Sendable {
     /// The experiments, by name; empty when there are none (or the ledger could not be read
     /// and the policy declares none).
     var experiments: [Experiment]
+
+    /// How many of the fleet's newest releases the page lists.
+    static let releasesShown = 20
 
     /// Reads the facts of `router`'s service now. A ledger that cannot be read leaves
     /// ``waiting`` nil and the experiments to the policy's declarations; `log` hears why.
@@ -64,7 +71,16 @@ struct OperatorPageFacts: Sendable {
             Experiment(name: name, servingPhase: declared[name]?.phase,
                        recordedPhases: recorded.filter { $0.experiment == name }.sorted { $0.firstRecordedDate < $1.firstRecordedDate }.map(\.phase))
         }
-        return OperatorPageFacts(readAt: Date(), policy: service.policyAnswer(), policyHistory: service.policyHistory.events,
-                                 decisions: router.recentDecisions.summary(), waiting: waiting, experiments: experiments)
+        var facts = OperatorPageFacts(readAt: Date(), policy: service.policyAnswer(), policyHistory: service.policyHistory.events,
+                                      decisions: router.recentDecisions.summary(), waiting: waiting, experiments: experiments)
+        if let feed = router.releases {
+            do {
+                facts.releases = try feed.newestReleases(releasesShown)
+            } catch {
+                facts.releasesUnreadable = true
+                log("the operator page shows no releases: they could not be read: \(error)")
+            }
+        }
+        return facts
     }
 }

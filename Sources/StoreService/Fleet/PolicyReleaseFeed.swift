@@ -10,6 +10,8 @@ public protocol PolicyReleaseFeed: Sendable {
     /// again), until the returned following is stopped.
     func follow(after number: Int64, onRelease: @escaping @Sendable (PolicyRelease) -> Void,
                 onFailure: @escaping @Sendable (String) -> Void) -> any PolicyReleaseSubscription
+    /// The newest `count` releases, newest first: the fleet's publishes and rollbacks.
+    func newestReleases(_ count: Int) throws -> [PolicyRelease]
 }
 
 /// A following of a ``PolicyReleaseFeed``, which hears of releases until it is stopped.

@@ -26,6 +26,8 @@ public final class HTTPRouter: Sendable {
     public let recorder: DecisionRecorder
     /// The decisions of the last day and their latest failures, which the operator page shows.
     public let recentDecisions = RecentDecisions()
+    /// The fleet's policy releases, which the operator page lists, when the service follows them.
+    public let releases: (any PolicyReleaseFeed)?
     /// Where log lines about requests go, each with its request id.
     public let log: @Sendable (String) -> Void
     /// What answers Apple's Retention Messaging requests.
@@ -37,11 +39,13 @@ public final class HTTPRouter: Sendable {
     /// A router over `service`, checking callers with `access`, counting in `metrics` and logging
     /// each decision to `decisionLog`; log lines go to `log` (standard error by default).
     /// Promotional offers in retention messages are signed with `offerSigner`; without one,
-    /// such a message answers Apple's default.
+    /// such a message answers Apple's default. The operator page lists the fleet's `releases`,
+    /// when the service follows them.
     public init(service: Service, access: AccessControl, metrics: ServiceMetrics = ServiceMetrics(), decisionLog: DecisionLog? = nil,
-                offerSigner: PromotionalOfferSignatureIssuer? = nil,
+                offerSigner: PromotionalOfferSignatureIssuer? = nil, releases: (any PolicyReleaseFeed)? = nil,
                 log: @escaping @Sendable (String) -> Void = HTTPRouter.standardErrorLog) {
         self.service = service
+        self.releases = releases
         self.access = access
         self.metrics = metrics
         recorder = DecisionRecorder(metrics: metrics, log: decisionLog, recent: recentDecisions)

@@ -123,7 +123,8 @@ enum ServeCommand: Command {
         }
         let metrics = ServiceMetrics()
         let offerSigner = client.map { PromotionalOfferSignatureIssuer(key: $0.tokens.key, bundleID: service.verifier.bundleId) }
-        let router = HTTPRouter(service: service, access: access, metrics: metrics, decisionLog: decisionLog, offerSigner: offerSigner)
+        let router = HTTPRouter(service: service, access: access, metrics: metrics, decisionLog: decisionLog, offerSigner: offerSigner,
+                                releases: release?.store)
         let watcher = options.watch ? PolicyWatcher(folder: service.folder) { source, catalog in
             try service.servePolicy(source, catalog: catalog)
         } : nil
