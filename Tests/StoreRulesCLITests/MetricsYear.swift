@@ -119,7 +119,7 @@ struct MetricsYear {
             switch random.below(100) {
             case 0..<15 where product == "guide.monthly": at(later, customer, .change("guide.premium"))
             case 15..<25 where product != "guide.weekly": at(later, customer, .change("guide.weekly"))
-            case 25..<30 where product == "guide.monthly": at(later, customer, .change("guide.yearly"))
+            case 25..<35 where product == "guide.monthly": at(later, customer, .change("guide.yearly"))
             default: break
             }
             if random.chance(0.2) {

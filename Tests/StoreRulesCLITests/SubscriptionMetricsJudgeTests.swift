@@ -14,7 +14,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appending(path: "metrics-year-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appending(path: "ledger.sqlite").path
-        let year = try MetricsYear.play(into: try Ledger(path: path), directory: directory, customers: 240, seed: 2025)
+        let year = try MetricsYear.play(into: try Ledger(path: path), directory: directory, customers: 200, seed: 2025)
         return (year, path)
     }
 
@@ -42,24 +42,31 @@ import Testing
         var target: String? = nil
         var rates: [String: Double] = [:]
         var periods: [String: Double] = [:]
+        var environment: String? = nil
 
-        var description: String { "\(interval.rawValue) as of \(asOf)\(target.map { " in \($0)" } ?? "")" }
+        var description: String {
+            "\(interval.rawValue) as of \(asOf)\(target.map { " in \($0)" } ?? "")\(environment.map { ", \($0) only" } ?? "")"
+        }
 
         func query() throws -> SubscriptionMetricsQuery {
             try SubscriptionMetricsQuery(from: MetricsYear.start, to: MetricsYear.start.addingTimeInterval(364 * 86_400),
-                                         interval: interval, asOf: try #require(MetricsJudge.date(asOf)),
+                                         interval: interval, asOf: try #require(MetricsJudge.date(asOf)), environment: environment,
                                          rates: target.map { ExperimentCurrencyRates(targetCurrency: $0, rates: rates) },
                                          periodMonths: periods)
         }
 
-        func judgeArguments(in directory: URL) throws -> [String] {
+        /// The judge's arguments; the command's are the same but for `--periods`, which it reads
+        /// from the catalog instead (`withPeriods: false`).
+        func judgeArguments(in directory: URL, withPeriods: Bool = true) throws -> [String] {
             var arguments = ["--from", "2025-01-01", "--to", "2025-12-31", "--interval", interval.rawValue, "--as-of", asOf]
+                + (environment.map { ["--environment", $0] } ?? [])
             if let target {
                 let file = directory.appending(path: "rates-\(UUID().uuidString).json")
-                try JSONSerialization.data(withJSONObject: rates).write(to: file)
+                // The rates file's format: the target currency at 1, the others in its units.
+                try JSONSerialization.data(withJSONObject: rates.merging([target: 1]) { given, _ in given }).write(to: file)
                 arguments += ["--currency", target, "--rates", file.path]
             }
-            if !periods.isEmpty {
+            if withPeriods, !periods.isEmpty {
                 let file = directory.appending(path: "periods-\(UUID().uuidString).json")
                 try JSONSerialization.data(withJSONObject: periods).write(to: file)
                 arguments += ["--periods", file.path]
@@ -73,9 +80,14 @@ import Testing
         Report(interval: .week, asOf: "2026-01-01"),
         Report(interval: .month, asOf: "2026-01-01"),
         Report(interval: .month, asOf: "2025-07-15T12:30:00Z", target: "USD", rates: ["GBP": 1.27],
-               periods: ["guide.weekly": 12.0 / 52, "guide.monthly": 1, "guide.premium": 1, "guide.yearly": 12]),
+               periods: catalogPeriods),
         Report(interval: .week, asOf: "2026-01-01", target: "EUR", rates: ["USD": 0.91]),
+        Report(interval: .month, asOf: "2025-10-20T07:15:00Z", environment: "Xcode"),
+        Report(interval: .month, asOf: "2026-01-01", environment: "Production"),
     ]
+
+    /// The periods of the Field Guide catalog's products, in months.
+    static let catalogPeriods = ["guide.weekly": 12.0 / 52, "guide.monthly": 1, "guide.premium": 1, "guide.yearly": 12]
 
     @Test("The generated year holds every kind of event the figures count")
     func theYearHoldsEveryKindOfEvent() throws {
@@ -98,5 +110,20 @@ import Testing
         let differences = MetricsJudge.differences(swift, judged.report)
         #expect(differences.isEmpty, "\(differences.count) figures differ on \(backend), \(report): \(differences.prefix(15).joined(separator: "\n"))")
         #expect(judged.problems.isEmpty, "the judge's own MRR movement: \(judged.problems)")
+    }
+
+    @Test("storerules ledger metrics --json, with the catalog's periods and rates, prints what the judge counts", arguments: backends)
+    func command(backend: String) throws {
+        let (url, _) = try Self.ledger(on: backend)
+        let catalog = try String(contentsOf: MetricsYear.catalogURL, encoding: .utf8)
+        let folder = try CommandRunner.policyFolder("return {}", files: ["Products.storekit": catalog])
+        let report = Report(interval: .week, asOf: "2025-09-30T18:45:00Z", target: "GBP", rates: ["USD": 0.79], periods: Self.catalogPeriods)
+        let printed = try CommandRunner.run(["ledger", "metrics", folder.path, "--ledger", url, "--json"]
+                                            + (try report.judgeArguments(in: folder, withPeriods: false)))
+        #expect(printed.status == 0, "\(printed.standardError)")
+        let command = try #require(try JSONSerialization.jsonObject(with: Data(printed.standardOutput.utf8)) as? [String: Any])
+        let judged = try MetricsJudge.run(ledger: url, arguments: try report.judgeArguments(in: folder))
+        let differences = MetricsJudge.differences(command, judged.report)
+        #expect(differences.isEmpty, "\(differences.count) figures differ on \(backend): \(differences.prefix(15).joined(separator: "\n"))")
     }
 }
