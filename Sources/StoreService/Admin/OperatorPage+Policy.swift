@@ -7,7 +7,7 @@ extension OperatorPage {
     static func policySection(_ facts: OperatorPageFacts) -> String {
         let policy = facts.policy
         var html = "<section id=\"policy\"><h2>Policy</h2><div class=\"cards\">"
-        html += card(short(policy.version), "version serving")
+        html += card(String(policy.version.prefix(8)), "version serving")
         html += card(age(of: policy.loadedAt, at: facts.readAt), "since it was loaded")
         html += card(String(policy.reloads), "reloads since the start")
         let failures = facts.policyHistory.filter { !$0.loaded }.count
