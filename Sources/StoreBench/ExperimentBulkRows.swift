@@ -4,7 +4,8 @@
 ///
 /// Customer `i` (of `customers`) is exposed at `start + i` seconds to variant `control` or
 /// `annual` in turn. Transaction `j` (of `transactions`) belongs to customer `j % customers`,
-/// the `j / customers`-th of theirs, two days after the one before: the first a free trial
+/// the `j / customers`-th of theirs, a ``period`` (two days by default) after the one before and
+/// lasting as long, the first ``customerSpacing`` after the previous customer's: the first a free trial
 /// for two customers in three, then paid renewals of the same original transaction, one in
 /// five in euros; one in ninety-seven is revoked a day after its purchase.
 struct ExperimentBulkRows {
@@ -16,11 +17,15 @@ struct ExperimentBulkRows {
     let start: Int64
     let experiment: String
     let phase: String
+    /// Milliseconds between a customer's transactions, each lasting as long.
+    var period: Int64 = 2 * 86_400_000
+    /// Milliseconds between one customer's first transaction and the next customer's.
+    var customerSpacing: Int64 = 1000
 
     /// The statements, in order.
     var statements: [String] {
         let day: Int64 = 86_400_000
-        let purchase = "\(start) + (j % \(customers)) * 1000 + (j / \(customers)) * \(2 * day) + 60000"
+        let purchase = "\(start) + (j % \(customers)) * \(customerSpacing) + (j / \(customers)) * \(period) + 60000"
         let isTrial = "(j / \(customers) = 0 AND j % 3 <> 0)"
         return [
             series(count: customers, as: "i") + """
@@ -40,7 +45,7 @@ struct ExperimentBulkRows {
                  signed_date, jws, grant_state, unfinished_reason, unfinished_detail, grant_attempts, stored_date, finished_date,
                  price, currency, offer_discount_type)
              SELECT 'bench-t' || j, 'bench-o' || (j % \(customers)), 'bench-' || (j % \(customers)), 'pass.premium',
-                 'Auto-Renewable Subscription', '6F3A93AB', \(purchase), \(start), \(purchase) + \(2 * day), 1,
+                 'Auto-Renewable Subscription', '6F3A93AB', \(purchase), \(start), \(purchase) + \(period), 1,
                  CASE WHEN j % 97 = 0 THEN \(purchase) + \(day) ELSE NULL END, CASE WHEN j % 97 = 0 THEN 0 ELSE NULL END,
                  \(falseValue), 'PURCHASED', CASE WHEN \(isTrial) THEN 1 ELSE NULL END, NULL, NULL, 'Sandbox', \(purchase),
                  'bench', 'granted', NULL, NULL, 1, \(purchase), \(purchase),
@@ -59,7 +64,7 @@ struct ExperimentBulkRows {
     private func series(from first: Int = 0, count: Int, as name: String) -> String {
         let last = first + count - 1
         return backend == "postgres"
-            ? "WITH series(\(name)) AS (SELECT generate_series(\(first), \(last)))"
+            ? "WITH series(\(name)) AS (SELECT generate_series(CAST(\(first) AS BIGINT), \(last)))"
             : "WITH RECURSIVE series(\(name)) AS (SELECT \(first) UNION ALL SELECT \(name) + 1 FROM series WHERE \(name) < \(last))"
     }
 

@@ -35,7 +35,7 @@ enum OperatorPage {
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="\(metaContentSecurityPolicy)">
-        <title>StoreRules operator page</title><style>\(OperatorPageStyle.css)</style></head>
+        <title>StoreRules operator page</title><style>\(OperatorPageStyle.css)\(SubscriptionMetricsHTML.style)</style></head>
         <body><header><h1>StoreRules</h1><p class="meta">policy <b>\(escape(short(facts.policy.version)))</b> · read \
         \(escape(time(facts.readAt))) · read-only</p><nav>\(navigation)</nav></header>
         <main>\(main)</main></body></html>

@@ -6,8 +6,9 @@ extension HTTPRouter {
     /// (``BrowserSignIn``): the page, and each experiment's report as a page.
     static let operatorPageRoutes: [HTTPRoute] = [
         HTTPRoute("GET", "/admin", role: .admin, acceptsBrowserSignIn: true) { router, _, context throws(ServiceError) in
-            let facts = OperatorPageFacts.read(from: router) { router.log("request \(context.requestID) (GET /admin): \($0)") }
-            return .page(OperatorPage.render(facts, subscriptionMetrics: nil))
+            let log = { (line: String) in router.log("request \(context.requestID) (GET /admin): \(line)") }
+            let facts = OperatorPageFacts.read(from: router, log: log)
+            return .page(OperatorPage.render(facts, subscriptionMetrics: router.subscriptionMetricsSection(log: log)))
         },
         HTTPRoute("GET", "/admin/experiments/{name}", role: .admin, query: ["horizon", "as_of"], acceptsBrowserSignIn: true) {
             router, request, context throws(ServiceError) in
@@ -15,6 +16,22 @@ extension HTTPRouter {
             return .page(ExperimentReportHTML.render(report, title: "Experiment \(context.parameters[0])"))
         },
     ]
+}
+
+extension HTTPRouter {
+    /// The subscription metrics' cards and charts of the last 30 days by day, for the operator
+    /// page; when the ledger cannot count them, a line saying so (the reason logged), so the
+    /// rest of the page still shows.
+    func subscriptionMetricsSection(log: (String) -> Void) -> String {
+        do {
+            let request = SubscriptionMetricsRequest(environment: service.verifier.environment.rawValue)
+            let query = try request.query(asOf: service.clock(), catalog: service.catalog)
+            return SubscriptionMetricsHTML.section(try service.ledger.subscriptionMetrics(query))
+        } catch {
+            log("the subscription metrics could not be counted: \(error)")
+            return "<p class=\"note\">The subscription metrics could not be counted; the service's log says why.</p>"
+        }
+    }
 }
 
 extension HTTPResponse {

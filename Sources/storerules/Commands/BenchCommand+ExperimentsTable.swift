@@ -31,4 +31,16 @@ extension BenchCommand {
         if let failure = section.reportFailed { lines.append("  report: failed (\(failure))") }
         return lines.joined(separator: "\n")
     }
+
+    /// The metrics lines of the table: a year by day on each ledger.
+    static func metricsTable(_ section: SubscriptionMetricsBenchSection) -> String {
+        var lines = ["Subscription metrics"]
+        for figures in section.figures {
+            lines.append("  a year by day, \(figures.ledger) (\(figures.transactions) transactions)".padding(toLength: 68, withPad: " ", startingAt: 0)
+                         + String(format: "%6.2f s (goal ≤ %.0f s; filled in %.0f s)", figures.seconds, SubscriptionMetricsBench.goalSeconds,
+                                  figures.fillSeconds))
+        }
+        if let failed = section.failed { lines.append("  failed: \(failed)") }
+        return lines.joined(separator: "\n")
+    }
 }

@@ -53,6 +53,10 @@ enum BenchCommand: Command {
     and the experiment report over a ledger holding 100,000 exposed customers and 1,000,000
     transactions, filled by bulk SQL, on SQLite and with --postgres on PostgreSQL (goal: ≤ \(Int(ExperimentBenchSection.reportGoalSeconds)) s).
 
+    Metrics: subscription metrics for a year by day over a ledger of 1,000,000 transactions (monthly
+    subscriptions of 100,000 customers, renewed ten times), filled by bulk SQL, on SQLite and with
+    --postgres on PostgreSQL (goal: ≤ \(Int(SubscriptionMetricsBench.goalSeconds)) s).
+
     Build with -c release for meaningful figures (this builds PolicyService too):
       swift build -c release && .build/release/storerules bench
 
@@ -124,6 +128,9 @@ enum BenchCommand: Command {
         }
         if sections.contains(.experiments) {
             report.experiments = ExperimentBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
+        }
+        if sections.contains(.metrics) {
+            report.metrics = SubscriptionMetricsBench.measure(postgresURL: postgresURL)
         }
         if parsed.printsJSON {
             Output.line(try Output.json(report))

@@ -22,6 +22,8 @@ struct BenchReport: Encodable {
     var http: HTTPBenchSection?
     /// The experiments' figures: storefronts with and without one, the report at scale.
     var experiments: ExperimentBenchSection?
+    /// Subscription metrics over a ledger filled at scale.
+    var metrics: SubscriptionMetricsBenchSection?
 
     /// Encodes every set of figures into one object.
     func encode(to encoder: any Encoder) throws {
@@ -33,6 +35,7 @@ struct BenchReport: Encodable {
         try ledger?.encode(to: encoder)
         try http?.encode(to: encoder)
         try experiments?.encode(to: encoder)
+        try metrics?.encode(to: encoder)
         let ratios = CrossSectionRatios(ledger: ledger, http: http)
         if !ratios.isEmpty { try ratios.encode(to: encoder) }
     }
@@ -48,6 +51,7 @@ enum BenchSection: String, CaseIterable {
     case service
     case http
     case experiments
+    case metrics
 
     /// The sections a `--sections` list names, or all of them without one.
     static func parse(_ list: String?) throws(UsageError) -> Set<BenchSection> {

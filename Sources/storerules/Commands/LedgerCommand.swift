@@ -17,6 +17,8 @@ enum LedgerCommand: Command {
            storerules ledger customer ID --ledger URL [DIR] [--json]
            storerules ledger retry DIR --ledger URL
            storerules ledger consumption --ledger URL [--json]
+           storerules ledger metrics [DIR] --ledger URL [--from DATE] [--to DATE] [--interval day|week|month]
+                                     [--environment E] [--currency C --rates FILE] [--as-of TIME] [--json | --html OUT]
            storerules ledger check --ledger URL
            storerules ledger copy --from URL --to URL
            storerules ledger migrate --ledger URL
@@ -87,6 +89,9 @@ enum LedgerCommand: Command {
         Subcommand("consumption", summary: "The refund requests Apple asked about (CONSUMPTION_REQUEST), oldest "
                    + "first: the reason, the answer decided and sent, its state (pending, answered, unanswered, refused, "
                    + "expired), attempts and the last failure.", options: [ledgerOption, consumptionJSONFlag]),
+        Subcommand("metrics", arguments: "[DIR]", summary: "The subscription business per day, week or month: active subscriptions "
+                   + "and trials, MRR and its movement, new customers, trials and their conversion, renewals, churn, revenue, refunds "
+                   + "(DIR's catalog gives the products' periods).", options: metricsOptions),
         Subcommand("check", summary: "Check the ledger's invariants: balances are grants minus reversals, only "
                    + "granted transactions have grants, every stored JWS matches its fields. One line per "
                    + "violation, exit status 1 when there is one.", options: [ledgerOption]),
@@ -117,6 +122,7 @@ enum LedgerCommand: Command {
         switch command {
         case "ingest": return try await ingest(parsed)
         case "consumption": return try consumption(parsed)
+        case "metrics": return try metrics(parsed)
         case "customer": return try customer(parsed)
         case "retry": return try retry(parsed)
         case "check": return try check(parsed)

@@ -1,0 +1,105 @@
+import Foundation
+import StoreCore
+import StorePolicy
+
+/// A subscription metrics report as a person or a route asks for it, in words: the dates, the
+/// interval, the environment, the currency with its rates; checked into a
+/// ``StoreCore/SubscriptionMetricsQuery``. The same for `storerules ledger metrics` and
+/// `GET /v1/admin/metrics/subscriptions`.
+public struct SubscriptionMetricsRequest: Sendable {
+    /// The first day, `YYYY-MM-DD` (UTC), or nil for the default span before ``to``.
+    public var from: String?
+    /// The last day, or nil for the day of the report's time.
+    public var to: String?
+    /// `day`, `week` or `month`, or nil for `day`.
+    public var interval: String?
+    /// The environment counted, or nil for every one.
+    public var environment: String?
+    /// The rates money is converted with, or nil for each currency apart.
+    public var rates: ExperimentCurrencyRates?
+
+    /// A request with every default.
+    public init(from: String? = nil, to: String? = nil, interval: String? = nil, environment: String? = nil,
+                rates: ExperimentCurrencyRates? = nil) {
+        self.from = from
+        self.to = to
+        self.interval = interval
+        self.environment = environment
+        self.rates = rates
+    }
+
+    /// How many intervals the report holds when no start is given: 30 days, 12 weeks or 12 months.
+    public static func defaultCount(of interval: SubscriptionMetricsInterval) -> Int {
+        switch interval {
+        case .day: 30
+        case .week, .month: 12
+        }
+    }
+
+    /// The environments a ledger holds transactions of.
+    public static let environments = ["Production", "Sandbox", "Xcode", "LocalTesting"]
+
+    /// The query as of `asOf`, with each product's period from `catalog` when given.
+    ///
+    /// - Throws: ``SubscriptionMetricsRequestError`` naming the bad part.
+    public func query(asOf: Date, catalog: Catalog?) throws(SubscriptionMetricsRequestError) -> SubscriptionMetricsQuery {
+        let interval: SubscriptionMetricsInterval
+        if let text = self.interval {
+            guard let parsed = SubscriptionMetricsInterval(rawValue: text) else {
+                throw .init("interval is day, week or month, not '\(text)'")
+            }
+            interval = parsed
+        } else {
+            interval = .day
+        }
+        let to = try to.map { text throws(SubscriptionMetricsRequestError) in try Self.day(text, "to") } ?? asOf
+        var from: Date
+        if let text = self.from {
+            from = try Self.day(text, "from")
+        } else {
+            from = interval.start(of: to)
+            for _ in 1..<Self.defaultCount(of: interval) { from = interval.previous(before: from) }
+        }
+        if let environment, !Self.environments.contains(environment) {
+            throw .init("environment is one of \(Self.environments.joined(separator: ", ")), not '\(environment)'")
+        }
+        do {
+            return try SubscriptionMetricsQuery(from: from, to: to, interval: interval, asOf: asOf, environment: environment,
+                                                rates: rates, periodMonths: catalog.map(Self.periodMonths) ?? [:])
+        } catch {
+            throw .init(error.description)
+        }
+    }
+
+    /// The months in each auto-renewable product's period in `catalog` (a week is 12/52, a day 12/365.25).
+    public static func periodMonths(of catalog: Catalog) -> [String: Double] {
+        var months: [String: Double] = [:]
+        for product in catalog.products {
+            guard let period = product.subscription?.subscriptionPeriod else { continue }
+            let value = Double(period.value)
+            switch period.unit {
+            case .day: months[product.id] = value * 12 / 365.25
+            case .week: months[product.id] = value * 12 / 52
+            case .month: months[product.id] = value
+            case .year: months[product.id] = value * 12
+            }
+        }
+        return months
+    }
+
+    /// The start of the UTC day `text` (`YYYY-MM-DD`) names.
+    private static func day(_ text: String, _ name: String) throws(SubscriptionMetricsRequestError) -> Date {
+        guard let date = ExperimentDate.parse(text) else { throw .init("\(name) is a date, YYYY-MM-DD, not '\(text)'") }
+        return date
+    }
+}
+
+/// Why a subscription metrics request cannot be answered.
+public struct SubscriptionMetricsRequestError: Error, Sendable, CustomStringConvertible {
+    /// The reason, naming the bad part.
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
