@@ -16,7 +16,7 @@ enum OperatorPageStyle {
     th,td{padding:5px 8px;text-align:left;border-bottom:1px solid #e5e5ea;vertical-align:top}th{color:#636366;font-weight:500;white-space:nowrap}
     dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;font-size:14px;margin:12px 0}dt{color:#636366}dd{margin:0;overflow-wrap:anywhere}
     code{font-size:12px}.good{color:#1d7a36}.bad{color:#b3261e;font-weight:600}.reason{font-family:ui-monospace,monospace;font-size:12px}
-    .problem{background:#ffe5e3;color:#b3261e;border-radius:10px;padding:8px 12px}.empty{color:#8e8e93;font-size:14px}svg{display:block;max-width:100%}
+    .problem{background:#ffe5e3;color:#b3261e;border-radius:10px;padding:8px 12px}.empty{color:#8e8e93;font-size:14px}
     @media (max-width:600px){header{padding:12px 14px}main{padding:10px}section{padding:12px 12px}.card b{font-size:19px}}
     """
 }
