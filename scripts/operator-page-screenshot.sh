@@ -80,5 +80,5 @@ shoot() { # shoot NAME WIDTH HEIGHT
     [ "$(stat -c %s "$out/$1.png")" -ge 10000 ] || fail "$1: the screenshot is empty"
     echo "operator-page-screenshot: $out/$1.png"
 }
-shoot desktop 1280 1600
-shoot phone 390 2400
+shoot desktop 1280 2800
+shoot phone 390 5200
