@@ -7,7 +7,7 @@ import Testing
 /// Subscriptions at the edges of the definitions, read by the judge and by the ledger at
 /// several times: a trial upgraded before it ends, a renewal in another currency, a trial that
 /// converts after a lapse, a renewal charged the day before the period it renews ends, a
-/// refunded trial, and reports as of the very instant of an event.
+/// refunded trial, and reports as of the very instant of an event or of a time before them all.
 @Suite struct SubscriptionMetricsEdgeTests {
     static func ledger() throws -> (path: String, ledger: Ledger) {
         let directory = FileManager.default.temporaryDirectory.appending(path: "metrics-edges-\(UUID().uuidString)")
@@ -33,7 +33,7 @@ import Testing
         return (path, ledger)
     }
 
-    @Test("The judge and the ledger agree on the edges", arguments: ["2025-03-03T06:00:00Z", "2025-03-10", "2025-03-15", "2025-05-01"])
+    @Test("The judge and the ledger agree on the edges", arguments: ["2025-02-20", "2025-03-03T06:00:00Z", "2025-03-10", "2025-03-15", "2025-05-01"])
     func edges(asOf: String) throws {
         let (path, ledger) = try Self.ledger()
         for interval in [SubscriptionMetricsInterval.day, .week] {

@@ -26,10 +26,12 @@ import argparse
 import bisect
 import datetime as dt
 import json
-import sqlite3
-import subprocess
 import sys
 from fractions import Fraction
+
+sys.dont_write_bytecode = True  # the judge's own modules, beside it, leave no cache in the tree
+from ledger_rows import read_ledger  # noqa: E402
+from report_times import boundaries, iso, parse_time  # noqa: E402
 
 AUTO_RENEWABLE = "Auto-Renewable Subscription"
 DAY_MS = 86_400_000
@@ -37,105 +39,8 @@ DAY_MS = 86_400_000
 DURATION_MONTHS = [(7, Fraction(12, 52)), (30.44, Fraction(1)), (60.88, Fraction(2)), (91.31, Fraction(3)),
                    (182.62, Fraction(6)), (365.25, Fraction(12))]
 CONVERSION_WINDOW_MS = 60 * DAY_MS
-COLUMNS = ["transaction_id", "original_transaction_id", "customer_id", "product_id", "product_type",
-           "purchase_date", "expires_date", "revocation_date", "is_upgraded", "offer_type",
-           "offer_discount_type", "price", "currency", "environment"]
-INTEGER_COLUMNS = {"purchase_date", "expires_date", "revocation_date", "is_upgraded", "offer_type", "price"}
 MONEY_FIGURES = ["mrr", "mrr_new", "mrr_reactivation", "mrr_expansion", "mrr_contraction", "mrr_churn",
                  "subscription_revenue", "non_subscription_revenue", "refunded"]
-
-
-# ---------------------------------------------------------------- reading the ledger
-
-def transactions_query():
-    columns = ", ".join("CASE WHEN is_upgraded THEN 1 ELSE 0 END" if c == "is_upgraded" else c for c in COLUMNS)
-    return f"SELECT {columns} FROM store_transaction"
-
-
-def read_rows(ledger, sql, columns):
-    """Every row of `sql` as a dict of `columns`, integers as int and NULL as None."""
-    if ledger.startswith("postgres://") or ledger.startswith("postgresql://"):
-        null = "\\N-judge"
-        output = subprocess.run(["psql", ledger, "-X", "-q", "-A", "-t", "-F", "\x1f", "-P", f"null={null}",
-                                 "-v", "ON_ERROR_STOP=1", "-c", sql],
-                                check=True, capture_output=True, text=True).stdout
-        raw = [line.split("\x1f") for line in output.split("\n") if line != ""]
-        raw = [[None if value == null else value for value in row] for row in raw]
-    else:
-        connection = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
-        raw = connection.execute(sql).fetchall()
-        connection.close()
-    rows = []
-    for values in raw:
-        row = dict(zip(columns, values))
-        for column in INTEGER_COLUMNS & set(columns):
-            if row[column] is not None:
-                row[column] = int(row[column])
-        rows.append(row)
-    return rows
-
-
-def read_ledger(ledger, environment):
-    transactions = read_rows(ledger, transactions_query(), COLUMNS)
-    if environment is not None:
-        transactions = [t for t in transactions if t["environment"] == environment]
-    grace = {}
-    for row in read_rows(ledger, "SELECT original_transaction_id, grace_period_expires_date FROM renewal_info",
-                         ["original_transaction_id", "grace_period_expires_date"]):
-        if row["grace_period_expires_date"] is not None:
-            grace[row["original_transaction_id"]] = int(row["grace_period_expires_date"])
-    return transactions, grace
-
-
-# ---------------------------------------------------------------- times
-
-def ms(moment):
-    return int(moment.replace(tzinfo=dt.timezone.utc).timestamp() * 1000) if moment.tzinfo is None \
-        else int(moment.timestamp() * 1000)
-
-
-def parse_time(text):
-    """A UTC date (its midnight), an ISO 8601 time, or milliseconds since 1970."""
-    if text.isdigit():
-        return int(text)
-    if len(text) == 10:
-        return ms(dt.datetime.strptime(text, "%Y-%m-%d"))
-    return ms(dt.datetime.fromisoformat(text.replace("Z", "+00:00")))
-
-
-def iso(milliseconds):
-    moment = dt.datetime.fromtimestamp(milliseconds / 1000, dt.timezone.utc)
-    text = moment.strftime("%Y-%m-%dT%H:%M:%S")
-    if milliseconds % 1000:
-        text += f".{milliseconds % 1000:03d}"
-    return text + "Z"
-
-
-def interval_start(milliseconds, interval):
-    day = dt.datetime.fromtimestamp(milliseconds / 1000, dt.timezone.utc).date()
-    if interval == "week":
-        day -= dt.timedelta(days=day.weekday())
-    elif interval == "month":
-        day = day.replace(day=1)
-    return ms(dt.datetime(day.year, day.month, day.day))
-
-
-def next_start(start, interval):
-    day = dt.datetime.fromtimestamp(start / 1000, dt.timezone.utc).date()
-    if interval == "day":
-        day += dt.timedelta(days=1)
-    elif interval == "week":
-        day += dt.timedelta(days=7)
-    else:
-        day = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
-    return ms(dt.datetime(day.year, day.month, day.day))
-
-
-def boundaries(start, end, interval):
-    result = [interval_start(start, interval)]
-    while result[-1] <= end:
-        result.append(next_start(result[-1], interval))
-    return result
 
 
 # ---------------------------------------------------------------- subscriptions
