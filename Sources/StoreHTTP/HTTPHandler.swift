@@ -1,3 +1,4 @@
+import StoreCore
 import StoreService
 
 /// What an ``HTTPServer`` serves: an answer to each request, and the shape of the answers the
@@ -20,6 +21,8 @@ public protocol HTTPHandler: Sendable {
     /// Whether `request` is answered from memory alone, never waiting on anything outside the
     /// process: the server answers it at once, outside its route slots.
     func answersFromMemory(_ request: HTTPRequest) -> Bool
+    /// Tells of the certificate the server serves TLS with, once, as it starts.
+    func servesTLS(certificate: X509Certificate)
 }
 
 extension HTTPHandler {
@@ -36,6 +39,9 @@ extension HTTPHandler {
     public func answersFromMemory(_ request: HTTPRequest) -> Bool {
         false
     }
+
+    /// Nothing is told.
+    public func servesTLS(certificate: X509Certificate) {}
 }
 
 extension HTTPRouter: HTTPHandler {
@@ -64,5 +70,10 @@ extension HTTPRouter: HTTPHandler {
     /// answers while every route slot waits on the ledger.
     public func answersFromMemory(_ request: HTTPRequest) -> Bool {
         HTTPRouter.isLivenessProbe(request)
+    }
+
+    /// Recorded in the metrics, which report when it stops being valid.
+    public func servesTLS(certificate: X509Certificate) {
+        metrics.recordTLSCertificate(certificate)
     }
 }

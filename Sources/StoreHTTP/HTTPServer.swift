@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import Foundation
+import StoreCore
 import StoreService
 import Synchronization
 
@@ -49,6 +50,9 @@ public final class HTTPServer: @unchecked Sendable {
             self.listening = try ListeningSocket(host: configuration.host, port: configuration.port)
         }
         tls = try configuration.tls.map { credentials throws(HTTPServerError) in try TLSContext(credentials) }
+        if let credentials = configuration.tls, let leaf = try? X509Certificate(pemRepresentation: credentials.certificatePEM) {
+            handler.servesTLS(certificate: leaf)
+        }
         port = self.listening.port
         connections = ConnectionRegistry(connectionLimit: configuration.connectionLimit,
                                          perAddressLimit: configuration.connectionsPerAddressLimit)

@@ -85,9 +85,7 @@ extension HTTPRouter {
             return response
         },
         HTTPRoute("GET", "/metrics", role: .admin) { router, _, _ throws(ServiceError) in
-            let unfinished = try? router.service.ledger.unfinishedTransactions().count
-            return .text(200, router.metrics.exposition(unfinishedTransactions: unfinished, policyVersion: router.service.engine.version),
-                         contentType: PrometheusText.contentType)
+            .text(200, router.metricsExposition(), contentType: PrometheusText.contentType)
         },
     ] + operatorPageRoutes
 

@@ -1,9 +1,11 @@
 import Foundation
+import StoreCore
 import Synchronization
 
 /// What a service counts, for `GET /metrics`: requests by route, method and status and their
 /// durations; decisions by hook and source; verifications by kind and Apple's status; ingests
-/// by kind and outcome; policy reloads by result. Safe to record from any thread.
+/// by kind and outcome; policy reloads by result; and the TLS certificate it serves. Safe to
+/// record from any thread.
 public final class ServiceMetrics: Sendable {
     /// The upper bounds of the request-duration histogram's buckets, in seconds.
     public static let durationBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
@@ -20,12 +22,14 @@ public final class ServiceMetrics: Sendable {
         var decisions: [[String]: UInt64] = [:]
         var verifications: [[String]: UInt64] = [:]
         var ingests: [[String]: UInt64] = [:]
-        var reloads: [[String]: UInt64] = [:]
+        /// Both results from the start, so that a rule's `increase` sees the first failure.
+        var reloads: [[String]: UInt64] = [["success"]: 0, ["failure"]: 0]
         var reconciliations: [[String]: UInt64] = [:]
         var connectionRefusals: [[String]: UInt64] = [:]
         var reconciliationChanges: UInt64 = 0
         var reconciliationCustomerFailures: UInt64 = 0
         var lastReconciliationSuccess: Double?
+        var tlsCertificate: X509Certificate?
     }
 
     /// How a background reconcile ended.
@@ -98,9 +102,18 @@ public final class ServiceMetrics: Sendable {
         counts.withLock { $0.reloads[[result], default: 0] += 1 }
     }
 
-    /// The exposition, with the gauges read now: the unfinished transactions (nil when the
-    /// ledger could not say) and the policy version serving.
-    public func exposition(unfinishedTransactions: Int?, policyVersion: String) -> String {
+    /// Records the certificate the service serves TLS with, whose end of validity the
+    /// exposition reports.
+    public func recordTLSCertificate(_ certificate: X509Certificate) {
+        counts.withLock { $0.tlsCertificate = certificate }
+    }
+
+    /// The exposition, with the gauges read from the service now: the unfinished transactions
+    /// and the notifications kept for customers not known yet (each nil when the ledger could not
+    /// say), the policy version serving and whether a reload or release failed to load (so the
+    /// previous version keeps serving), and the roots signed data must chain to.
+    public func exposition(unfinishedTransactions: Int?, pendingNotifications: Int? = nil, policyVersion: String, policyProblem: Bool = false,
+                           trustedRoots: [X509Certificate] = []) -> String {
         let counts = counts.withLock { $0 }
         var text = PrometheusText()
         text.counter("storerules_http_requests_total", help: "HTTP requests answered, by route, method and status.",
@@ -145,9 +158,27 @@ public final class ServiceMetrics: Sendable {
         }
         text.family("storerules_policy_info", type: "gauge", help: "The policy version serving (always 1).")
         text.sample("storerules_policy_info", [("version", policyVersion)], 1)
+        text.family("storerules_policy_problem", type: "gauge",
+                    help: "1 while a reload or release failed to load and the previous version keeps serving, else 0.")
+        text.sample("storerules_policy_problem", [], policyProblem ? 1 : 0)
         if let unfinishedTransactions {
             text.family("storerules_unfinished_transactions", type: "gauge", help: "Transactions stored but not granted yet.")
             text.sample("storerules_unfinished_transactions", [], Double(unfinishedTransactions))
+        }
+        if let pendingNotifications {
+            text.family("storerules_pending_notifications", type: "gauge", help: "Notifications kept for customers not known yet.")
+            text.sample("storerules_pending_notifications", [], Double(pendingNotifications))
+        }
+        let served: [(role: String, certificate: X509Certificate)] = counts.tlsCertificate.map { [("tls", $0)] } ?? []
+        let certificates = served + trustedRoots.map { (role: "root", certificate: $0) }
+        if !certificates.isEmpty {
+            text.family("storerules_certificate_expiry_timestamp_seconds", type: "gauge",
+                        help: "When a certificate the service relies on stops being valid (its notAfter), in seconds since 1970: "
+                            + "the TLS certificate it serves (tls) and each root signed data must chain to (root).")
+            for (role, certificate) in certificates {
+                text.sample("storerules_certificate_expiry_timestamp_seconds", [("certificate", role), ("subject", certificate.subject)],
+                            certificate.notValidAfter.timeIntervalSince1970)
+            }
         }
         return text.text
     }
