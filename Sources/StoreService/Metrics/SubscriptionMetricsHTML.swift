@@ -90,7 +90,7 @@ public enum SubscriptionMetricsHTML {
         .card .label{font-size:13px;color:#636366}.card .value{font-size:24px;font-weight:600}.card .sub{font-size:12px;color:#8e8e93}
         .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:10px}
         figure{background:#fff;border-radius:10px;margin:0;padding:10px}figcaption{font-weight:600;margin-bottom:4px}
-        figure svg{width:100%;height:auto}
+        figure > svg{width:100%;height:auto}
         .legend{list-style:none;padding:0;margin:4px 0 0;display:flex;flex-wrap:wrap;gap:10px;font-size:12px;color:#636366}
         """
 
