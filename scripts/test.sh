@@ -3,7 +3,8 @@
 # the cross-check against Apple's App Store Server Library, and the PostgreSQL suites against
 # a throwaway server started here, or the one STORERULES_TEST_POSTGRES_URL names), the same
 # in-process tests again under AddressSanitizer, every fuzz target for a short bounded time, the
-# example policies' own tests, and the storefront page in headless Chromium; then what ran.
+# example policies' own tests, the storefront page in headless Chromium, and the alert rules
+# under promtool; then what ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,6 +80,11 @@ scripts/experiments-report-screenshot.sh
 echo "Experiment report page in headless Chromium: rendered" >>"$summary"
 scripts/operator-page-screenshot.sh
 echo "Operator page in headless Chromium: rendered at a desktop's and a phone's width" >>"$summary"
+
+# The alert rules load, and their unit tests pass.
+promtool check rules deploy/prometheus/storerules-alerts.yml
+promtool test rules deploy/prometheus/storerules-alerts.test.yml
+echo "Alert rules: $(grep -c '^ *- alert:' deploy/prometheus/storerules-alerts.yml) checked and tested by promtool" >>"$summary"
 
 echo
 echo "scripts/test.sh: passed"
