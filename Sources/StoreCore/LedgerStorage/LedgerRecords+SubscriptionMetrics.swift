@@ -28,7 +28,7 @@ extension LedgerRecords {
                        lag(t.product_id) OVER w AS previous_product,
                        lead(t.purchase_date) OVER w AS next_start,
                        min(CASE WHEN \(sql: isPaid) THEN t.purchase_date END) OVER (w ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS next_paid,
-                       sum(CASE WHEN \(sql: isPaid) THEN 1 ELSE 0 END) OVER (w ROWS UNBOUNDED PRECEDING) AS paid_position
+                       sum(CASE WHEN \(sql: isPaid) THEN 1 ELSE 0 END) OVER w AS paid_position
                 FROM store_transaction t LEFT JOIN period p ON p.product_id = t.product_id
                 WHERE t.product_type = 'Auto-Renewable Subscription' AND t.expires_date IS NOT NULL AND \(sql: inEnvironment(query))
                 WINDOW w AS (PARTITION BY t.original_transaction_id ORDER BY t.purchase_date, t.transaction_id)
