@@ -21,6 +21,7 @@ import Testing
         var trial = false
         var upgraded = false
         var revokedAt: Int64?
+        var familyShared = false
     }
 
     static func ingest(_ purchases: [Purchase], customerID: String, into ledger: Ledger) throws {
@@ -32,6 +33,7 @@ import Testing
             payload.price = purchase.price
             payload.currency = purchase.currency
             payload.isUpgraded = purchase.upgraded
+            if purchase.familyShared { payload.inAppOwnershipType = .familyShared }
             if purchase.trial {
                 payload.offerType = .introductoryOffer
                 payload.offerDiscountType = .freeTrial
@@ -41,7 +43,8 @@ import Testing
     }
 
     /// Five customers over sixty days: a trial that converts and renews, a yearly plan refunded,
-    /// a consumable in euros, a monthly plan that lapses and comes back, and an upgrade.
+    /// a consumable in euros, a monthly plan that lapses and comes back, and an upgrade; and a
+    /// family member's shared copy of a plan, which counts in none of the figures.
     static func ledger(on backend: LedgerBackend) throws -> Ledger {
         let ledger = try backend.freshLedger()
         try ingest([Purchase(id: "a1", at: 0, days: 7, price: 0, trial: true),
@@ -52,6 +55,7 @@ import Testing
         try ingest([Purchase(id: "c1", product: "seeds", type: .consumable, at: 3 * day, days: nil, price: 1990, currency: "EUR")],
                    customerID: "cy", into: ledger)
         try ingest([Purchase(id: "d1", at: 5 * day), Purchase(id: "d2", originalID: "d1", at: 50 * day)], customerID: "di", into: ledger)
+        try ingest([Purchase(id: "f1", at: 7 * day, familyShared: true)], customerID: "fay", into: ledger)
         try ingest([Purchase(id: "e1", at: day, upgraded: true),
                     Purchase(id: "e2", originalID: "e1", product: "pass.premium", at: 15 * day, price: 14990)], customerID: "ed", into: ledger)
         return ledger

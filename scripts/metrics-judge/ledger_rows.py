@@ -6,7 +6,7 @@ import subprocess
 
 COLUMNS = ["transaction_id", "original_transaction_id", "customer_id", "product_id", "product_type",
            "purchase_date", "expires_date", "revocation_date", "is_upgraded", "offer_type",
-           "offer_discount_type", "price", "currency", "environment"]
+           "offer_discount_type", "price", "currency", "environment", "ownership_type"]
 INTEGER_COLUMNS = {"purchase_date", "expires_date", "revocation_date", "is_upgraded", "offer_type", "price"}
 
 
@@ -44,6 +44,8 @@ def read_ledger(ledger, environment):
     transactions = read_rows(ledger, transactions_query(), COLUMNS)
     if environment is not None:
         transactions = [t for t in transactions if t["environment"] == environment]
+    # A family member's copy carries the purchaser's price: only purchases count.
+    transactions = [t for t in transactions if t["ownership_type"] in (None, "PURCHASED")]
     grace = {}
     for row in read_rows(ledger, "SELECT original_transaction_id, grace_period_expires_date FROM renewal_info",
                          ["original_transaction_id", "grace_period_expires_date"]):

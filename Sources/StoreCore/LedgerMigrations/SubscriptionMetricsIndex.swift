@@ -6,7 +6,7 @@ enum SubscriptionMetricsIndex {
     static let index = LedgerIndex(
         "store_transaction_for_metrics",
         on: "original_transaction_id, purchase_date, transaction_id, product_type, product_id, customer_id, expires_date, "
-            + "revocation_date, is_upgraded, price, currency, offer_type, offer_discount_type, environment")
+            + "revocation_date, is_upgraded, price, currency, offer_type, offer_discount_type, environment, ownership_type")
 
     /// Creates the index unless it exists.
     static func create(_ database: LedgerMigrationContext) throws {

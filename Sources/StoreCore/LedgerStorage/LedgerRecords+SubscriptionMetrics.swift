@@ -123,10 +123,12 @@ extension LedgerRecords {
              ELSE 12.0 END
         """
 
-    /// The transactions of the query's environment, or every one.
+    /// The transactions counted: purchases (a family member's copy carries the purchaser's
+    /// price, and is not one), of the query's environment or of every one.
     private static func inEnvironment(_ query: SubscriptionMetricsQuery) -> LedgerSQL {
-        guard let environment = query.environment else { return "1 = 1" }
-        return "t.environment = \(environment)"
+        let purchased: LedgerSQL = "(t.ownership_type IS NULL OR t.ownership_type = 'PURCHASED')"
+        guard let environment = query.environment else { return purchased }
+        return "\(sql: purchased) AND t.environment = \(environment)"
     }
 
     /// `period(product_id, months)`: each product whose period a catalog gives.

@@ -7,6 +7,8 @@ extension Ledger {
     ///
     /// Definitions (times in UTC; a transaction's price is what it carries; docs/metrics.md
     /// sets them beside RevenueCat's):
+    /// - Only purchases count: a family member's shared copy (ownership `FAMILY_SHARED`) carries
+    ///   the purchaser's price and is left out.
     /// - A **subscription** is the auto-renewable transactions of one original transaction id,
     ///   in purchase order. A **trial** transaction is an introductory offer (offer type 1)
     ///   whose discount is `FREE_TRIAL`; every other auto-renewable transaction is **paid**.
@@ -15,9 +17,9 @@ extension Ledger {
     ///   coverage from the end of a subscription's last, unrevoked paid transaction to its latest
     ///   renewal info's `grace_period_expires_date`; earlier grace periods are not known.
     ///   Billing retry is not active.
-    /// - Each interval's **snapshot** is its last instant, or the instant before
-    ///   ``SubscriptionMetricsQuery/asOf`` for the interval that holds it. Events count in the
-    ///   interval they happen in, when they happen by `asOf`.
+    /// - Each interval's **snapshot** is its last instant, or ``SubscriptionMetricsQuery/asOf``
+    ///   itself for the interval that holds it. Events count in the interval they happen in, when
+    ///   they happen by `asOf`.
     /// - **Active subscriptions** and **active trials**: paid and trial coverages at the
     ///   snapshot. **MRR**: the paid coverages' prices at the snapshot, each divided by the
     ///   months of its product's period (a week is 12/52 of a month): from the catalog's
