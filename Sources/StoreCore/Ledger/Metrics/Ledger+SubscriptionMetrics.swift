@@ -2,8 +2,9 @@ import Foundation
 
 extension Ledger {
     /// A subscription business's figures per interval of `query`, counted from the stored
-    /// transactions (and each subscription's latest renewal info, for grace periods) in one
-    /// statement; exact for any past date, the same on SQLite and PostgreSQL.
+    /// transactions (and each subscription's latest renewal info, for grace periods), each
+    /// subscription's transactions walked in order a page at a time and the purchases counted
+    /// per day in the database; exact for any past date, the same on SQLite and PostgreSQL.
     ///
     /// Definitions (times in UTC; a transaction's price is what it carries; docs/metrics.md
     /// sets them beside RevenueCat's):
