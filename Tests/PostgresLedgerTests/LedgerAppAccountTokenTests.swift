@@ -111,12 +111,12 @@ import Testing
                 try connection.execute("DROP TABLE renewal_extension")
                 try connection.execute("DROP TABLE experiment_exposure")
                 try connection.execute("DROP TABLE experiment_phase")
-                // The token migration is the tenth from the end: the conflict table's, the
+                // The token migration is the eleventh from the end: the conflict table's, the
                 // events' numbering, the reconciliation marks', the refund requests', the
                 // win-back offers' column, the prices', the experiment tables', the
-                // currencies' and the experiment reports' index follow it, and run again (the
-                // numbering, the columns and the index find nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 10)")
+                // currencies', the experiment reports' index and the metrics' index follow it,
+                // and run again (the numbering, the columns and the indexes find nothing to do).
+                try connection.execute("PRAGMA user_version = \(version - 11)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -136,7 +136,7 @@ import Testing
                                'create consumption request and renewal extension tables',
                                'keep eligible win-back offers of renewal info', 'keep the price of transactions',
                                'create experiment tables', 'keep the currency and offer discount type of transactions',
-                               'index transactions for experiment reports')
+                               'index transactions for experiment reports', 'index transactions for subscription metrics')
                 """)
         }
     }

@@ -35,7 +35,7 @@ import Testing
         #expect(try stored() == expected)
 
         try location.takeBack(toBefore: "keep the currency and offer discount type of transactions", undoing: [
-            "DROP INDEX store_transaction_for_experiments", "ALTER TABLE store_transaction DROP COLUMN currency", "ALTER TABLE store_transaction DROP COLUMN offer_discount_type",
+            "DROP INDEX store_transaction_for_experiments", "DROP INDEX store_transaction_for_metrics", "ALTER TABLE store_transaction DROP COLUMN currency", "ALTER TABLE store_transaction DROP COLUMN offer_discount_type",
         ])
         ledger = try location.open()
         #expect(try stored() == expected)

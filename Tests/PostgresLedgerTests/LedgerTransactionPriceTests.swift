@@ -25,7 +25,7 @@ import Testing
         #expect(try ledger.transactions(customerID: "ana").map(\.price) == [0, 9990])
 
         try location.takeBack(toBefore: "keep the price of transactions", undoing: [
-            "DROP INDEX store_transaction_for_experiments", "ALTER TABLE store_transaction DROP COLUMN price", "DROP TABLE experiment_exposure", "DROP TABLE experiment_phase",
+            "DROP INDEX store_transaction_for_experiments", "DROP INDEX store_transaction_for_metrics", "ALTER TABLE store_transaction DROP COLUMN price", "DROP TABLE experiment_exposure", "DROP TABLE experiment_phase",
         ])
         ledger = try location.open()
         #expect(try ledger.transactions(customerID: "ana").map(\.price) == [0, 9990])
