@@ -112,6 +112,21 @@ import Testing
         }
     }
 
+    @Test("read a few transactions at a time, pages that end inside a subscription give the same figures",
+          arguments: LedgerBackend.available)
+    func pagesGiveTheSameFigures(on backend: LedgerBackend) throws {
+        let ledger = try Self.ledger(on: backend)
+        let whole = try Self.report(ledger)
+        for pageSize in [1, 2, 3, 5] {
+            let paged = try ledger.subscriptionMetrics(SubscriptionMetricsQuery(
+                from: Payloads.date(0), to: Payloads.date(59 * Self.day), interval: .day, asOf: Payloads.date(60 * Self.day), pageSize: pageSize))
+            #expect(paged == whole, "\(pageSize) transactions a page")
+        }
+        #expect(throws: LedgerError.invalidMetricsQuery("the page size is 0; it is at least 1")) {
+            try SubscriptionMetricsQuery(from: Payloads.date(0), to: Payloads.date(Self.day), interval: .day, asOf: Payloads.date(Self.day), pageSize: 0)
+        }
+    }
+
     @Test("SQLite and PostgreSQL count the same figures", .enabled(if: LedgerBackend.available.count == 2))
     func backendsAgree() throws {
         let reports = try LedgerBackend.allCases.map { try Self.report(try Self.ledger(on: $0)) }

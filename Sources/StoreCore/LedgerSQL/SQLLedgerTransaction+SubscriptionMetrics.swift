@@ -24,7 +24,7 @@ extension SQLLedgerTransaction {
                 }
                 subscription.append(transaction)
             }
-            guard page.count == LedgerRecords.subscriptionPageSize, let last = subscription.last else { break }
+            guard page.count == query.pageSize, let last = subscription.last else { break }
             after = (last.subscription, last.purchaseDate, last.transactionID)
         }
         if !subscription.isEmpty { timeline.count(subscription) }

@@ -7,12 +7,9 @@ import Foundation
 /// and refunds' events counted per day in the database. The definitions are
 /// ``Ledger/subscriptionMetrics(_:)``'s.
 extension LedgerRecords {
-    /// How many transactions one page reads.
-    static let subscriptionPageSize = 20_000
-
     /// The auto-renewable transactions the query counts, by original transaction id, purchase
     /// date and transaction id, after the one `after` names (from the first without it), at
-    /// most ``subscriptionPageSize``.
+    /// most ``SubscriptionMetricsQuery/pageSize``.
     public static func subscriptionTransactionsPageQuery(_ query: SubscriptionMetricsQuery,
                                                          after: (subscription: String, purchaseDate: Int64, transactionID: String)?) -> LedgerSQL {
         let resume: LedgerSQL = after.map { key in
@@ -29,7 +26,7 @@ extension LedgerRecords {
             FROM store_transaction t
             WHERE t.product_type = 'Auto-Renewable Subscription' AND t.expires_date IS NOT NULL AND \(sql: inEnvironment(query)) \(sql: resume)
             ORDER BY t.original_transaction_id, t.purchase_date, t.transaction_id
-            LIMIT \(sql: String(subscriptionPageSize))
+            LIMIT \(sql: String(query.pageSize))
             """
     }
 

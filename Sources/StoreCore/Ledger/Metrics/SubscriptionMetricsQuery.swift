@@ -19,15 +19,23 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
     /// The months in each product's period (a week is 12/52), from a catalog; products not
     /// listed take theirs from each transaction's duration.
     public let periodMonths: [String: Double]
+    /// How many transactions one read of the ledger takes, in each subscription's order: fewer
+    /// hold less in memory, more take fewer round trips.
+    public let pageSize: Int
+
+    /// The page size by default.
+    public static let defaultPageSize = 20_000
 
     /// The intervals of `interval` from the one containing `from` to the one containing `to`.
     ///
     /// - Throws: ``LedgerError/invalidMetricsQuery(_:)`` when `to` is before `from`, there are
-    ///   more than ``maximumIntervals`` intervals, or a rate or period is not a finite number
-    ///   above 0.
+    ///   more than ``maximumIntervals`` intervals, a rate or period is not a finite number above
+    ///   0, or the page size is below 1.
     public init(from: Date, to: Date, interval: SubscriptionMetricsInterval, asOf: Date, environment: String? = nil,
-                rates: ExperimentCurrencyRates? = nil, periodMonths: [String: Double] = [:]) throws(LedgerError) {
+                rates: ExperimentCurrencyRates? = nil, periodMonths: [String: Double] = [:],
+                pageSize: Int = Self.defaultPageSize) throws(LedgerError) {
         guard from <= to else { throw .invalidMetricsQuery("the report's start is after its end") }
+        guard pageSize >= 1 else { throw .invalidMetricsQuery("the page size is \(pageSize); it is at least 1") }
         var boundaries = [interval.start(of: from)]
         while boundaries.last! <= to {
             guard boundaries.count <= Self.maximumIntervals else {
@@ -47,6 +55,7 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
         self.environment = environment
         self.rates = rates
         self.periodMonths = periodMonths
+        self.pageSize = pageSize
     }
 
     /// The first instant counted in an interval.
