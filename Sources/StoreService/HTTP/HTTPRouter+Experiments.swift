@@ -14,13 +14,7 @@ extension HTTPRouter {
             }
             options.horizonDays = days
         }
-        var asOf = service.clock()
-        if let text = request.query["as_of"] {
-            guard let date = ExperimentDate.parseReportTime(text) else {
-                throw .badRequest("as_of is a UTC date, an ISO 8601 time or milliseconds since 1970, not '\(text)'")
-            }
-            asOf = date
-        }
+        let asOf = try reportTime(of: request)
         let reporter = ExperimentReporter(ledger: service.ledger, declarations: service.engine.experiments)
         do {
             return try reporter.report(asOf: asOf, options: options)
@@ -29,5 +23,19 @@ extension HTTPRouter {
         } catch {
             throw .ledger(error)
         }
+    }
+}
+
+extension HTTPRouter {
+    /// The time a report route is asked for as of: its `as_of` parameter (a UTC date, an ISO
+    /// 8601 time or milliseconds since 1970), or the service's clock now.
+    ///
+    /// - Throws: ``ServiceError/badRequest(_:)`` for any other `as_of`.
+    func reportTime(of request: HTTPRequest) throws(ServiceError) -> Date {
+        guard let text = request.query["as_of"] else { return service.clock() }
+        guard let date = ExperimentDate.parseReportTime(text) else {
+            throw .badRequest("as_of is a UTC date, an ISO 8601 time or milliseconds since 1970, not '\(text)'")
+        }
+        return date
     }
 }

@@ -24,9 +24,7 @@ extension HTTPRouter {
     /// rest of the page still shows.
     func subscriptionMetricsSection(log: (String) -> Void) -> String {
         do {
-            let request = SubscriptionMetricsRequest(environment: service.verifier.environment.rawValue)
-            let query = try request.query(asOf: service.clock(), catalog: service.catalog)
-            return SubscriptionMetricsHTML.section(try service.ledger.subscriptionMetrics(query))
+            return SubscriptionMetricsHTML.section(try subscriptionMetrics(SubscriptionMetricsRequest(), asOf: service.clock()))
         } catch {
             log("the subscription metrics could not be counted: \(error)")
             return "<p class=\"note\">The subscription metrics could not be counted; the service's log says why.</p>"

@@ -1,22 +1,23 @@
 import Foundation
 import StoreCore
-import StorePolicy
 
 extension HTTPRouter {
     /// `GET /v1/admin/metrics/subscriptions?from=&to=&interval=&as_of=`: the subscription
     /// figures per interval of the service's environment, each product's period from the
     /// serving catalog, as `storerules ledger metrics --json` prints them.
     func subscriptionMetrics(_ request: HTTPRequest) throws(ServiceError) -> SubscriptionMetrics {
-        var asOf = service.clock()
-        if let text = request.query["as_of"] {
-            guard let date = ExperimentDate.parseReportTime(text) else {
-                throw .badRequest("as_of is a UTC date, an ISO 8601 time or milliseconds since 1970, not '\(text)'")
-            }
-            asOf = date
-        }
-        let metricsRequest = SubscriptionMetricsRequest(from: request.query["from"], to: request.query["to"],
-                                                        interval: request.query["interval"],
-                                                        environment: service.verifier.environment.rawValue)
+        try subscriptionMetrics(SubscriptionMetricsRequest(from: request.query["from"], to: request.query["to"],
+                                                           interval: request.query["interval"]),
+                                asOf: try reportTime(of: request))
+    }
+
+    /// The figures `metricsRequest` asks for as of `asOf`, of the service's environment, each
+    /// product's period from the serving catalog.
+    ///
+    /// - Throws: ``ServiceError/badRequest(_:)`` for a bad request; a ledger failure.
+    func subscriptionMetrics(_ metricsRequest: SubscriptionMetricsRequest, asOf: Date) throws(ServiceError) -> SubscriptionMetrics {
+        var metricsRequest = metricsRequest
+        metricsRequest.environment = service.verifier.environment.rawValue
         let query: SubscriptionMetricsQuery
         do {
             query = try metricsRequest.query(asOf: asOf, catalog: service.catalog)

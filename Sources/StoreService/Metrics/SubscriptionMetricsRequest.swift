@@ -36,8 +36,8 @@ public struct SubscriptionMetricsRequest: Sendable {
         }
     }
 
-    /// The environments a ledger holds transactions of.
-    public static let environments = ["Production", "Sandbox", "Xcode", "LocalTesting"]
+    /// The environments a ledger holds transactions of: those Apple documents.
+    public static let environments = AppStoreEnvironment.knownValues.map(\.rawValue)
 
     /// The query as of `asOf`, with each product's period from `catalog` when given.
     ///
@@ -46,7 +46,7 @@ public struct SubscriptionMetricsRequest: Sendable {
         let interval: SubscriptionMetricsInterval
         if let text = self.interval {
             guard let parsed = SubscriptionMetricsInterval(rawValue: text) else {
-                throw .init("interval is day, week or month, not '\(text)'")
+                throw .init("interval is day, week or month, not '\(text)'" + Self.hint(text, SubscriptionMetricsInterval.allCases.map(\.rawValue)))
             }
             interval = parsed
         } else {
@@ -61,7 +61,8 @@ public struct SubscriptionMetricsRequest: Sendable {
             for _ in 1..<Self.defaultCount(of: interval) { from = interval.previous(before: from) }
         }
         if let environment, !Self.environments.contains(environment) {
-            throw .init("environment is one of \(Self.environments.joined(separator: ", ")), not '\(environment)'")
+            throw .init("environment is one of \(Self.environments.joined(separator: ", ")), not '\(environment)'"
+                        + Self.hint(environment, Self.environments))
         }
         do {
             return try SubscriptionMetricsQuery(from: from, to: to, interval: interval, asOf: asOf, environment: environment,
@@ -85,6 +86,11 @@ public struct SubscriptionMetricsRequest: Sendable {
             }
         }
         return months
+    }
+
+    /// `; did you mean 'NAME'?` with the known value nearest `text`, or nothing when none is close.
+    private static func hint(_ text: String, _ known: [String]) -> String {
+        NearestName.nearest(to: text, in: known).map { "; did you mean '\($0)'?" } ?? ""
     }
 
     /// The start of the UTC day `text` (`YYYY-MM-DD`) names.

@@ -47,13 +47,8 @@ enum ExperimentsCommand: Command {
         }
         return value
     }
-    static let asOf = TypedOption<Date>.value(
-        "as-of", "DATE", help: "Report as of this time: a UTC date (2027-01-10), an ISO 8601 time, or milliseconds since 1970 "
-            + "(default now)."
-    ) { text throws(UsageError) in
-        if let date = ExperimentDate.parseReportTime(text) { return date }
-        throw UsageError("--as-of must be a UTC date, an ISO 8601 time or milliseconds since 1970, not '\(text)'")
-    }
+    static let asOf = TypedOption<Date>.reportTime(
+        "DATE", help: "Report as of this time: a UTC date (2027-01-10), an ISO 8601 time, or milliseconds since 1970 (default now).")
     static let jsonFlag = CommandOption.json(help: "Print the report as JSON, as GET /v1/admin/experiments answers it.")
     static let html = TypedOption<String>.text(
         "html", "OUT", help: "Write one self-contained HTML page: the split check first, then each metric's difference and interval "
@@ -77,13 +72,7 @@ enum ExperimentsCommand: Command {
         if htmlPath != nil, parsed.printsJSON { throw UsageError("give --json or --html OUT, not both") }
         var options = ExperimentReportOptions(experiment: try parsed.value(of: experiment), horizonDays: try parsed.value(of: horizon))
         if let percentile = try parsed.value(of: capPercentile) { options.revenueCapPercentile = percentile }
-        if let path = try parsed.value(of: rates) {
-            do {
-                options.rates = try ExperimentCurrencyRates(json: try Output.read(path))
-            } catch let error as ExperimentRatesError {
-                throw CommandFailure("\(path): \(error.description)")
-            }
-        }
+        if let path = try parsed.value(of: rates) { options.rates = try RatesFile.read(path) }
         let reportTime = try parsed.value(of: asOf) ?? Date()
         let engine = try PolicyLoader.engine(forFolder: folder, limits: try PolicyLoader.limits(parsed))
         let reporter = ExperimentReporter(ledger: try location.openForCommand(mustExist: true), declarations: engine.experiments)

@@ -24,12 +24,8 @@ extension LedgerCommand {
         "rates", "FILE", help: #"The rates into --currency: a JSON object of currency codes and how many units of it one unit of each "#
             + #"is worth, --currency itself at 1 ({"USD": 1, "EUR": 1.08}). A currency without a rate is left out and listed."#)
     /// `--as-of` of `metrics`.
-    static let metricsAsOf = TypedOption<Date>.value(
-        "as-of", "TIME", help: "Count as of this time: a UTC date, an ISO 8601 time or milliseconds since 1970 (default now)."
-    ) { text throws(UsageError) in
-        if let date = ExperimentDate.parseReportTime(text) { return date }
-        throw UsageError("--as-of must be a UTC date, an ISO 8601 time or milliseconds since 1970, not '\(text)'")
-    }
+    static let metricsAsOf = TypedOption<Date>.reportTime(
+        "TIME", help: "Count as of this time: a UTC date, an ISO 8601 time or milliseconds since 1970 (default now).")
     /// `--json` of `metrics`.
     static let metricsJSONFlag = CommandOption.json(help: "Print the figures as JSON, as GET /v1/admin/metrics/subscriptions answers them.")
     /// `--html` of `metrics`.
@@ -94,12 +90,7 @@ extension LedgerCommand {
             return nil
         }
         guard let currency else { throw UsageError("--rates needs --currency C, the currency its rates are into") }
-        let rates: ExperimentCurrencyRates
-        do {
-            rates = try ExperimentCurrencyRates(json: try Output.read(path))
-        } catch let error as ExperimentRatesError {
-            throw CommandFailure("\(path): \(error.description)")
-        }
+        let rates = try RatesFile.read(path)
         guard rates.targetCurrency == currency else {
             throw UsageError("\(path) gives rates into \(rates.targetCurrency) (the currency at 1), not --currency \(currency)")
         }

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import Foundation
+import StorePolicy
 
 extension TypedOption where Value == Date {
     /// `--name TIME`: an ISO 8601 time, or whole milliseconds since 1970 as App Store payloads
@@ -11,6 +12,17 @@ extension TypedOption where Value == Date {
                 throw UsageError("--\(name) must be an ISO 8601 time or milliseconds since 1970, not '\(text)'")
             }
             return date
+        }
+    }
+}
+
+extension TypedOption where Value == Date {
+    /// `--as-of METAVAR`: the time a report is as of, as ``ExperimentDate/parseReportTime(_:)``
+    /// reads it: a UTC date, an ISO 8601 time, or milliseconds since 1970.
+    static func reportTime(_ metavar: String, help: String) -> TypedOption {
+        .value("as-of", metavar, help: help) { text throws(UsageError) in
+            if let date = ExperimentDate.parseReportTime(text) { return date }
+            throw UsageError("--as-of must be a UTC date, an ISO 8601 time or milliseconds since 1970, not '\(text)'")
         }
     }
 }

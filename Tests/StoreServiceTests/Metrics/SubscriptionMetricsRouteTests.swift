@@ -22,7 +22,8 @@ import Testing
             let byDefault = service.respond("GET", "/v1/admin/metrics/subscriptions", query: ["as_of": "2026-12-01"], key: admin)
             #expect((byDefault.object["intervals"] as? [Any])?.count == 30, "thirty days by default")
 
-            for (query, reason) in [(["interval": "hour"], "interval is day, week or month"), (["from": "yesterday"], "from is a date"),
+            for (query, reason) in [(["interval": "hour"], "interval is day, week or month"),
+                                    (["interval": "WEEK"], "not 'WEEK'; did you mean 'week'?"), (["from": "yesterday"], "from is a date"),
                                     (["from": "2026-12-01", "to": "2026-11-01"], "start is after its end"),
                                     (["from": "1990-01-01", "to": "2026-01-01"], "more than 3660 intervals")] {
                 let refused = service.respond("GET", "/v1/admin/metrics/subscriptions", query: query, key: admin)

@@ -62,25 +62,3 @@ extension SubscriptionMetrics.Interval: Encodable {
         try container.encode(money, forKey: .money)
     }
 }
-
-extension SubscriptionMetrics.Money: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case mrr, mrrNew = "mrr_new", mrrReactivation = "mrr_reactivation", mrrExpansion = "mrr_expansion"
-        case mrrContraction = "mrr_contraction", mrrChurn = "mrr_churn", subscriptionRevenue = "subscription_revenue"
-        case nonSubscriptionRevenue = "non_subscription_revenue", refunded
-    }
-
-    /// Writes the money figures.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(mrr, forKey: .mrr)
-        try container.encode(mrrNew, forKey: .mrrNew)
-        try container.encode(mrrReactivation, forKey: .mrrReactivation)
-        try container.encode(mrrExpansion, forKey: .mrrExpansion)
-        try container.encode(mrrContraction, forKey: .mrrContraction)
-        try container.encode(mrrChurn, forKey: .mrrChurn)
-        try container.encode(subscriptionRevenue, forKey: .subscriptionRevenue)
-        try container.encode(nonSubscriptionRevenue, forKey: .nonSubscriptionRevenue)
-        try container.encode(refunded, forKey: .refunded)
-    }
-}

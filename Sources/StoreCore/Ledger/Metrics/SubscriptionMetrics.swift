@@ -3,8 +3,9 @@ import Foundation
 /// A subscription business's figures per interval, counted from the ledger by
 /// ``Ledger/subscriptionMetrics(_:)``, where each figure is defined.
 public struct SubscriptionMetrics: Sendable, Hashable {
-    /// One currency's money figures in an interval, in units of the currency.
-    public struct Money: Sendable, Hashable {
+    /// One currency's money figures in an interval, in units of the currency; its JSON names
+    /// each figure in snake case (`mrr_new`, `subscription_revenue`).
+    public struct Money: Sendable, Hashable, Encodable {
         /// Monthly recurring revenue at the interval's snapshot.
         public var mrr = 0.0
         /// MRR of subscriptions' first paid coverages begun in the interval.
@@ -29,6 +30,12 @@ public struct SubscriptionMetrics: Sendable, Hashable {
 
         /// Whether every figure is zero.
         public var isZero: Bool { self == Money() }
+
+        private enum CodingKeys: String, CodingKey {
+            case mrr, mrrNew = "mrr_new", mrrReactivation = "mrr_reactivation", mrrExpansion = "mrr_expansion"
+            case mrrContraction = "mrr_contraction", mrrChurn = "mrr_churn", subscriptionRevenue = "subscription_revenue"
+            case nonSubscriptionRevenue = "non_subscription_revenue", refunded
+        }
     }
 
     /// One interval's figures.

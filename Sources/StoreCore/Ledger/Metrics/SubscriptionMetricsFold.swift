@@ -5,6 +5,13 @@ import Foundation
 /// money converted with the query's rates.
 struct SubscriptionMetricsFold {
     let query: SubscriptionMetricsQuery
+    /// Each currency's rate into the target currency, when the query has rates.
+    private let factors: [String: Double]?
+
+    init(query: SubscriptionMetricsQuery) {
+        self.query = query
+        factors = query.rates.map { Dictionary(uniqueKeysWithValues: $0.allRates.map { ($0.currency, $0.rate) }) }
+    }
 
     func metrics(of events: [SubscriptionMetricEvent]) -> SubscriptionMetrics {
         let boundaryDays = query.boundaryDays
@@ -44,9 +51,9 @@ struct SubscriptionMetricsFold {
     /// The currency `currency`'s amounts are reported in and the factor they are multiplied
     /// by, or nil when the rates have none for it.
     private func converted(_ currency: String) -> (currency: String, factor: Double)? {
-        guard let rates = query.rates else { return (currency, 1) }
-        guard let factor = rates.allRates.first(where: { $0.currency == currency })?.rate else { return nil }
-        return (rates.targetCurrency, factor)
+        guard let factors, let target = query.rates?.targetCurrency else { return (currency, 1) }
+        guard let factor = factors[currency] else { return nil }
+        return (target, factor)
     }
 
     /// Counts `event` into the running snapshot figures and, when given, into `interval`'s flows.
