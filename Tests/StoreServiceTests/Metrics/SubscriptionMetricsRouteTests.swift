@@ -25,7 +25,9 @@ import Testing
             for (query, reason) in [(["interval": "hour"], "interval is day, week or month"),
                                     (["interval": "WEEK"], "not 'WEEK'; did you mean 'week'?"), (["from": "yesterday"], "from is a date"),
                                     (["from": "2026-12-01", "to": "2026-11-01"], "start is after its end"),
-                                    (["from": "1990-01-01", "to": "2026-01-01"], "more than 3660 intervals")] {
+                                    (["from": "1990-01-01", "to": "2026-01-01"], "more than 3660 intervals"),
+                                    (["as_of": "999999999999999999"], "dates and time are from 1900 to 9999"),
+                                    (["from": "0001-01-01", "to": "0001-01-02"], "dates and time are from 1900 to 9999")] {
                 let refused = service.respond("GET", "/v1/admin/metrics/subscriptions", query: query, key: admin)
                 #expect(refused.status == 400 && refused.errorMessage?.contains(reason) == true, "\(query): \(refused.bodyText)")
             }

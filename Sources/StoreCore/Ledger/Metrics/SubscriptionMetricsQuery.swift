@@ -23,18 +23,27 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
     /// hold less in memory, more take fewer round trips.
     public let pageSize: Int
 
+    /// The first instant a report may start at or be as of: 1900-01-01.
+    public static let earliest = Date(timeIntervalSince1970: -2_208_988_800)
+    /// The instant every report's dates and time are before: 10000-01-01.
+    public static let latest = Date(timeIntervalSince1970: 253_402_300_800)
+
     /// The page size by default.
     public static let defaultPageSize = 20_000
 
     /// The intervals of `interval` from the one containing `from` to the one containing `to`.
     ///
-    /// - Throws: ``LedgerError/invalidMetricsQuery(_:)`` when `to` is before `from`, there are
+    /// - Throws: ``LedgerError/invalidMetricsQuery(_:)`` when `to` is before `from`, a date or
+    ///   time is outside ``earliest`` to ``latest``, there are
     ///   more than ``maximumIntervals`` intervals, a rate or period is not a finite number above
     ///   0, or the page size is below 1.
     public init(from: Date, to: Date, interval: SubscriptionMetricsInterval, asOf: Date, environment: String? = nil,
                 rates: ExperimentCurrencyRates? = nil, periodMonths: [String: Double] = [:],
                 pageSize: Int = Self.defaultPageSize) throws(LedgerError) {
         guard from <= to else { throw .invalidMetricsQuery("the report's start is after its end") }
+        guard [from, to, asOf].allSatisfy({ $0 >= Self.earliest && $0 < Self.latest }) else {
+            throw .invalidMetricsQuery("a report's dates and time are from 1900 to 9999")
+        }
         guard pageSize >= 1 else { throw .invalidMetricsQuery("the page size is \(pageSize); it is at least 1") }
         var boundaries = [interval.start(of: from)]
         while boundaries.last! <= to {
