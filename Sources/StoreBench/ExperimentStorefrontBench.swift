@@ -9,10 +9,11 @@ import StoreTesting
 /// `policy.experiments` declaration taken out and every `ctx.experiments.NAME` read as `nil`.
 /// Customers are taken in turn, so each one's first GET records an exposure and later ones
 /// only read it back. Each round runs without the experiment, then with it on a new ledger
-/// (every customer new to it), then with it again on that ledger (every customer returning).
+/// (every customer new to it), then with it again on that ledger (every customer returning),
+/// then without it again.
 struct ExperimentStorefrontBench {
     /// Rounds of the three runs, taken in turn; each ratio is the median of its rounds'.
-    static let rounds = 3
+    static let rounds = 5
     /// Connections wrk keeps open.
     static let connections = 64
     /// Customers the storefront requests go to, in turn.
@@ -42,7 +43,8 @@ struct ExperimentStorefrontBench {
     }
 
     /// Measures ``rounds`` rounds: without the experiment and with it, each on a new SQLite
-    /// ledger, then with it again on the ledger that recorded the exposures.
+    /// ledger, then with it again on the ledger that recorded the exposures, then without it
+    /// again on its ledger.
     func run() throws -> ExperimentStorefrontFigures {
         let policy = try String(contentsOf: folder.appendingPathComponent("policy.lua"), encoding: .utf8)
         let withoutFolder = file("without")
@@ -51,14 +53,17 @@ struct ExperimentStorefrontBench {
         var rounds: [ExperimentStorefrontFigures.Round] = []
         var exposures = 0
         for round in 0..<Self.rounds {
-            let without = try measure(folder: withoutFolder, ledger: file("without-\(round).sqlite").path, registering: true)
+            let withoutLedger = file("without-\(round).sqlite").path
+            let without = try measure(folder: withoutFolder, ledger: withoutLedger, registering: true)
             let ledger = file("with-\(round).sqlite").path
             let newCustomers = try measure(folder: folder, ledger: ledger, registering: true)
             exposures = try Database(path: ledger).read {
                 try $0.fetchValue(Int.self, "SELECT count(*) FROM experiment_exposure") ?? 0
             }
             let returning = try measure(folder: folder, ledger: ledger, registering: false)
-            rounds.append(.init(withoutExperiment: without, newCustomers: newCustomers, returningCustomers: returning))
+            let withoutAfter = try measure(folder: withoutFolder, ledger: withoutLedger, registering: false)
+            rounds.append(.init(withoutExperiment: without, newCustomers: newCustomers, returningCustomers: returning,
+                                withoutExperimentAfter: withoutAfter))
         }
         return ExperimentStorefrontFigures(rounds: rounds, customers: Self.customers, exposuresRecorded: exposures)
     }

@@ -2,9 +2,10 @@ import LuaBridge
 import StoreCore
 import TextMatching
 
-/// `ctx.experiments` in one Lua state: a read-only table whose every read asks the host for
-/// the customer's variant of the experiment named, and remembers the first reads of variants
-/// the ledger has not recorded, for the caller to record as exposures.
+/// `ctx.experiments` in one Lua state: a read-only table whose first read of each experiment
+/// asks the host for the customer's variant of it (a variant is then kept in the table), and
+/// remembers the first reads of variants the ledger has not recorded, for the caller to record
+/// as exposures.
 ///
 /// A read answers, in this order: the context's pin; `nil` for an anonymous customer or
 /// outside the window; the variant the ledger recorded in this phase; `nil` outside the traffic
@@ -48,11 +49,18 @@ final class ExperimentReader {
             throw LuaError(kind: .runtime, message: stack.location(level: 1)
                 + "ctx.experiments cannot be walked: read the experiment a rule decides on by name (ctx.experiments.NAME), so that only it records an exposure")
         }
+        let remember = state.functionReference { stack throws(LuaError) in
+            stack.setPair(of: 1)
+            return 0
+        }
+        // A variant answered is kept in the context's table, so the hooks that read it again
+        // (a style per product) find it without a call; `nil` answers ask each time.
         let maker = try state.compileFunction("""
-            local lookup, settle, audiences, current = ...
-            return function(_, name)
+            local lookup, settle, audiences, current, remember = ...
+            return function(experiments, name)
                 local variant, ask = lookup(name)
                 if ask then variant = settle(name, audiences[name](current()) and true or false) end
+                if variant ~= nil then remember(experiments, name, variant) end
                 return variant
             end
             """, chunkName: "=ctx.experiments")
@@ -61,7 +69,8 @@ final class ExperimentReader {
             stack.push(settle)
             if let audiences = declared.audiences { stack.push(audiences) } else { stack.pushTable() }
             stack.push(current)
-            return 4
+            stack.push(remember)
+            return 5
         }, results: { stack, first, _ throws(LuaError) in state.reference(toValueAt: first) })
         metatable = state.withStack { stack in
             stack.pushTable(fieldCount: 4)

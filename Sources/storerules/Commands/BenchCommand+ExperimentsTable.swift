@@ -15,6 +15,7 @@ extension BenchCommand {
             run("without the experiment", round.withoutExperiment)
             run("with it, every customer new to it", round.newCustomers)
             run("with it, every customer returning", round.returningCustomers)
+            run("without it again", round.withoutExperimentAfter)
             lines.append("  with / without, customers new         " + String(format: "%10.2f×", storefront.ratio)
                          + String(format: " (goal ≥ %.1f×; %d exposures recorded)", ExperimentBenchSection.storefrontRatioGoal,
                                   storefront.exposuresRecorded))
