@@ -19,18 +19,37 @@ extension PostgresRow {
         let types = columns.map { PQftype(result, $0) }
         return (0..<PQntuples(result)).map { row in
             let values = columns.map { column -> PostgresValue? in
-                guard PQgetisnull(result, row, column) == 0 else { return nil }
-                let text = String(cString: PQgetvalue(result, row, column))
+                guard PQgetisnull(result, row, column) == 0, let start = PQgetvalue(result, row, column) else { return nil }
+                let bytes = UnsafeRawBufferPointer(start: start, count: Int(PQgetlength(result, row, column))).bindMemory(to: UInt8.self)
                 switch types[Int(column)] {
                 case int2, int4, int8:
-                    return Int64(text).map(PostgresValue.integer) ?? .text(text)
+                    return integer(of: bytes).map(PostgresValue.integer) ?? .text(String(decoding: bytes, as: UTF8.self))
                 case bool:
-                    return .boolean(text == "t")
+                    return .boolean(bytes.first == UInt8(ascii: "t"))
                 default:
-                    return .text(text)
+                    return .text(String(decoding: bytes, as: UTF8.self))
                 }
             }
             return PostgresRow(columnNames: names, values: values, sql: sql)
         }
+    }
+
+    /// The integer an integer column's text form writes (an optional `-` and decimal digits),
+    /// read without making a string; nil for any other text or a value past `Int64`.
+    static func integer(of text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var digits = text[...]
+        let isNegative = digits.first == UInt8(ascii: "-")
+        if isNegative { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedAgain) = isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = sum
+        }
+        return value
     }
 }

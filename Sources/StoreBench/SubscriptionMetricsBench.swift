@@ -34,10 +34,12 @@ public enum SubscriptionMetricsBench {
                 defer { try? server.drop() }
                 _ = try LedgerLocation.postgres(url: server.url).open()
                 let connection = try PostgresConnection(url: server.url)
-                section.figures.append(try measure(backend: "postgres", location: .postgres(url: server.url)) { sql in
-                    _ = try connection.execute(sql)
-                    _ = try connection.execute("ANALYZE")
-                })
+                // Settled as autovacuum leaves a table by the time a year is counted: its
+                // statistics and visibility map up to date, so the covering index is read
+                // without the table.
+                section.figures.append(try measure(backend: "postgres", location: .postgres(url: server.url),
+                                                   execute: { _ = try connection.execute($0) },
+                                                   settle: { _ = try connection.execute("VACUUM ANALYZE") }))
             }
         } catch {
             section.failed = "\(error)"
@@ -45,7 +47,8 @@ public enum SubscriptionMetricsBench {
         return section
     }
 
-    private static func measure(backend: String, location: LedgerLocation, execute: (String) throws -> Void) throws -> SubscriptionMetricsFigures {
+    private static func measure(backend: String, location: LedgerLocation, execute: (String) throws -> Void,
+                                settle: () throws -> Void = {}) throws -> SubscriptionMetricsFigures {
         let ledger = try location.open()
         let day: Int64 = 86_400_000
         let yearStart = SubscriptionMetricsInterval.day.start(of: Date()).millisecondsSince1970 - 365 * day
@@ -54,6 +57,7 @@ public enum SubscriptionMetricsBench {
                                       customerSpacing: 65 * day / Int64(customers))
         let filling = ContinuousClock.now
         for statement in rows.statements { try execute(statement) }
+        try settle()
         let filled = ContinuousClock.now - filling
         let asOf = Date()
         let query = try SubscriptionMetricsQuery(from: Date(millisecondsSince1970: yearStart), to: asOf, interval: .day, asOf: asOf)

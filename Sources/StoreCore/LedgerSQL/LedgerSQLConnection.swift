@@ -4,8 +4,8 @@
 ///
 /// A connection is used by one thread at a time, inside the transaction its storage began.
 public protocol LedgerSQLConnection {
-    /// The rows a statement returns, read by column name.
-    associatedtype ResultRow: LedgerRecordRow
+    /// The rows a statement returns, read by column name or position.
+    associatedtype ResultRow: PositionalRecordRow
 
     /// The SQL this connection's database reads.
     var dialect: LedgerSQLDialect { get }

@@ -12,31 +12,30 @@ extension SQLLedgerTransaction {
         while true {
             let page = try connection.rows(LedgerRecords.subscriptionTransactionsPageQuery(query, after: after))
             for row in page {
-                let transaction = SubscriptionTransaction(
-                    subscription: try row.text("original_transaction_id"), transactionID: try row.text("transaction_id"),
-                    productID: try row.text("product_id"), purchaseDate: try row.integer("purchase_date"),
-                    expiresDate: try row.integer("expires_date"), revocationDate: try row.optionalInteger("revocation_date"),
-                    isUpgraded: try row.integer("upgraded") == 1, price: try row.integer("price"), currency: try row.text("currency"),
-                    isTrial: try row.integer("trial") == 1)
-                if let first = subscription.first, first.subscription != transaction.subscription {
+                let column = { (column: SubscriptionMetricsColumn) in column.rawValue }
+                let original = try row.text(at: column(.originalTransactionID)), purchaseDate = try row.integer(at: column(.purchaseDate))
+                let isAutoRenewable = try row.integer(at: column(.autoRenewable)) == 1
+                let revocationDate = try row.optionalInteger(at: column(.revocationDate)), price = try row.integer(at: column(.price))
+                let currency = timeline.currencyNumber(try row.text(at: column(.currency)))
+                timeline.countPurchase(customerID: try row.text(at: column(.customerID)), purchaseDate: purchaseDate,
+                                       revocationDate: revocationDate, isAutoRenewable: isAutoRenewable, price: price, currency: currency)
+                if let first = subscription.first, first.subscription != original {
                     timeline.count(subscription)
                     subscription.removeAll(keepingCapacity: true)
                 }
-                subscription.append(transaction)
+                if isAutoRenewable, let expiresDate = try row.optionalInteger(at: column(.expiresDate)) {
+                    subscription.append(SubscriptionTransaction(
+                        subscription: original, productID: try row.text(at: column(.productID)), purchaseDate: purchaseDate,
+                        expiresDate: expiresDate, revocationDate: revocationDate, isUpgraded: try row.integer(at: column(.upgraded)) == 1,
+                        price: price, currency: currency, isTrial: try row.integer(at: column(.trial)) == 1))
+                }
             }
-            guard page.count == query.pageSize, let last = subscription.last else { break }
-            after = (last.subscription, last.purchaseDate, last.transactionID)
+            guard page.count == query.pageSize, let last = page.last else { break }
+            after = (try last.text(at: SubscriptionMetricsColumn.originalTransactionID.rawValue),
+                     try last.integer(at: SubscriptionMetricsColumn.purchaseDate.rawValue),
+                     try last.text(at: SubscriptionMetricsColumn.transactionID.rawValue))
         }
         if !subscription.isEmpty { timeline.count(subscription) }
-        var events = timeline.events
-        for row in try connection.rows(LedgerRecords.purchaseEventsQuery(query)) {
-            let code = Int(try row.integer("kind"))
-            guard let kind = SubscriptionMetricEvent.Kind(rawValue: code) else {
-                throw LedgerStorageFailure(message: "a metrics row has the unknown kind \(code)", isTransient: false)
-            }
-            events.append(SubscriptionMetricEvent(day: Int(try row.integer("day")), kind: kind, currency: try row.text("currency"),
-                                                  n: Int(try row.integer("n")), amount: try row.real("amount")))
-        }
-        return events
+        return timeline.events
     }
 }

@@ -17,3 +17,14 @@ public protocol LedgerRecordRow {
     /// a number.
     func real(_ column: String) throws -> Double
 }
+
+/// A row whose columns can also be read by position, as a statement lists them: for reads of
+/// many rows, where finding each column by name would cost more than reading it.
+public protocol PositionalRecordRow: LedgerRecordRow {
+    /// The text at `index`; an error when it is NULL or not text.
+    func text(at index: Int) throws -> String
+    /// The integer at `index`; an error when it is NULL or not an integer.
+    func integer(at index: Int) throws -> Int64
+    /// The integer at `index`, or nil when it is NULL.
+    func optionalInteger(at index: Int) throws -> Int64?
+}

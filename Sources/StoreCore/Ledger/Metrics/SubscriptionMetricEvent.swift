@@ -1,6 +1,6 @@
 /// The events of one kind on one day of a subscription metrics report, in one currency, as the
-/// ledger counts them: each subscription's walked in order (`SubscriptionTimeline`), the
-/// purchases' in the database (`LedgerRecords.purchaseEventsQuery`).
+/// ledger counts them, walking the transactions in order of their subscriptions
+/// (`SubscriptionTimeline`).
 public struct SubscriptionMetricEvent: Sendable, Hashable {
     /// What happened.
     public enum Kind: Int, Sendable, Hashable, CaseIterable {

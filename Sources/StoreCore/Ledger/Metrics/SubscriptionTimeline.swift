@@ -2,24 +2,39 @@ import Foundation
 
 /// One auto-renewable transaction as subscription metrics read it, in its subscription's order.
 struct SubscriptionTransaction {
+    /// Its original transaction id.
     var subscription: String
-    var transactionID: String
+    /// Its product.
     var productID: String
+    /// When it was purchased, in milliseconds since 1970, as the other dates.
     var purchaseDate: Int64
+    /// When it expires.
     var expiresDate: Int64
+    /// When it was revoked, if it was.
     var revocationDate: Int64?
+    /// Whether a transaction of a higher level replaced it.
     var isUpgraded: Bool
+    /// Its price in milli-units.
     var price: Int64
-    var currency: String
+    /// Its currency, numbered by ``SubscriptionTimeline/currencyNumber(_:)``.
+    var currency: Int
+    /// Whether it is a free trial.
     var isTrial: Bool
 }
 
 /// Turns each subscription's transactions, read in order, into the events subscription metrics
 /// count (``SubscriptionMetricEvent``), per day of the report: coverages, trials, renewals,
-/// upgrades, churn and MRR movement, as ``Ledger/subscriptionMetrics(_:)`` defines them.
+/// upgrades, churn and MRR movement; and every transaction's purchase, refund and customer, as
+/// ``Ledger/subscriptionMetrics(_:)`` defines them.
 struct SubscriptionTimeline {
-    /// The events so far, by day, kind and currency.
-    private(set) var counts: [EventKey: (n: Int, amount: Double)] = [:]
+    /// The events so far, by day, kind and currency number in one integer (see `add`).
+    private var counts: [Int: (n: Int, amount: Double)] = [:]
+    /// The currencies seen, each numbered by its place in ``currencyNames`` (none is 0).
+    private var currencyNumbers: [String: Int] = ["": 0]
+    private var currencyNames = [""]
+    private var lastCurrency = (code: "", number: 0)
+    /// Each customer's first purchase.
+    private var firstPurchases: [String: Int64] = [:]
     private let query: SubscriptionMetricsQuery
     private let start: Int64
     private let end: Int64
@@ -29,13 +44,6 @@ struct SubscriptionTimeline {
     /// 60 days, the longest billing retry.
     static let conversionWindow: Int64 = 60 * 86_400_000
 
-    /// What events are counted by.
-    struct EventKey: Hashable {
-        var day: Int
-        var kind: SubscriptionMetricEvent.Kind
-        var currency: String
-    }
-
     /// A counter for `query`, with each subscription's latest grace period end.
     init(query: SubscriptionMetricsQuery, graceEnds: [String: Int64]) {
         self.query = query
@@ -44,10 +52,26 @@ struct SubscriptionTimeline {
         end = min(query.end.millisecondsSince1970, query.asOf.millisecondsSince1970 + 1)
     }
 
-    /// The events counted, one per day, kind and currency.
+    /// The events counted, one per day, kind and currency, each customer's first purchase
+    /// among them.
     var events: [SubscriptionMetricEvent] {
-        counts.map { SubscriptionMetricEvent(day: $0.key.day, kind: $0.key.kind, currency: $0.key.currency, n: $0.value.n,
-                                             amount: $0.value.amount) }
+        var timeline = self
+        for first in firstPurchases.values { timeline.add(first, .newCustomer) }
+        return timeline.counts.compactMap { key, counted in
+            let day = (key >> 24) - 1, currency = (key >> 5) & 0x7FFFF
+            return SubscriptionMetricEvent.Kind(rawValue: key & 0x1F).map {
+                SubscriptionMetricEvent(day: day, kind: $0, currency: timeline.currencyNames[currency], n: counted.n, amount: counted.amount)
+            }
+        }
+    }
+
+    /// Counts a transaction of any type: its purchase and price (auto-renewable apart from the
+    /// rest), its refund, and its customer's first purchase.
+    mutating func countPurchase(customerID: String, purchaseDate: Int64, revocationDate: Int64?, isAutoRenewable: Bool,
+                                price: Int64, currency: Int) {
+        if let first = firstPurchases[customerID], first <= purchaseDate {} else { firstPurchases[customerID] = purchaseDate }
+        add(purchaseDate, isAutoRenewable ? .subscriptionRevenue : .otherRevenue, currency: currency, amount: Double(price))
+        if let revocationDate { add(revocationDate, .refund, currency: currency, amount: Double(price)) }
     }
 
     /// A paid coverage: from its start to its end, at its MRR in its currency.
@@ -55,7 +79,7 @@ struct SubscriptionTimeline {
         var start: Int64
         var end: Int64
         var mrr: Double
-        var currency: String
+        var currency: Int
     }
 
     /// Counts the events of one subscription's transactions, in purchase order.
@@ -140,10 +164,28 @@ struct SubscriptionTimeline {
         }
     }
 
-    private mutating func add(_ at: Int64, _ kind: SubscriptionMetricEvent.Kind, currency: String = "", n: Int = 1, amount: Double = 0) {
+    /// The number events count `code` by, the next one for a currency not seen before.
+    mutating func currencyNumber(_ code: String) -> Int {
+        if code == lastCurrency.code { return lastCurrency.number }
+        let number: Int
+        if let known = currencyNumbers[code] {
+            number = known
+        } else {
+            number = currencyNames.count
+            currencyNumbers[code] = number
+            currencyNames.append(code)
+        }
+        lastCurrency = (code, number)
+        return number
+    }
+
+    /// Counts an event at `at`, when it is before the report's end: its day (from -1), kind
+    /// (under 32) and currency number (under 2¹⁹) in one integer key, hashed faster than the
+    /// three apart.
+    private mutating func add(_ at: Int64, _ kind: SubscriptionMetricEvent.Kind, currency: Int = 0, n: Int = 1, amount: Double = 0) {
         guard at < end else { return }
         let day = at < start ? -1 : Int((at - start) / SubscriptionMetricsQuery.dayMilliseconds)
-        let key = EventKey(day: day, kind: kind, currency: currency)
+        let key = (day + 1) << 24 | currency << 5 | kind.rawValue
         let counted = counts[key] ?? (0, 0)
         counts[key] = (counted.n + n, counted.amount + amount)
     }
