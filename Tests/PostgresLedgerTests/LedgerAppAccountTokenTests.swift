@@ -111,12 +111,13 @@ import Testing
                 try connection.execute("DROP TABLE renewal_extension")
                 try connection.execute("DROP TABLE experiment_exposure")
                 try connection.execute("DROP TABLE experiment_phase")
-                // The token migration is the eleventh from the end: the conflict table's, the
+                // The token migration is the thirteenth from the end: the conflict table's, the
                 // events' numbering, the reconciliation marks', the refund requests', the
                 // win-back offers' column, the prices', the experiment tables', the
-                // currencies', the experiment reports' index and the metrics' index follow it,
-                // and run again (the numbering, the columns and the indexes find nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 11)")
+                // currencies', the experiment reports' index, the metrics' index, the
+                // storefronts' and the metrics' index again follow it, and run again (the
+                // numbering, the columns and the indexes find nothing to do).
+                try connection.execute("PRAGMA user_version = \(version - 13)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -136,7 +137,8 @@ import Testing
                                'create consumption request and renewal extension tables',
                                'keep eligible win-back offers of renewal info', 'keep the price of transactions',
                                'create experiment tables', 'keep the currency and offer discount type of transactions',
-                               'index transactions for experiment reports', 'index transactions for subscription metrics')
+                               'index transactions for experiment reports', 'index transactions for subscription metrics',
+                               'keep the storefront of transactions', 'index transactions for subscription metrics by storefront')
                 """)
         }
     }

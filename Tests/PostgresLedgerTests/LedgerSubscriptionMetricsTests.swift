@@ -22,6 +22,7 @@ import Testing
         var upgraded = false
         var revokedAt: Int64?
         var familyShared = false
+        var storefront: String?
     }
 
     static func ingest(_ purchases: [Purchase], customerID: String, into ledger: Ledger) throws {
@@ -33,6 +34,7 @@ import Testing
             payload.price = purchase.price
             payload.currency = purchase.currency
             payload.isUpgraded = purchase.upgraded
+            payload.storefront = purchase.storefront
             if purchase.familyShared { payload.inAppOwnershipType = .familyShared }
             if purchase.trial {
                 payload.offerType = .introductoryOffer

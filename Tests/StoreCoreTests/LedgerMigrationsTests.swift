@@ -5,7 +5,7 @@ import Testing
 /// servers already record: SQLite counts the steps, so each keeps its position; PostgreSQL
 /// names them, so each keeps its name and order.
 @Suite struct LedgerMigrationsTests {
-    @Test("SQLite's history is the sixteen steps its files count, in their order")
+    @Test("SQLite's history is the eighteen steps its files count, in their order")
     func sqliteHistory() {
         #expect(LedgerMigrator.ledger(.sqlite).migrations.map(\.name) == [
             "create ledger tables",
@@ -24,10 +24,12 @@ import Testing
             "keep the currency and offer discount type of transactions",
             "index transactions for experiment reports",
             "index transactions for subscription metrics",
+            "keep the storefront of transactions",
+            "index transactions for subscription metrics by storefront",
         ])
     }
 
-    @Test("PostgreSQL's history is the fourteen steps its servers name, in their order")
+    @Test("PostgreSQL's history is the sixteen steps its servers name, in their order")
     func postgresHistory() {
         #expect(LedgerMigrator.ledger(.postgres).migrations.map(\.name) == [
             "create ledger tables",
@@ -44,6 +46,8 @@ import Testing
             "keep the currency and offer discount type of transactions",
             "index transactions for experiment reports",
             "index transactions for subscription metrics",
+            "keep the storefront of transactions",
+            "index transactions for subscription metrics by storefront",
         ])
     }
 }

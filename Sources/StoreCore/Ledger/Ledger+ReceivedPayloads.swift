@@ -33,6 +33,7 @@ extension Ledger {
             price: payload.price,
             currency: payload.currency,
             offerDiscountType: payload.offerDiscountType,
+            storefront: payload.storefront,
             appAccountToken: AppAccountToken.canonical(payload.appAccountToken),
             environment: try required(payload.environment, name, "environment"),
             signedDate: try required(payload.signedDate, name, "signedDate"),

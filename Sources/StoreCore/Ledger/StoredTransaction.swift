@@ -50,6 +50,9 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
     /// The kind of discount of the offer applied (`offerDiscountType`): a free trial, pay as you
     /// go or pay up front; `nil` without an offer or when the payload does not say.
     public var offerDiscountType: OfferDiscountType?
+    /// The three-letter ISO 3166-1 code of the App Store storefront it was bought in
+    /// (`storefront`); `nil` when the payload does not say.
+    public var storefront: String?
     /// The token the app attached to the purchase (`appAccountToken`).
     public var appAccountToken: String?
     /// The App Store environment that signed it (`environment`).
@@ -75,7 +78,8 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
         purchasedQuantity: Int = 1, revocationDate: Date? = nil, revocationReason: RevocationReason? = nil,
         isUpgraded: Bool = false, ownershipType: InAppOwnershipType? = nil, offerType: OfferType? = nil,
         offerID: String? = nil, price: Int64? = nil, currency: String? = nil,
-        offerDiscountType: OfferDiscountType? = nil, appAccountToken: String? = nil, environment: AppStoreEnvironment,
+        offerDiscountType: OfferDiscountType? = nil, storefront: String? = nil, appAccountToken: String? = nil,
+        environment: AppStoreEnvironment,
         signedDate: Date, jwsRepresentation: String, grantState: GrantState
     ) {
         self.id = id
@@ -97,6 +101,7 @@ public struct StoredTransaction: Hashable, Sendable, Codable {
         self.price = price
         self.currency = currency
         self.offerDiscountType = offerDiscountType
+        self.storefront = storefront
         self.appAccountToken = appAccountToken
         self.environment = environment
         self.signedDate = signedDate

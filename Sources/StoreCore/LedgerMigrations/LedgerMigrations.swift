@@ -50,7 +50,11 @@ public enum LedgerMigrations {
         // An experiment's report reads each customer's transactions by purchase time from an
         // index that holds every column it needs.
         LedgerMigration("index transactions for experiment reports", apply: ExperimentReportIndex.create),
-        LedgerMigration("index transactions for subscription metrics", apply: SubscriptionMetricsIndex.create),
+        LedgerMigration("index transactions for subscription metrics", apply: SubscriptionMetricsIndex.createWithoutStorefront),
+        // Transactions keep the storefront they were bought in, read from each stored JWS, so
+        // that the metrics can be counted per storefront from the index.
+        LedgerMigration("keep the storefront of transactions", apply: keepTransactionStorefronts),
+        LedgerMigration("index transactions for subscription metrics by storefront", apply: SubscriptionMetricsIndex.recreate),
     ]
 
     private static func keyVersionsByDigest(_ database: LedgerMigrationContext) throws {
@@ -113,6 +117,15 @@ public enum LedgerMigrations {
                 UPDATE store_transaction SET currency = \(fields.currency), offer_discount_type = \(fields.offerDiscountType)
                 WHERE transaction_id = \(try row.text("transaction_id"))
                 """)
+        }
+    }
+
+    private static func keepTransactionStorefronts(_ database: LedgerMigrationContext) throws {
+        try database.addColumnIfMissing(LedgerSchemaDescription.transactionStorefront, to: "store_transaction")
+        for row in try database.rows("SELECT transaction_id, jws FROM store_transaction WHERE storefront IS NULL") {
+            guard let storefront = TransactionCurrencyMigration.storefront(ofStoredJWS: try row.text("jws")) else { continue }
+            try database.execute(
+                "UPDATE store_transaction SET storefront = \(storefront) WHERE transaction_id = \(try row.text("transaction_id"))")
         }
     }
 }

@@ -2,16 +2,25 @@
 /// in order, holding every column the metrics read, so that they are answered from the index
 /// alone, in the order their windows need, and never read a row with its stored JWS.
 enum SubscriptionMetricsIndex {
-    /// The index on `store_transaction`.
-    static let index = LedgerIndex(
-        "store_transaction_for_metrics",
-        on: "original_transaction_id, purchase_date, transaction_id, product_type, product_id, customer_id, expires_date, "
-            + "revocation_date, is_upgraded, price, currency, offer_type, offer_discount_type, environment, ownership_type")
+    /// The index's columns: the order of the walk, then every column the metrics read.
+    private static let columns = "original_transaction_id, purchase_date, transaction_id, product_type, product_id, customer_id, "
+        + "expires_date, revocation_date, is_upgraded, price, currency, offer_type, offer_discount_type, environment, ownership_type"
 
-    /// Creates the index unless it exists.
-    static func create(_ database: LedgerMigrationContext) throws {
-        let statement = index.createStatement(on: "store_transaction")
+    /// The index on `store_transaction`, with the storefront the metrics may be grouped by.
+    static let index = LedgerIndex("store_transaction_for_metrics", on: columns + ", storefront")
+
+    /// Creates the index's first form, without the storefront, unless it exists: what the
+    /// migration that first indexed transactions for the metrics made, before transactions
+    /// kept their storefront.
+    static func createWithoutStorefront(_ database: LedgerMigrationContext) throws {
+        let statement = LedgerIndex(index.name, on: columns).createStatement(on: "store_transaction")
             .replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS ")
         try database.execute(LedgerSQL(stringLiteral: statement))
+    }
+
+    /// Replaces the index by its form with the storefront.
+    static func recreate(_ database: LedgerMigrationContext) throws {
+        try database.execute(LedgerSQL(stringLiteral: "DROP INDEX IF EXISTS \(index.name)"))
+        try database.execute(LedgerSQL(stringLiteral: index.createStatement(on: "store_transaction")))
     }
 }

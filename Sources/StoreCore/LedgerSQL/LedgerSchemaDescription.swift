@@ -53,6 +53,7 @@ public enum LedgerSchemaDescription {
             transactionPrice,
             transactionCurrency,
             transactionOfferDiscountType,
+            transactionStorefront,
         ],
         constraints: ["CHECK ((grant_state = 'unfinished') = (unfinished_reason IS NOT NULL))"],
         indexes: [
@@ -143,6 +144,10 @@ public enum LedgerSchemaDescription {
     /// applied (`offerDiscountType`: `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`), filled
     /// from each stored JWS.
     public static let transactionOfferDiscountType = LedgerColumn("offer_discount_type", .text, nullable: true)
+
+    /// A column a migration adds to `store_transaction`: the three-letter code of the App Store
+    /// storefront it was bought in (`storefront`), filled from each stored JWS.
+    public static let transactionStorefront = LedgerColumn("storefront", .text, nullable: true)
 
     /// The column a migration adds to `renewal_info`: the eligible win-back offer ids, as a
     /// JSON array of strings; `NULL` for none.

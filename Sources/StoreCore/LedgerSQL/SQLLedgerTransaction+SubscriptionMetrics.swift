@@ -17,8 +17,15 @@ extension SQLLedgerTransaction {
                 let isAutoRenewable = try row.integer(at: column(.autoRenewable)) == 1
                 let revocationDate = try row.optionalInteger(at: column(.revocationDate)), price = try row.integer(at: column(.price))
                 let currency = timeline.currencyNumber(try row.text(at: column(.currency)))
+                let group: Int
+                switch query.grouping {
+                case nil: group = 0
+                case .product: group = try timeline.groupNumber(try row.text(at: column(.productID)))
+                case .storefront: group = try timeline.groupNumber(try row.text(at: column(.storefront)))
+                }
                 timeline.countPurchase(customerID: try row.text(at: column(.customerID)), purchaseDate: purchaseDate,
-                                       revocationDate: revocationDate, isAutoRenewable: isAutoRenewable, price: price, currency: currency)
+                                       revocationDate: revocationDate, isAutoRenewable: isAutoRenewable, price: price,
+                                       currency: currency, group: group)
                 if let first = subscription.first, first.subscription != original {
                     timeline.count(subscription)
                     subscription.removeAll(keepingCapacity: true)
@@ -27,7 +34,7 @@ extension SQLLedgerTransaction {
                     subscription.append(SubscriptionTransaction(
                         subscription: original, productID: try row.text(at: column(.productID)), purchaseDate: purchaseDate,
                         expiresDate: expiresDate, revocationDate: revocationDate, isUpgraded: try row.integer(at: column(.upgraded)) == 1,
-                        price: price, currency: currency, isTrial: try row.integer(at: column(.trial)) == 1))
+                        price: price, currency: currency, isTrial: try row.integer(at: column(.trial)) == 1, group: group))
                 }
             }
             guard page.count == query.pageSize, let last = page.last else { break }

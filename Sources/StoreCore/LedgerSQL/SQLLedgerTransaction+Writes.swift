@@ -32,7 +32,8 @@ extension SQLLedgerTransaction {
                 subscription_group_id, purchase_date, original_purchase_date, expires_date, quantity,
                 revocation_date, revocation_reason, is_upgraded, ownership_type, offer_type, offer_id,
                 app_account_token, environment, signed_date, jws, grant_state, unfinished_reason,
-                unfinished_detail, stored_date, finished_date, grant_attempts, price, currency, offer_discount_type
+                unfinished_detail, stored_date, finished_date, grant_attempts, price, currency, offer_discount_type,
+                storefront
             ) VALUES (
                 \(transaction.id), \(transaction.originalID), \(transaction.customerID), \(transaction.productID),
                 \(transaction.productType.rawValue), \(transaction.subscriptionGroupID),
@@ -43,7 +44,7 @@ extension SQLLedgerTransaction {
                 \(transaction.offerID), \(transaction.appAccountToken), \(transaction.environment.rawValue),
                 \(transaction.signedDate.millisecondsSince1970), \(transaction.jwsRepresentation), \(state), \(reason),
                 \(detail), \(storedDate), \(finishedDate), \(grantAttempts), \(transaction.price),
-                \(transaction.currency), \(transaction.offerDiscountType?.rawValue)
+                \(transaction.currency), \(transaction.offerDiscountType?.rawValue), \(transaction.storefront)
             ) ON CONFLICT (transaction_id) DO NOTHING RETURNING 1 AS inserted
             """)
     }

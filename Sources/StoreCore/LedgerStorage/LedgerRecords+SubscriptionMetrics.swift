@@ -23,7 +23,8 @@ extension LedgerRecords {
                    CASE WHEN t.product_type = 'Auto-Renewable Subscription' THEN 1 ELSE 0 END AS auto_renewable,
                    t.expires_date, t.revocation_date, CASE WHEN t.is_upgraded THEN 1 ELSE 0 END AS upgraded,
                    coalesce(t.price, 0) AS price, coalesce(t.currency, '') AS currency,
-                   CASE WHEN t.offer_type = 1 AND t.offer_discount_type = 'FREE_TRIAL' THEN 1 ELSE 0 END AS trial
+                   CASE WHEN t.offer_type = 1 AND t.offer_discount_type = 'FREE_TRIAL' THEN 1 ELSE 0 END AS trial,
+                   coalesce(t.storefront, '') AS storefront
             FROM store_transaction t
             WHERE \(sql: inEnvironment(query)) \(sql: resume)
             ORDER BY t.original_transaction_id, t.purchase_date, t.transaction_id
@@ -55,4 +56,6 @@ public enum SubscriptionMetricsColumn: Int {
     case expiresDate, revocationDate, upgraded
     /// The price in milli-units (0 for none), the currency ('' for none), and 1 for a free trial.
     case price, currency, trial
+    /// The storefront ('' for none).
+    case storefront
 }

@@ -21,7 +21,7 @@ public enum LedgerRecords {
         transaction_id, original_transaction_id, customer_id, product_id, product_type, subscription_group_id,
         purchase_date, original_purchase_date, expires_date, quantity, revocation_date, revocation_reason,
         is_upgraded, ownership_type, offer_type, offer_id, app_account_token, environment, signed_date, jws,
-        grant_state, unfinished_reason, unfinished_detail, price, currency, offer_discount_type
+        grant_state, unfinished_reason, unfinished_detail, price, currency, offer_discount_type, storefront
         """
 
     /// ``transactionColumns``, each named with its table, for a statement that joins others.
@@ -145,6 +145,7 @@ public enum LedgerRecords {
             price: try row.optionalInteger("price"),
             currency: try row.optionalText("currency"),
             offerDiscountType: try row.optionalText("offer_discount_type").map(OfferDiscountType.init(rawValue:)),
+            storefront: try row.optionalText("storefront"),
             appAccountToken: try row.optionalText("app_account_token"),
             environment: AppStoreEnvironment(rawValue: try row.text("environment")),
             signedDate: try date(row, "signed_date"),

@@ -3,7 +3,8 @@ import StoreCore
 
 /// Subscription metrics as HTML made by StoreRules alone: overview cards of the last interval
 /// and of the whole report, and SVG charts per interval (subscriptions and trials, MRR, MRR
-/// movement, revenue and refunds, churn and trial conversion). No script, font or style from
+/// movement, revenue and refunds, churn and trial conversion), and a grouped report's table per
+/// product or storefront. No script, font or style from
 /// outside: ``page(_:title:)`` carries its style inline; ``section(_:)`` is the part the
 /// operator page embeds.
 public enum SubscriptionMetricsHTML {
@@ -69,10 +70,34 @@ public enum SubscriptionMetricsHTML {
             .init(name: "refund rate", color: "#8e8e93", values: metrics.intervals.map(\.refundRate)),
         ], labels: labels, title: "Rates", format: percent)
         html += "</div>"
+        html += groupsTable(metrics, currencies: currencies)
         if !metrics.currenciesLeftOut.isEmpty {
             html += "<p class=\"note\">Left out for want of a rate: \(HTMLText.escape(metrics.currenciesLeftOut.joined(separator: ", "))).</p>"
         }
         return html
+    }
+
+    /// A grouped report's table: a row per product or storefront with its figures at the
+    /// report's end and over it; nothing for a report without groups.
+    private static func groupsTable(_ metrics: SubscriptionMetrics, currencies: [String]) -> String {
+        guard let grouping = metrics.grouping else { return "" }
+        let title = SubscriptionMetricsText.groupTitle(grouping)
+        var html = "<h2>By \(HTMLText.escape(grouping.rawValue))</h2><div class=\"groups\"><table><thead><tr><th>\(title)</th>"
+            + "<th>Active subscriptions</th><th>Active trials</th>"
+            + currencies.map { "<th>MRR (\(HTMLText.escape($0)))</th><th>Revenue (\(HTMLText.escape($0)))</th>" }.joined()
+            + "<th>New customers</th><th>Churned</th></tr></thead><tbody>"
+        for group in metrics.groups {
+            let last = group.intervals.last
+            html += "<tr><th>\(HTMLText.escape(group.name.isEmpty ? "(none given)" : group.name))</th>"
+                + "<td>\(last?.activeSubscriptions ?? 0)</td><td>\(last?.activeTrials ?? 0)</td>"
+            for currency in currencies {
+                let revenue = group.intervals.reduce(0.0) { $0 + ($1.money[currency].map { $0.subscriptionRevenue + $0.nonSubscriptionRevenue } ?? 0) }
+                html += "<td>\(money(last?.money[currency]?.mrr ?? 0))</td><td>\(money(revenue))</td>"
+            }
+            html += "<td>\(group.intervals.reduce(0) { $0 + $1.newCustomers })</td>"
+                + "<td>\(group.intervals.reduce(0) { $0 + $1.churnedSubscriptions })</td></tr>"
+        }
+        return html + "</tbody></table></div>"
     }
 
     /// The style of ``page(_:title:)`` around the section.
@@ -91,6 +116,8 @@ public enum SubscriptionMetricsHTML {
         .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:10px}
         figure{background:#fff;border-radius:10px;margin:0;padding:10px}figcaption{font-weight:600;margin-bottom:4px}
         figure > svg{width:100%;height:auto}
+        .groups{overflow-x:auto}.groups table{border-collapse:collapse;background:#fff;border-radius:10px;font-size:13px}
+        .groups th,.groups td{padding:4px 8px;text-align:right;white-space:nowrap}.groups tbody th{text-align:left}
         .legend{list-style:none;padding:0;margin:4px 0 0;display:flex;flex-wrap:wrap;gap:10px;font-size:12px;color:#636366}
         """
 

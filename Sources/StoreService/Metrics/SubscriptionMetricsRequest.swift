@@ -3,7 +3,7 @@ import StoreCore
 import StorePolicy
 
 /// A subscription metrics report as a person or a route asks for it, in words: the dates, the
-/// interval, the environment, the currency with its rates; checked into a
+/// interval, the environment, the currency with its rates, what it is grouped by; checked into a
 /// ``StoreCore/SubscriptionMetricsQuery``. The same for `storerules ledger metrics` and
 /// `GET /v1/admin/metrics/subscriptions`.
 public struct SubscriptionMetricsRequest: Sendable {
@@ -17,15 +17,18 @@ public struct SubscriptionMetricsRequest: Sendable {
     public var environment: String?
     /// The rates money is converted with, or nil for each currency apart.
     public var rates: ExperimentCurrencyRates?
+    /// `product` or `storefront` to count each one's figures apart as well, or nil.
+    public var by: String?
 
     /// A request with every default.
     public init(from: String? = nil, to: String? = nil, interval: String? = nil, environment: String? = nil,
-                rates: ExperimentCurrencyRates? = nil) {
+                rates: ExperimentCurrencyRates? = nil, by: String? = nil) {
         self.from = from
         self.to = to
         self.interval = interval
         self.environment = environment
         self.rates = rates
+        self.by = by
     }
 
     /// How many intervals the report holds when no start is given: 30 days, 12 weeks or 12 months.
@@ -64,9 +67,16 @@ public struct SubscriptionMetricsRequest: Sendable {
             throw .init("environment is one of \(Self.environments.joined(separator: ", ")), not '\(environment)'"
                         + Self.hint(environment, Self.environments))
         }
+        let grouping = try by.map { text throws(SubscriptionMetricsRequestError) in
+            guard let grouping = SubscriptionMetricsGrouping(rawValue: text) else {
+                let known = SubscriptionMetricsGrouping.allCases.map(\.rawValue)
+                throw .init("by is \(known.joined(separator: " or ")), not '\(text)'" + Self.hint(text, known))
+            }
+            return grouping
+        }
         do {
             return try SubscriptionMetricsQuery(from: from, to: to, interval: interval, asOf: asOf, environment: environment,
-                                                rates: rates, periodMonths: catalog.map(Self.periodMonths) ?? [:])
+                                                rates: rates, periodMonths: catalog.map(Self.periodMonths) ?? [:], grouping: grouping)
         } catch {
             throw .init(error.description)
         }

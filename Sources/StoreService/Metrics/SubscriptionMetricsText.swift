@@ -2,38 +2,58 @@ import Foundation
 import StoreCore
 
 /// Subscription metrics as text for a terminal: one line per interval with the counts, then
-/// each currency's money per interval.
+/// each currency's money per interval; the same for each group of a grouped report.
 public enum SubscriptionMetricsText {
-    /// The figures of `metrics`, a line per interval.
+    /// The figures of `metrics`, a line per interval; then, when grouped, each group's.
     public static func render(_ metrics: SubscriptionMetrics) -> String {
         var lines = ["Subscriptions by \(metrics.interval.rawValue), as of \(metrics.asOf.formatted(.iso8601))"
                      + (metrics.environment.map { ", \($0) only" } ?? "") + "; periods from the \(metrics.periodSource)"]
-        lines.append(row(["start", "active", "trials", "new cust", "new trials", "ended", "conv", "new paid", "renewals",
-                          "upgrades", "changes", "churned", "churn", "refunds"]))
-        for interval in metrics.intervals {
+        lines += tables(metrics.intervals)
+        if !metrics.currenciesLeftOut.isEmpty {
+            lines.append("")
+            lines.append("Left out for want of a rate: \(metrics.currenciesLeftOut.joined(separator: ", "))")
+        }
+        if let grouping = metrics.grouping {
+            for group in metrics.groups {
+                lines.append("")
+                lines.append("\(groupTitle(grouping)) \(group.name.isEmpty ? "(none given)" : group.name)")
+                lines += tables(group.intervals)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `Product` or `Storefront`, as a group's heading starts.
+    static func groupTitle(_ grouping: SubscriptionMetricsGrouping) -> String {
+        switch grouping {
+        case .product: "Product"
+        case .storefront: "Storefront"
+        }
+    }
+
+    /// The counts per interval, then each currency's money per interval.
+    private static func tables(_ intervals: [SubscriptionMetrics.Interval]) -> [String] {
+        var lines = [row(["start", "active", "trials", "new cust", "new trials", "ended", "conv", "new paid", "renewals",
+                          "upgrades", "changes", "churned", "churn", "refunds"])]
+        for interval in intervals {
             lines.append(row([day(interval.start), "\(interval.activeSubscriptions)", "\(interval.activeTrials)", "\(interval.newCustomers)",
                               "\(interval.newTrials)", "\(interval.trialsEnded)", "\(interval.trialsConverted)",
                               "\(interval.newPaidSubscriptions)", "\(interval.renewals)", "\(interval.upgrades)",
                               "\(interval.productChangesAtRenewal)", "\(interval.churnedSubscriptions)", percent(interval.churnRate),
                               "\(interval.refunds)"]))
         }
-        let currencies = Set(metrics.intervals.flatMap(\.money.keys)).sorted()
-        for currency in currencies {
+        for currency in Set(intervals.flatMap(\.money.keys)).sorted() {
             lines.append("")
             lines.append("Money in \(currency)")
             lines.append(row(["start", "MRR", "new", "reactiv.", "expansion", "contraction", "churn", "subs revenue", "other", "refunded"]))
-            for interval in metrics.intervals {
+            for interval in intervals {
                 let money = interval.money[currency] ?? .init()
                 lines.append(row([day(interval.start)] + [money.mrr, money.mrrNew, money.mrrReactivation, money.mrrExpansion,
                                                           money.mrrContraction, money.mrrChurn, money.subscriptionRevenue,
                                                           money.nonSubscriptionRevenue, money.refunded].map(amount)))
             }
         }
-        if !metrics.currenciesLeftOut.isEmpty {
-            lines.append("")
-            lines.append("Left out for want of a rate: \(metrics.currenciesLeftOut.joined(separator: ", "))")
-        }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     private static func row(_ cells: [String]) -> String {

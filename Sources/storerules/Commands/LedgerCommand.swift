@@ -18,7 +18,8 @@ enum LedgerCommand: Command {
            storerules ledger retry DIR --ledger URL
            storerules ledger consumption --ledger URL [--json]
            storerules ledger metrics [DIR] --ledger URL [--from DATE] [--to DATE] [--interval day|week|month]
-                                     [--environment E] [--currency C --rates FILE] [--as-of TIME] [--json | --html OUT]
+                                     [--environment E] [--by product|storefront] [--currency C --rates FILE]
+                                     [--as-of TIME] [--json | --html OUT]
            storerules ledger check --ledger URL
            storerules ledger copy --from URL --to URL
            storerules ledger migrate --ledger URL

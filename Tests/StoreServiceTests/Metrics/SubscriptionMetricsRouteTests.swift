@@ -21,9 +21,14 @@ import Testing
 
             let byDefault = service.respond("GET", "/v1/admin/metrics/subscriptions", query: ["as_of": "2026-12-01"], key: admin)
             #expect((byDefault.object["intervals"] as? [Any])?.count == 30, "thirty days by default")
+            #expect(byDefault.object["by"] == nil && byDefault.object["groups"] == nil, "no groups unless asked")
+            let byProduct = service.respond("GET", "/v1/admin/metrics/subscriptions", query: ["as_of": "2026-12-01", "by": "product"], key: admin)
+            #expect(byProduct.status == 200 && byProduct.object["by"] as? String == "product" && byProduct.object["groups"] is [Any],
+                    "\(byProduct.bodyText)")
 
             for (query, reason) in [(["interval": "hour"], "interval is day, week or month"),
                                     (["interval": "WEEK"], "not 'WEEK'; did you mean 'week'?"), (["from": "yesterday"], "from is a date"),
+                                    (["by": "prodcut"], "by is product or storefront, not 'prodcut'; did you mean 'product'?"),
                                     (["from": "2026-12-01", "to": "2026-11-01"], "start is after its end"),
                                     (["from": "1990-01-01", "to": "2026-01-01"], "more than 3660 intervals"),
                                     (["as_of": "999999999999999999"], "dates and time are from 1900 to 9999"),
@@ -57,6 +62,20 @@ import Testing
         second.money = ["USD": money]
         return SubscriptionMetrics(interval: .day, asOf: second.end, environment: "Production", currency: nil,
                                    currenciesLeftOut: ["<XTS>"], periodSource: "catalog", intervals: [first, second])
+    }
+
+    @Test func aGroupedReportListsEachGroupInTheTextTheJSONAndThePage() throws {
+        var metrics = Self.metrics()
+        metrics.grouping = .storefront
+        metrics.groups = [.init(name: "", intervals: metrics.intervals), .init(name: "<FRA>", intervals: metrics.intervals)]
+        let text = SubscriptionMetricsText.render(metrics)
+        #expect(text.contains("Storefront (none given)") && text.contains("Storefront <FRA>"), "\(text)")
+        let page = SubscriptionMetricsHTML.page(metrics)
+        #expect(page.contains("<h2>By storefront</h2>") && page.contains("&lt;FRA&gt;") && !page.contains("<FRA>"))
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(metrics)) as? [String: Any]
+        let groups = json?["groups"] as? [[String: Any]]
+        #expect(json?["by"] as? String == "storefront" && groups?.map { $0["name"] as? String } == ["", "<FRA>"])
+        #expect((groups?.last?["intervals"] as? [Any])?.count == 2)
     }
 
     @Test func thePageDrawsCardsAndChartsWithNothingFromOutsideAndEveryTextEscaped() {

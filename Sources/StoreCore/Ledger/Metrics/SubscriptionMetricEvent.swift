@@ -48,13 +48,17 @@ public struct SubscriptionMetricEvent: Sendable, Hashable {
     public var n: Int
     /// Milli-units, or a second count.
     public var amount: Double
+    /// The product or storefront the event counts in, when the query groups by one; nil for
+    /// the whole ledger's figures.
+    public var group: String?
 
     /// Describes the events of one day, kind and currency.
-    public init(day: Int, kind: Kind, currency: String, n: Int, amount: Double) {
+    public init(day: Int, kind: Kind, currency: String, n: Int, amount: Double, group: String? = nil) {
         self.day = day
         self.kind = kind
         self.currency = currency
         self.n = n
         self.amount = amount
+        self.group = group
     }
 }

@@ -2,11 +2,16 @@ import Foundation
 
 /// The JSON of a report: `storerules ledger metrics --json` and
 /// `GET /v1/admin/metrics/subscriptions` print it; times are ISO 8601 in UTC, money in units
-/// of its currency, rates null when their denominator is 0.
+/// of its currency, rates null when their denominator is 0; with a grouping, `by` names it and
+/// `groups` lists each group's `name` and `intervals`.
 extension SubscriptionMetrics: Encodable {
     private enum CodingKeys: String, CodingKey {
         case from, to, interval, asOf = "as_of", environment, currency, currenciesLeftOut = "currencies_left_out"
-        case periodSource = "period_source", intervals
+        case periodSource = "period_source", intervals, by, groups
+    }
+
+    private enum GroupKeys: String, CodingKey {
+        case name, intervals
     }
 
     /// Writes the report.
@@ -21,6 +26,15 @@ extension SubscriptionMetrics: Encodable {
         try container.encode(currenciesLeftOut, forKey: .currenciesLeftOut)
         try container.encode(periodSource, forKey: .periodSource)
         try container.encode(intervals, forKey: .intervals)
+        if let grouping {
+            try container.encode(grouping, forKey: .by)
+            var list = container.nestedUnkeyedContainer(forKey: .groups)
+            for group in groups {
+                var entry = list.nestedContainer(keyedBy: GroupKeys.self)
+                try entry.encode(group.name, forKey: .name)
+                try entry.encode(group.intervals, forKey: .intervals)
+            }
+        }
     }
 
     /// `date` as ISO 8601 in UTC, with milliseconds when it has them.

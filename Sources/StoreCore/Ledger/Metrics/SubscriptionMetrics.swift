@@ -107,6 +107,27 @@ public struct SubscriptionMetrics: Sendable, Hashable {
     public var periodSource: String
     /// The intervals, in order.
     public var intervals: [Interval]
+    /// What ``groups`` are counted by, or nil when the report has none.
+    public var grouping: SubscriptionMetricsGrouping?
+    /// The figures of each product or storefront apart, by its name (empty for transactions
+    /// without a storefront): each event counts in its transaction's group, and a subscription
+    /// that moves between groups is churned by MRR (not as a churned subscription) from one and
+    /// reactivated in the other.
+    public var groups: [Group] = []
+
+    /// One product's or storefront's figures.
+    public struct Group: Sendable, Hashable {
+        /// The product id or storefront code; empty for transactions without a storefront.
+        public var name: String
+        /// Its intervals, as the report's.
+        public var intervals: [Interval]
+
+        /// Describes a group.
+        public init(name: String, intervals: [Interval]) {
+            self.name = name
+            self.intervals = intervals
+        }
+    }
 
     /// Describes a report.
     public init(interval: SubscriptionMetricsInterval, asOf: Date, environment: String?, currency: String?, currenciesLeftOut: [String],

@@ -14,9 +14,25 @@ struct SubscriptionMetricsFold {
     }
 
     func metrics(of events: [SubscriptionMetricEvent]) -> SubscriptionMetrics {
+        var leftOut = Set<String>()
+        var byGroup: [String: [SubscriptionMetricEvent]] = [:]
+        for event in events { if let group = event.group { byGroup[group, default: []].append(event) } }
+        var metrics = SubscriptionMetrics(
+            interval: query.interval, asOf: query.asOf, environment: query.environment, currency: query.rates?.targetCurrency,
+            currenciesLeftOut: [], periodSource: query.periodMonths.isEmpty ? "duration" : "catalog",
+            intervals: intervals(of: events.filter { $0.group == nil }, leftOut: &leftOut))
+        metrics.currenciesLeftOut = leftOut.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        metrics.grouping = query.grouping
+        metrics.groups = byGroup.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { name in
+            SubscriptionMetrics.Group(name: name, intervals: intervals(of: byGroup[name]!, leftOut: &leftOut))
+        }
+        return metrics
+    }
+
+    /// The intervals' figures from the events of one set of figures (the whole ledger's or one group's).
+    private func intervals(of events: [SubscriptionMetricEvent], leftOut: inout Set<String>) -> [SubscriptionMetrics.Interval] {
         let boundaryDays = query.boundaryDays
         var intervals = zip(query.boundaries, query.boundaries.dropFirst()).map { SubscriptionMetrics.Interval(start: $0, end: $1) }
-        var leftOut = Set<String>()
         var active = 0, trials = 0
         var mrr: [String: Double] = [:]
         let sorted = events.sorted { $0.day < $1.day }
@@ -42,10 +58,7 @@ struct SubscriptionMetricsFold {
             }
             intervals[position].money = intervals[position].money.filter { !$0.value.isZero }
         }
-        return SubscriptionMetrics(
-            interval: query.interval, asOf: query.asOf, environment: query.environment, currency: query.rates?.targetCurrency,
-            currenciesLeftOut: leftOut.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
-            periodSource: query.periodMonths.isEmpty ? "duration" : "catalog", intervals: intervals)
+        return intervals
     }
 
     /// The currency `currency`'s amounts are reported in and the factor they are multiplied

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What ``Ledger/subscriptionMetrics(_:)`` is asked: the intervals, the time the figures are
-/// as of, the environment, the exchange rates and the products' periods.
+/// as of, the environment, the exchange rates, the products' periods and what the figures are
+/// grouped by.
 public struct SubscriptionMetricsQuery: Sendable, Hashable {
     /// The most intervals one report holds: ten years by day.
     public static let maximumIntervals = 3_660
@@ -19,6 +20,8 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
     /// The months in each product's period (a week is 12/52), from a catalog; products not
     /// listed take theirs from each transaction's duration.
     public let periodMonths: [String: Double]
+    /// What the figures are also counted by, each group apart, or nil for the whole ledger's alone.
+    public let grouping: SubscriptionMetricsGrouping?
     /// How many transactions one read of the ledger takes, in each subscription's order: fewer
     /// hold less in memory, more take fewer round trips.
     public let pageSize: Int
@@ -39,7 +42,7 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
     ///   0, or the page size is below 1.
     public init(from: Date, to: Date, interval: SubscriptionMetricsInterval, asOf: Date, environment: String? = nil,
                 rates: ExperimentCurrencyRates? = nil, periodMonths: [String: Double] = [:],
-                pageSize: Int = Self.defaultPageSize) throws(LedgerError) {
+                grouping: SubscriptionMetricsGrouping? = nil, pageSize: Int = Self.defaultPageSize) throws(LedgerError) {
         guard from <= to else { throw .invalidMetricsQuery("the report's start is after its end") }
         guard [from, to, asOf].allSatisfy({ $0 >= Self.earliest && $0 < Self.latest }) else {
             throw .invalidMetricsQuery("a report's dates and time are from 1900 to 9999")
@@ -64,6 +67,7 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
         self.environment = environment
         self.rates = rates
         self.periodMonths = periodMonths
+        self.grouping = grouping
         self.pageSize = pageSize
     }
 

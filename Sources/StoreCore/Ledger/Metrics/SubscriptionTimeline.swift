@@ -20,6 +20,9 @@ struct SubscriptionTransaction {
     var currency: Int
     /// Whether it is a free trial.
     var isTrial: Bool
+    /// The group its events count in besides the whole ledger's, numbered by
+    /// ``SubscriptionTimeline/groupNumber(_:)``; 0 when the query groups nothing.
+    var group: Int
 }
 
 /// Turns each subscription's transactions, read in order, into the events subscription metrics
@@ -33,8 +36,16 @@ struct SubscriptionTimeline {
     private var currencyNumbers: [String: Int] = ["": 0]
     private var currencyNames = [""]
     private var lastCurrency = (code: "", number: 0)
-    /// Each customer's first purchase.
-    private var firstPurchases: [String: Int64] = [:]
+    /// The groups seen (products or storefronts), each numbered by its place in
+    /// ``groupNames``; 0 is the whole ledger.
+    private var groupNumbers: [String: Int] = [:]
+    private var groupNames = [""]
+    private var lastGroup = (name: "", number: 0)
+    /// Each customer's first purchase and the group it counts in.
+    private var firstPurchases: [String: (date: Int64, group: Int)] = [:]
+
+    /// The most groups a report counts: as many as the key's 17 bits number.
+    static let maximumGroups = (1 << 17) - 1
     private let query: SubscriptionMetricsQuery
     private let start: Int64
     private let end: Int64
@@ -56,11 +67,15 @@ struct SubscriptionTimeline {
     /// among them.
     var events: [SubscriptionMetricEvent] {
         var timeline = self
-        for first in firstPurchases.values { timeline.add(first, .newCustomer) }
+        for first in firstPurchases.values {
+            timeline.add(first.date, .newCustomer)
+            if first.group != 0 { timeline.add(first.date, .newCustomer, group: first.group) }
+        }
         return timeline.counts.compactMap { key, counted in
-            let day = (key >> 24) - 1, currency = (key >> 5) & 0x7FFFF
+            let group = key >> 46, day = ((key >> 24) & 0x3FFFFF) - 1, currency = (key >> 5) & 0x7FFFF
             return SubscriptionMetricEvent.Kind(rawValue: key & 0x1F).map {
-                SubscriptionMetricEvent(day: day, kind: $0, currency: timeline.currencyNames[currency], n: counted.n, amount: counted.amount)
+                SubscriptionMetricEvent(day: day, kind: $0, currency: timeline.currencyNames[currency], n: counted.n,
+                                        amount: counted.amount, group: group == 0 ? nil : timeline.groupNames[group])
             }
         }
     }
@@ -68,10 +83,14 @@ struct SubscriptionTimeline {
     /// Counts a transaction of any type: its purchase and price (auto-renewable apart from the
     /// rest), its refund, and its customer's first purchase.
     mutating func countPurchase(customerID: String, purchaseDate: Int64, revocationDate: Int64?, isAutoRenewable: Bool,
-                                price: Int64, currency: Int) {
-        if let first = firstPurchases[customerID], first <= purchaseDate {} else { firstPurchases[customerID] = purchaseDate }
-        add(purchaseDate, isAutoRenewable ? .subscriptionRevenue : .otherRevenue, currency: currency, amount: Double(price))
-        if let revocationDate { add(revocationDate, .refund, currency: currency, amount: Double(price)) }
+                                price: Int64, currency: Int, group: Int) {
+        if let first = firstPurchases[customerID], first.date <= purchaseDate {} else {
+            firstPurchases[customerID] = (purchaseDate, group)
+        }
+        for counted in group == 0 ? [0] : [0, group] {
+            add(purchaseDate, isAutoRenewable ? .subscriptionRevenue : .otherRevenue, currency: currency, amount: Double(price), group: counted)
+            if let revocationDate { add(revocationDate, .refund, currency: currency, amount: Double(price), group: counted) }
+        }
     }
 
     /// A paid coverage: from its start to its end, at its MRR in its currency.
@@ -80,58 +99,69 @@ struct SubscriptionTimeline {
         var end: Int64
         var mrr: Double
         var currency: Int
+        var group: Int
     }
 
-    /// Counts the events of one subscription's transactions, in purchase order.
+    /// Counts the events of one subscription's transactions, in purchase order: in the whole
+    /// ledger's figures and, when the query groups them, in their groups'.
     mutating func count(_ transactions: [SubscriptionTransaction]) {
+        count(transactions, grouped: false)
+        if query.grouping != nil { count(transactions, grouped: true) }
+    }
+
+    /// Counts the events of one subscription's transactions, each in its transaction's group
+    /// when `grouped`, else in the whole ledger's. A coverage that continues one of another
+    /// group moves its MRR as one in another currency does: churned (not counted as a churned
+    /// subscription) from the group it leaves, reactivated in the one it enters.
+    private mutating func count(_ transactions: [SubscriptionTransaction], grouped: Bool) {
         var paid: [Coverage] = []
         var paidSoFar = 0
         for (index, transaction) in transactions.enumerated() {
             let previous = index > 0 ? transactions[index - 1] : nil
             let next = index + 1 < transactions.count ? transactions[index + 1] : nil
             let end = coverageEnd(transaction, nextStart: next?.purchaseDate)
-            let at = transaction.purchaseDate
-            if previous?.isUpgraded == true { add(at, .upgrade) }
+            let at = transaction.purchaseDate, group = grouped ? transaction.group : 0
+            if previous?.isUpgraded == true { add(at, .upgrade, group: group) }
             if transaction.isTrial {
-                add(at, .trialCoverage)
-                add(end, .trialCoverage, n: -1)
-                add(at, .newTrial)
+                add(at, .trialCoverage, group: group)
+                add(end, .trialCoverage, n: -1, group: group)
+                add(at, .newTrial, group: group)
                 let nextPaid = transactions[(index + 1)...].first { !$0.isTrial }?.purchaseDate
                 let converted = nextPaid.map { $0 < end + Self.conversionWindow } ?? false
-                add(end, .trialEnded, amount: converted ? 1 : 0)
+                add(end, .trialEnded, amount: converted ? 1 : 0, group: group)
                 continue
             }
             paidSoFar += 1
             if paidSoFar == 1 {
-                add(at, .newPaidSubscription)
+                add(at, .newPaidSubscription, group: group)
             } else if previous?.isUpgraded != true {
-                add(at, .renewal, amount: previous.map { $0.productID != transaction.productID } == true ? 1 : 0)
+                add(at, .renewal, amount: previous.map { $0.productID != transaction.productID } == true ? 1 : 0, group: group)
             }
-            paid.append(Coverage(start: at, end: end, mrr: mrr(of: transaction), currency: transaction.currency))
+            paid.append(Coverage(start: at, end: end, mrr: mrr(of: transaction), currency: transaction.currency, group: group))
             if next == nil, transaction.revocationDate == nil, let grace = graceEnds[transaction.subscription], grace > end {
-                paid.append(Coverage(start: end, end: grace, mrr: paid[paid.count - 1].mrr, currency: transaction.currency))
+                paid.append(Coverage(start: end, end: grace, mrr: paid[paid.count - 1].mrr, currency: transaction.currency, group: group))
             }
         }
         for (index, coverage) in paid.enumerated() {
-            add(coverage.start, .paidCoverage, currency: coverage.currency, amount: coverage.mrr)
-            add(coverage.end, .paidCoverage, currency: coverage.currency, n: -1, amount: -coverage.mrr)
+            add(coverage.start, .paidCoverage, currency: coverage.currency, amount: coverage.mrr, group: coverage.group)
+            add(coverage.end, .paidCoverage, currency: coverage.currency, n: -1, amount: -coverage.mrr, group: coverage.group)
             if index == 0 {
-                add(coverage.start, .mrrNew, currency: coverage.currency, n: 0, amount: coverage.mrr)
+                add(coverage.start, .mrrNew, currency: coverage.currency, n: 0, amount: coverage.mrr, group: coverage.group)
             } else {
                 let before = paid[index - 1]
-                if before.end < coverage.start || before.currency != coverage.currency {
-                    add(coverage.start, .mrrReactivation, currency: coverage.currency, n: 0, amount: coverage.mrr)
+                if before.end < coverage.start || before.currency != coverage.currency || before.group != coverage.group {
+                    add(coverage.start, .mrrReactivation, currency: coverage.currency, n: 0, amount: coverage.mrr, group: coverage.group)
                 } else if coverage.mrr > before.mrr {
-                    add(coverage.start, .mrrExpansion, currency: coverage.currency, n: 0, amount: coverage.mrr - before.mrr)
+                    add(coverage.start, .mrrExpansion, currency: coverage.currency, n: 0, amount: coverage.mrr - before.mrr, group: coverage.group)
                 } else if coverage.mrr < before.mrr {
-                    add(coverage.start, .mrrContraction, currency: coverage.currency, n: 0, amount: before.mrr - coverage.mrr)
+                    add(coverage.start, .mrrContraction, currency: coverage.currency, n: 0, amount: before.mrr - coverage.mrr, group: coverage.group)
                 }
             }
             let after = index + 1 < paid.count ? paid[index + 1] : nil
             if after == nil || after!.start > coverage.end {
-                add(coverage.end, .churn, currency: coverage.currency, amount: coverage.mrr)
-            } else if after!.currency != coverage.currency {
-                add(coverage.end, .churn, currency: coverage.currency, n: 0, amount: coverage.mrr)
+                add(coverage.end, .churn, currency: coverage.currency, amount: coverage.mrr, group: coverage.group)
+            } else if after!.currency != coverage.currency || after!.group != coverage.group {
+                add(coverage.end, .churn, currency: coverage.currency, n: 0, amount: coverage.mrr, group: coverage.group)
             }
         }
     }
@@ -164,6 +194,27 @@ struct SubscriptionTimeline {
         }
     }
 
+    /// The number of the group `name` (a product or storefront), the next one for a group not
+    /// seen before.
+    ///
+    /// - Throws: ``LedgerError/invalidMetricsQuery(_:)`` past ``maximumGroups`` groups.
+    mutating func groupNumber(_ name: String) throws(LedgerError) -> Int {
+        if name == lastGroup.name, lastGroup.number != 0 { return lastGroup.number }
+        let number: Int
+        if let known = groupNumbers[name] {
+            number = known
+        } else {
+            guard groupNames.count <= Self.maximumGroups else {
+                throw .invalidMetricsQuery("the ledger has more than \(Self.maximumGroups) groups to count the metrics by")
+            }
+            number = groupNames.count
+            groupNumbers[name] = number
+            groupNames.append(name)
+        }
+        lastGroup = (name, number)
+        return number
+    }
+
     /// The number events count `code` by, the next one for a currency not seen before.
     mutating func currencyNumber(_ code: String) -> Int {
         if code == lastCurrency.code { return lastCurrency.number }
@@ -179,13 +230,14 @@ struct SubscriptionTimeline {
         return number
     }
 
-    /// Counts an event at `at`, when it is before the report's end: its day (from -1), kind
-    /// (under 32) and currency number (under 2¹⁹) in one integer key, hashed faster than the
-    /// three apart.
-    private mutating func add(_ at: Int64, _ kind: SubscriptionMetricEvent.Kind, currency: Int = 0, n: Int = 1, amount: Double = 0) {
+    /// Counts an event at `at`, when it is before the report's end: its group (under 2¹⁷), day
+    /// (from -1, under 2²² - 1), kind (under 32) and currency number (under 2¹⁹) in one integer
+    /// key, hashed faster than the four apart.
+    private mutating func add(_ at: Int64, _ kind: SubscriptionMetricEvent.Kind, currency: Int = 0, n: Int = 1, amount: Double = 0,
+                              group: Int = 0) {
         guard at < end else { return }
         let day = at < start ? -1 : Int((at - start) / SubscriptionMetricsQuery.dayMilliseconds)
-        let key = (day + 1) << 24 | currency << 5 | kind.rawValue
+        let key = group << 46 | (day + 1) << 24 | currency << 5 | kind.rawValue
         let counted = counts[key] ?? (0, 0)
         counts[key] = (counted.n + n, counted.amount + amount)
     }
