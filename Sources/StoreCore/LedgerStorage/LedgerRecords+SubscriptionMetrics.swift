@@ -38,11 +38,13 @@ extension LedgerRecords {
         """
 
     /// The transactions counted: purchases (a family member's copy carries the purchaser's
-    /// price, and is not one), of the query's environment or of every one.
+    /// price, and is not one), of the query's environment or of every one, of its customer or
+    /// of every one.
     private static func inEnvironment(_ query: SubscriptionMetricsQuery) -> LedgerSQL {
-        let purchased: LedgerSQL = "(t.ownership_type IS NULL OR t.ownership_type = 'PURCHASED')"
-        guard let environment = query.environment else { return purchased }
-        return "\(sql: purchased) AND t.environment = \(environment)"
+        var counted: LedgerSQL = "(t.ownership_type IS NULL OR t.ownership_type = 'PURCHASED')"
+        if let environment = query.environment { counted = "\(sql: counted) AND t.environment = \(environment)" }
+        if let customerID = query.customerID { counted = "\(sql: counted) AND t.customer_id = \(customerID)" }
+        return counted
     }
 }
 

@@ -62,7 +62,7 @@ extension HTTPRouter {
         HTTPRoute("GET", "/v1/admin/experiments/{name}", role: .admin, query: ["horizon", "as_of"]) { router, request, context throws(ServiceError) in
             .json(200, try router.experimentReport(request, experiment: context.parameters[0]))
         },
-        HTTPRoute("GET", "/v1/admin/metrics/subscriptions", role: .admin, query: ["from", "to", "interval", "by", "as_of"]) {
+        HTTPRoute("GET", "/v1/admin/metrics/subscriptions", role: .admin, query: ["from", "to", "interval", "by", "customer", "as_of"]) {
             router, request, _ throws(ServiceError) in
             .json(200, try router.subscriptionMetrics(request))
         },

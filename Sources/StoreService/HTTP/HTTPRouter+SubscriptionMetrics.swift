@@ -2,12 +2,13 @@ import Foundation
 import StoreCore
 
 extension HTTPRouter {
-    /// `GET /v1/admin/metrics/subscriptions?from=&to=&interval=&by=&as_of=`: the subscription
+    /// `GET /v1/admin/metrics/subscriptions?from=&to=&interval=&by=&customer=&as_of=`: the subscription
     /// figures per interval of the service's environment, each product's period from the
     /// serving catalog, as `storerules ledger metrics --json` prints them.
     func subscriptionMetrics(_ request: HTTPRequest) throws(ServiceError) -> SubscriptionMetrics {
         try subscriptionMetrics(SubscriptionMetricsRequest(from: request.query["from"], to: request.query["to"],
-                                                           interval: request.query["interval"], by: request.query["by"]),
+                                                           interval: request.query["interval"], by: request.query["by"],
+                                                           customer: request.query["customer"]),
                                 asOf: try reportTime(of: request))
     }
 

@@ -138,6 +138,7 @@ public enum SubscriptionMetricsHTML {
         var text = "By \(metrics.interval.rawValue), \(label(first.start, .day)) to \(label(last.end.addingTimeInterval(-1), .day)), "
             + "as of \(metrics.asOf.formatted(.iso8601))"
         text += metrics.environment.map { ", \($0) only" } ?? ", every environment"
+        text += metrics.customerID.map { ", customer \($0)'s share" } ?? ""
         if let currency = metrics.currency { text += ", in \(currency)" }
         return text + "; periods from the \(metrics.periodSource)."
     }

@@ -19,16 +19,19 @@ public struct SubscriptionMetricsRequest: Sendable {
     public var rates: ExperimentCurrencyRates?
     /// `product` or `storefront` to count each one's figures apart as well, or nil.
     public var by: String?
+    /// The one customer whose share is counted, or nil for every customer.
+    public var customer: String?
 
     /// A request with every default.
     public init(from: String? = nil, to: String? = nil, interval: String? = nil, environment: String? = nil,
-                rates: ExperimentCurrencyRates? = nil, by: String? = nil) {
+                rates: ExperimentCurrencyRates? = nil, by: String? = nil, customer: String? = nil) {
         self.from = from
         self.to = to
         self.interval = interval
         self.environment = environment
         self.rates = rates
         self.by = by
+        self.customer = customer
     }
 
     /// How many intervals the report holds when no start is given: 30 days, 12 weeks or 12 months.
@@ -74,9 +77,11 @@ public struct SubscriptionMetricsRequest: Sendable {
             }
             return grouping
         }
+        if let customer, let problem = CustomerID.problem(with: customer) { throw .init("customer: \(problem)") }
         do {
             return try SubscriptionMetricsQuery(from: from, to: to, interval: interval, asOf: asOf, environment: environment,
-                                                rates: rates, periodMonths: catalog.map(Self.periodMonths) ?? [:], grouping: grouping)
+                                                rates: rates, periodMonths: catalog.map(Self.periodMonths) ?? [:], grouping: grouping,
+                                                customerID: customer)
         } catch {
             throw .init(error.description)
         }

@@ -7,7 +7,8 @@ public enum SubscriptionMetricsText {
     /// The figures of `metrics`, a line per interval; then, when grouped, each group's.
     public static func render(_ metrics: SubscriptionMetrics) -> String {
         var lines = ["Subscriptions by \(metrics.interval.rawValue), as of \(metrics.asOf.formatted(.iso8601))"
-                     + (metrics.environment.map { ", \($0) only" } ?? "") + "; periods from the \(metrics.periodSource)"]
+                     + (metrics.environment.map { ", \($0) only" } ?? "") + (metrics.customerID.map { ", customer \($0)'s share" } ?? "")
+                     + "; periods from the \(metrics.periodSource)"]
         lines += tables(metrics.intervals)
         if !metrics.currenciesLeftOut.isEmpty {
             lines.append("")

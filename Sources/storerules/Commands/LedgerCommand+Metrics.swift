@@ -19,6 +19,9 @@ extension LedgerCommand {
     /// `--by` of `metrics`.
     static let metricsBy = TypedOption<String>.text(
         "by", "product|storefront", help: "Also count each product's or storefront's figures apart (each event in its transaction's).")
+    /// `--customer` of `metrics`.
+    static let metricsCustomer = TypedOption<String>.text(
+        "customer", "ID", help: "Count only this customer's share: their transactions' figures, as `ledger customer` shows them.")
     /// `--currency` of `metrics`.
     static let metricsCurrency = TypedOption<String>.text(
         "currency", "C", help: "Report money in this currency, converted with --rates (default each currency apart).")
@@ -38,12 +41,12 @@ extension LedgerCommand {
     /// The options of `metrics`.
     static let metricsOptions: [CommandOption] = [
         ledgerOption, metricsFrom.option, metricsTo.option, metricsInterval.option, metricsEnvironment.option, metricsBy.option,
-        metricsCurrency.option,
+        metricsCustomer.option, metricsCurrency.option,
         metricsRates.option, metricsAsOf.option, metricsJSONFlag, metricsHTML.option,
     ]
 
     /// `ledger metrics [DIR] --ledger URL [--from DATE --to DATE] [--interval …] [--environment E]
-    /// [--by product|storefront] [--currency C --rates FILE] [--as-of TIME] [--json | --html OUT]`: the subscription
+    /// [--by product|storefront] [--customer ID] [--currency C --rates FILE] [--as-of TIME] [--json | --html OUT]`: the subscription
     /// figures per interval, with each product's period from DIR's catalog when given.
     static func metrics(_ parsed: ParsedArguments) throws -> Int32 {
         let folderPath = parsed.positionals.count > 1 ? parsed.positionals[1] : nil
@@ -52,7 +55,8 @@ extension LedgerCommand {
         if htmlPath != nil, parsed.printsJSON { throw UsageError("give --json or --html OUT, not both") }
         var request = SubscriptionMetricsRequest(from: try parsed.value(of: metricsFrom), to: try parsed.value(of: metricsTo),
                                                  interval: try parsed.value(of: metricsInterval),
-                                                 environment: try parsed.value(of: metricsEnvironment), by: try parsed.value(of: metricsBy))
+                                                 environment: try parsed.value(of: metricsEnvironment), by: try parsed.value(of: metricsBy),
+                                                 customer: try parsed.value(of: metricsCustomer))
         request.rates = try metricsRates(parsed)
         let catalog = try folderPath.flatMap { try PolicyLoader.open($0).1 }
         let asOf = try parsed.value(of: metricsAsOf) ?? Date()

@@ -18,7 +18,7 @@ enum LedgerCommand: Command {
            storerules ledger retry DIR --ledger URL
            storerules ledger consumption --ledger URL [--json]
            storerules ledger metrics [DIR] --ledger URL [--from DATE] [--to DATE] [--interval day|week|month]
-                                     [--environment E] [--by product|storefront] [--currency C --rates FILE]
+                                     [--environment E] [--by product|storefront] [--customer ID] [--currency C --rates FILE]
                                      [--as-of TIME] [--json | --html OUT]
            storerules ledger check --ledger URL
            storerules ledger copy --from URL --to URL

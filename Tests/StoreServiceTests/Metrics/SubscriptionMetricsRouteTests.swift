@@ -22,6 +22,9 @@ import Testing
             let byDefault = service.respond("GET", "/v1/admin/metrics/subscriptions", query: ["as_of": "2026-12-01"], key: admin)
             #expect((byDefault.object["intervals"] as? [Any])?.count == 30, "thirty days by default")
             #expect(byDefault.object["by"] == nil && byDefault.object["groups"] == nil, "no groups unless asked")
+            #expect(byDefault.object["customer"] == nil, "every customer unless one is asked")
+            let share = service.respond("GET", "/v1/admin/metrics/subscriptions", query: ["as_of": "2026-12-01", "customer": "ana"], key: admin)
+            #expect(share.status == 200 && share.object["customer"] as? String == "ana", "\(share.bodyText)")
             let byProduct = service.respond("GET", "/v1/admin/metrics/subscriptions", query: ["as_of": "2026-12-01", "by": "product"], key: admin)
             #expect(byProduct.status == 200 && byProduct.object["by"] as? String == "product" && byProduct.object["groups"] is [Any],
                     "\(byProduct.bodyText)")
@@ -29,6 +32,7 @@ import Testing
             for (query, reason) in [(["interval": "hour"], "interval is day, week or month"),
                                     (["interval": "WEEK"], "not 'WEEK'; did you mean 'week'?"), (["from": "yesterday"], "from is a date"),
                                     (["by": "prodcut"], "by is product or storefront, not 'prodcut'; did you mean 'product'?"),
+                                    (["customer": ""], "customer: the customer id is empty"),
                                     (["from": "2026-12-01", "to": "2026-11-01"], "start is after its end"),
                                     (["from": "1990-01-01", "to": "2026-01-01"], "more than 3660 intervals"),
                                     (["as_of": "999999999999999999"], "dates and time are from 1900 to 9999"),

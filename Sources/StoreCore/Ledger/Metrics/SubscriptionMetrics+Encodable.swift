@@ -2,12 +2,13 @@ import Foundation
 
 /// The JSON of a report: `storerules ledger metrics --json` and
 /// `GET /v1/admin/metrics/subscriptions` print it; times are ISO 8601 in UTC, money in units
-/// of its currency, rates null when their denominator is 0; with a grouping, `by` names it and
+/// of its currency, rates null when their denominator is 0; `customer` names the customer whose
+/// share it is, when it is one's; with a grouping, `by` names it and
 /// `groups` lists each group's `name` and `intervals`.
 extension SubscriptionMetrics: Encodable {
     private enum CodingKeys: String, CodingKey {
         case from, to, interval, asOf = "as_of", environment, currency, currenciesLeftOut = "currencies_left_out"
-        case periodSource = "period_source", intervals, by, groups
+        case periodSource = "period_source", intervals, by, groups, customer
     }
 
     private enum GroupKeys: String, CodingKey {
@@ -23,6 +24,7 @@ extension SubscriptionMetrics: Encodable {
         try container.encode(Self.time(asOf), forKey: .asOf)
         try container.encode(environment, forKey: .environment)
         try container.encode(currency, forKey: .currency)
+        if let customerID { try container.encode(customerID, forKey: .customer) }
         try container.encode(currenciesLeftOut, forKey: .currenciesLeftOut)
         try container.encode(periodSource, forKey: .periodSource)
         try container.encode(intervals, forKey: .intervals)

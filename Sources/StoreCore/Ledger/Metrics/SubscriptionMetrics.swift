@@ -107,6 +107,8 @@ public struct SubscriptionMetrics: Sendable, Hashable {
     public var periodSource: String
     /// The intervals, in order.
     public var intervals: [Interval]
+    /// The customer whose share the figures are, or nil for every customer.
+    public var customerID: String?
     /// What ``groups`` are counted by, or nil when the report has none.
     public var grouping: SubscriptionMetricsGrouping?
     /// The figures of each product or storefront apart, by its name (empty for transactions

@@ -23,6 +23,7 @@ struct SubscriptionMetricsFold {
             intervals: intervals(of: events.filter { $0.group == nil }, leftOut: &leftOut))
         metrics.currenciesLeftOut = leftOut.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         metrics.grouping = query.grouping
+        metrics.customerID = query.customerID
         metrics.groups = byGroup.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { name in
             SubscriptionMetrics.Group(name: name, intervals: intervals(of: byGroup[name]!, leftOut: &leftOut))
         }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What ``Ledger/subscriptionMetrics(_:)`` is asked: the intervals, the time the figures are
-/// as of, the environment, the exchange rates, the products' periods and what the figures are
-/// grouped by.
+/// as of, the environment, the exchange rates, the products' periods, what the figures are
+/// grouped by and whose share is counted.
 public struct SubscriptionMetricsQuery: Sendable, Hashable {
     /// The most intervals one report holds: ten years by day.
     public static let maximumIntervals = 3_660
@@ -20,6 +20,8 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
     /// The months in each product's period (a week is 12/52), from a catalog; products not
     /// listed take theirs from each transaction's duration.
     public let periodMonths: [String: Double]
+    /// The one customer whose share of the figures is counted, or nil for every customer.
+    public let customerID: String?
     /// What the figures are also counted by, each group apart, or nil for the whole ledger's alone.
     public let grouping: SubscriptionMetricsGrouping?
     /// How many transactions one read of the ledger takes, in each subscription's order: fewer
@@ -42,7 +44,8 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
     ///   0, or the page size is below 1.
     public init(from: Date, to: Date, interval: SubscriptionMetricsInterval, asOf: Date, environment: String? = nil,
                 rates: ExperimentCurrencyRates? = nil, periodMonths: [String: Double] = [:],
-                grouping: SubscriptionMetricsGrouping? = nil, pageSize: Int = Self.defaultPageSize) throws(LedgerError) {
+                grouping: SubscriptionMetricsGrouping? = nil, customerID: String? = nil,
+                pageSize: Int = Self.defaultPageSize) throws(LedgerError) {
         guard from <= to else { throw .invalidMetricsQuery("the report's start is after its end") }
         guard [from, to, asOf].allSatisfy({ $0 >= Self.earliest && $0 < Self.latest }) else {
             throw .invalidMetricsQuery("a report's dates and time are from 1900 to 9999")
@@ -68,6 +71,7 @@ public struct SubscriptionMetricsQuery: Sendable, Hashable {
         self.rates = rates
         self.periodMonths = periodMonths
         self.grouping = grouping
+        self.customerID = customerID
         self.pageSize = pageSize
     }
 
