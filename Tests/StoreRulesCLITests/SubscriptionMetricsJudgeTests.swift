@@ -126,4 +126,22 @@ import Testing
         let differences = MetricsJudge.differences(command, judged.report)
         #expect(differences.isEmpty, "\(differences.count) figures differ on \(backend): \(differences.prefix(15).joined(separator: "\n"))")
     }
+
+    @Test("storerules ledger metrics DIR --html OUT writes the operator page of the ledger, grouped by storefront")
+    func operatorPage() throws {
+        let (url, _) = try Self.ledger(on: "sqlite")
+        let catalog = try String(contentsOf: MetricsYear.catalogURL, encoding: .utf8)
+        let folder = try CommandRunner.policyFolder("return { grant = function() return {} end }", files: ["Products.storekit": catalog])
+        let out = folder.appending(path: "operator.html")
+        let written = try CommandRunner.run(["ledger", "metrics", folder.path, "--ledger", url, "--from", "2025-10-01", "--to", "2025-12-31",
+                                             "--interval", "month", "--by", "storefront", "--as-of", "2026-01-01", "--html", out.path])
+        #expect(written.status == 0 && written.standardOutput.contains("wrote \(out.path)"), "\(written.standardError)")
+        let page = try String(contentsOf: out, encoding: .utf8)
+        for section in ["metrics", "policy", "decisions", "waiting"] {
+            #expect(page.contains("<section id=\"\(section)\">"), "section \(section)")
+        }
+        #expect(page.contains("<h2>By storefront</h2>") && page.contains("Content-Security-Policy") && !page.contains("<script"))
+        let refused = try CommandRunner.run(["ledger", "metrics", "--ledger", url, "--by", "storefonts"])
+        #expect(refused.status != 0 && refused.standardError.contains("did you mean 'storefront'?"), "\(refused.standardError)")
+    }
 }

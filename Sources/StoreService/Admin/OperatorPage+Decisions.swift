@@ -7,7 +7,11 @@ extension OperatorPage {
     /// The decisions of the last hour and the last day by hook and source — decided by the
     /// policy, the default for a hook it lacks, the fallback after a failure — and the latest
     /// failures with their reason and policy line.
-    static func decisionsSection(_ decisions: RecentDecisions.Summary) -> String {
+    static func decisionsSection(_ decisions: RecentDecisions.Summary?) -> String {
+        guard let decisions else {
+            return "<section id=\"decisions\"><h2>Decisions</h2><p class=\"empty\">Decisions are counted by a running service, "
+                + "in memory: its page (<code>GET /admin</code>) shows them.</p></section>"
+        }
         var html = "<section id=\"decisions\"><h2>Decisions</h2><div class=\"cards\">"
         let hourTotal = decisions.lastHour.values.reduce(0, +)
         let hourFallbacks = decisions.lastHour.filter { $0.key.source == "fallback" }.values.reduce(0, +)

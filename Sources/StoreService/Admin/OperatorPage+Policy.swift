@@ -5,7 +5,15 @@ extension OperatorPage {
     /// of a reload or release that failed — and its history since the start: each load and
     /// each failure, newest first.
     static func policySection(_ facts: OperatorPageFacts) -> String {
-        let policy = facts.policy
+        guard let policy = facts.policy else {
+            return "<section id=\"policy\"><h2>Policy</h2><p class=\"empty\">No policy was given: "
+                + "<code>storerules ledger metrics DIR --html OUT</code> shows the one in DIR.</p></section>"
+        }
+        guard facts.source == .service else {
+            return "<section id=\"policy\"><h2>Policy</h2><dl><dt>Version</dt><dd><code>\(escape(policy.version))</code></dd>"
+                + "<dt>Hooks</dt><dd>\(escape(policy.hooks.joined(separator: ", ")))</dd></dl>"
+                + "<p class=\"empty\">The policy given to the command; a running service's page shows what it serves and its history.</p></section>"
+        }
         var html = "<section id=\"policy\"><h2>Policy</h2><div class=\"cards\">"
         html += card(String(policy.version.prefix(8)), "version serving")
         html += card(age(of: policy.loadedAt, at: facts.readAt), "since it was loaded")
@@ -40,7 +48,7 @@ extension OperatorPage {
         guard let releases = facts.releases else { return "" }
         let rows = releases.map { release in
             [String(release.number), escape(release.action.rawValue), "<code>\(escape(short(release.version)))</code>",
-             escape(time(release.releasedAt)), release.version == facts.policy.version ? "<span class=\"good\">serving</span>" : ""]
+             escape(time(release.releasedAt)), release.version == facts.policy?.version ? "<span class=\"good\">serving</span>" : ""]
         }
         return "<h3>Releases of the fleet</h3>"
             + table(["Release", "Action", "Version", "Released", "Here"], rows, empty: "No release yet.")

@@ -1,12 +1,13 @@
 import Foundation
 import StoreCore
+import StorePolicy
 
-/// The operator page, `GET /admin`: one self-contained, read-only HTML page of what the service
-/// and its ledger look like now — the subscription metrics, the policy serving and its
+/// The operator page, `GET /admin` (and, from a ledger alone, `storerules ledger metrics --html`):
+/// one self-contained, read-only HTML page of what the service and its ledger look like now — the subscription metrics, the policy serving and its
 /// history, the decisions of the last hour and day with their latest failures, what waits, and
 /// the experiments. No script, no form, nothing from outside: the style is inline, the charts
 /// SVG, and ``contentSecurityPolicy`` allows nothing else. Every text is escaped.
-enum OperatorPage {
+public enum OperatorPage {
     /// The `Content-Security-Policy` the page is served with: nothing may load or run, styles
     /// written in the page and `data:` images excepted; no form may post and no page may frame it.
     static let contentSecurityPolicy =
@@ -26,7 +27,7 @@ enum OperatorPage {
         main += policySection(facts)
         main += decisionsSection(facts.decisions)
         main += waitingSection(facts.waiting, now: facts.readAt)
-        main += experimentsSection(facts.experiments)
+        main += experimentsSection(facts.experiments, linked: facts.source == .service)
         var links = subscriptionMetrics == nil ? [] : [("metrics", "Subscriptions")]
         links += [("policy", "Policy"), ("decisions", "Decisions"), ("waiting", "What waits")]
         if !facts.experiments.isEmpty { links.append(("experiments", "Experiments")) }
@@ -36,10 +37,29 @@ enum OperatorPage {
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="\(metaContentSecurityPolicy)">
         <title>StoreRules operator page</title><style>\(OperatorPageStyle.css)\(SubscriptionMetricsHTML.style)</style></head>
-        <body><header><h1>StoreRules</h1><p class="meta">policy <b>\(escape(short(facts.policy.version)))</b> · read \
+        <body><header><h1>StoreRules</h1><p class="meta">\(escape(origin(of: facts))) · read \
         \(escape(time(facts.readAt))) · read-only</p><nav>\(navigation)</nav></header>
         <main>\(main)</main></body></html>
         """
+    }
+
+    /// The same page drawn away from a service, by `storerules ledger metrics --html`: the
+    /// subscription figures `metrics`, what waits in `ledger` (named `name`) and its
+    /// experiments, with `engine`'s policy when one is given; decisions and the policy's history,
+    /// which only a running service knows, are said to be there.
+    public static func render(ledger: Ledger, named name: String, metrics: SubscriptionMetrics, engine: PolicyEngine?,
+                              log: (String) -> Void) -> String {
+        render(OperatorPageFacts.read(ledger: ledger, named: name, engine: engine, log: log),
+               subscriptionMetrics: SubscriptionMetricsHTML.section(metrics))
+    }
+
+    /// Where the page's facts come from, as its header says: the policy serving, or the ledger
+    /// a command read.
+    private static func origin(of facts: OperatorPageFacts) -> String {
+        switch facts.source {
+        case .service: return "policy " + (facts.policy.map { short($0.version) } ?? "none")
+        case .ledger(let name): return "ledger \(name)" + (facts.policy.map { ", policy \(short($0.version))" } ?? "")
+        }
     }
 
     /// `text` with the characters HTML gives a meaning written as entities.

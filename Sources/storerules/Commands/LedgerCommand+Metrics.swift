@@ -36,7 +36,8 @@ extension LedgerCommand {
     static let metricsJSONFlag = CommandOption.json(help: "Print the figures as JSON, as GET /v1/admin/metrics/subscriptions answers them.")
     /// `--html` of `metrics`.
     static let metricsHTML = TypedOption<String>.text(
-        "html", "OUT", help: "Write one self-contained HTML page: overview cards and charts per interval.")
+        "html", "OUT", help: "Write the operator page from the ledger alone: overview cards and charts per interval, what waits, "
+            + "the experiments, and DIR's policy when given.")
 
     /// The options of `metrics`.
     static let metricsOptions: [CommandOption] = [
@@ -67,17 +68,22 @@ extension LedgerCommand {
             throw UsageError(error.description)
         }
         let location = try location(parsed)
-        let metrics: SubscriptionMetrics
+        let ledger: Ledger, metrics: SubscriptionMetrics
         do {
-            metrics = try location.openForCommand(mustExist: true).subscriptionMetrics(query)
+            ledger = try location.openForCommand(mustExist: true)
+            metrics = try ledger.subscriptionMetrics(query)
         } catch let error as CommandFailure {
             throw error
         } catch {
             throw CommandFailure("\(location.displayName): \(error)")
         }
         if let htmlPath {
+            let engine = try folderPath.map { try PolicyLoader.engine(forFolder: $0) }
+            let page = OperatorPage.render(ledger: ledger, named: location.displayName, metrics: metrics, engine: engine) {
+                Output.error("storerules: \($0)")
+            }
             do {
-                try SubscriptionMetricsHTML.page(metrics).write(to: URL(fileURLWithPath: htmlPath), atomically: true, encoding: .utf8)
+                try page.write(to: URL(fileURLWithPath: htmlPath), atomically: true, encoding: .utf8)
             } catch {
                 throw CommandFailure("cannot write \(htmlPath): \(error.localizedDescription)")
             }
