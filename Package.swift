@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "SignedData", dependencies: ["COpenSSL"]),
         .target(name: "StoreCore", dependencies: ["SignedData"]),
         .target(name: "StorePolicy", dependencies: ["LuaBridge", "CPolicyContext", "StoreCore", "TextMatching"]),
-        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "SQLiteLedger", "LuaBridge", "AppStoreServerAPI", "StoreStatistics"]),
+        .target(name: "StoreService", dependencies: ["StorePolicy", "StoreCore", "SQLiteLedger", "LuaBridge", "AppStoreServerAPI", "StoreStatistics"],
+                resources: [.embedInCode("Contract/openapi.json")]),
         // The HTTP transport over the service core: its own strict HTTP/1.1 reading, TLS through OpenSSL.
         .target(name: "StoreHTTP", dependencies: ["StoreService", "COpenSSL", "AppStoreServerAPI"]),
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is needed, then runs the whole StoreRules test suite: the Swift tests (with
 # the cross-check against Apple's App Store Server Library, and the PostgreSQL suites against
-# a throwaway server started here, or the one STORERULES_TEST_POSTGRES_URL names), the same
+# a throwaway server started here, or the one STORERULES_TEST_POSTGRES_URL names), the route
+# tests' requests and answers against the OpenAPI contract, the same
 # in-process tests again under AddressSanitizer, every fuzz target for a short bounded time, the
 # example policies' own tests, the storefront page in headless Chromium, and the alert rules
 # under promtool; then what ran.
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --test
 scripts/crosscheck/setup.sh
 scripts/statistics/setup.sh
+scripts/contract/setup.sh
 
 # What the run made for itself (the summary, each pass's output, a PostgreSQL server's folder)
 # goes when it ends, whether it passes or fails.
@@ -52,7 +54,16 @@ run_swift_tests() {
 }
 
 swift build --build-tests
-run_swift_tests "Swift tests"
+# The route tests' requests and answers are recorded, to be checked against the contract below.
+exchanges="$scratch/exchanges.jsonl"
+STORERULES_CONTRACT_EXCHANGES="$exchanges" run_swift_tests "Swift tests"
+
+# The contract: the OpenAPI document is valid OpenAPI 3.1, and every request the route tests
+# made and every answer they got is what it says.
+contract=Sources/StoreService/Contract/openapi.json
+.venv-contract/bin/python -m openapi_spec_validator "$contract"
+.venv-contract/bin/python scripts/contract/validate_exchanges.py --require-coverage "$contract" "$exchanges" | tee "$scratch/contract-output"
+echo "Contract: $(grep ' exchanges, ' "$scratch/contract-output")" >>"$summary"
 
 # AddressSanitizer over Lua's C, OpenSSL's, SQLite's and libpq's callers, the bridge's host
 # functions and the transport: every test that runs in the test process. The command line's

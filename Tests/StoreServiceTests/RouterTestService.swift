@@ -51,7 +51,10 @@ struct RouterTestService {
                  body: String = "") -> HTTPResponse {
         var headers = headers
         if let key { headers["Authorization"] = "Bearer \(key)" }
-        return router.respond(to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: Data(body.utf8)))
+        let request = HTTPRequest(method: method, path: path, query: query, headers: headers, body: Data(body.utf8))
+        let response = router.respond(to: request)
+        ContractExchanges.record(request, response)
+        return response
     }
 
     /// Removes the temporary folder.

@@ -87,7 +87,7 @@ extension HTTPRouter {
         HTTPRoute("GET", "/metrics", role: .admin) { router, _, _ throws(ServiceError) in
             .text(200, router.metricsExposition(), contentType: PrometheusText.contentType)
         },
-    ] + operatorPageRoutes
+    ] + operatorPageRoutes + contractRoutes
 
     // MARK: - Signed data
 

@@ -16,7 +16,10 @@ import Testing
     static func page(_ service: RouterTestService, path: String = "/admin", authorization: String?, from address: String? = loopback,
                      encrypted: Bool = false) -> HTTPResponse {
         let headers = authorization.map { ["Authorization": $0] } ?? [:]
-        return service.router.respond(to: HTTPRequest(method: "GET", path: path, headers: headers, clientAddress: address, isEncrypted: encrypted))
+        let request = HTTPRequest(method: "GET", path: path, headers: headers, clientAddress: address, isEncrypted: encrypted)
+        let response = service.router.respond(to: request)
+        ContractExchanges.record(request, response)
+        return response
     }
 
     @Test("a browser on this machine is asked for the key, signs in with it as the password, and is refused a wrong one")
