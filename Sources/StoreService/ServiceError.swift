@@ -52,6 +52,8 @@ public enum ServiceError: Error, Sendable, Encodable {
         switch self {
         case .badRequest(let problem): problem
         case .verificationFailed(let part, let error): "\(part): \(error.description)"
+        // An app's key must not learn which customer holds a token by trying it.
+        case .ledgerRefused(.appAccountTokenInUse(let token, _)): "the app account token \(token) already belongs to another customer"
         case .ledgerRefused(let error): error.description
         case .reloadFailed(let error, let version): "\(error.description); version \(version) keeps serving"
         case .decisionFailed(let error): error.description

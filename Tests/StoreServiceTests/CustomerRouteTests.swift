@@ -72,6 +72,8 @@ import Testing
         #expect(registered.object["app_account_token"] as? String == token.lowercased())
         let twin = service.respond("PUT", "/v1/customers/bo", body: #"{"app_account_token": "\#(token.lowercased())"}"#)
         #expect(twin.status == 409)
+        #expect(twin.errorMessage?.contains("another customer") == true && twin.errorMessage?.contains("ana") == false,
+                "the answer does not say who holds the token: \(twin.bodyText)")
         let invalid = service.respond("PUT", "/v1/customers/cy", body: #"{"app_account_token": "not-a-uuid"}"#)
         #expect(invalid.status == 400)
         #expect(invalid.errorKind == "bad_request")
