@@ -151,4 +151,13 @@ import Testing
         #expect(String(decoding: garbage.body, as: UTF8.self).contains("takes no body"))
         #expect(service.respond("POST", "/v1/admin/retry-unfinished", key: RouterTestService.adminKey).status == 200)
     }
+
+    @Test("every 503 says when to try again: 5 s after a storage failure, 1 s after a transaction that kept changing")
+    func everyUnavailableAnswerCarriesRetryAfter() {
+        let storage = HTTPError(.storageFailed(LedgerStorageFailure(message: "disk gone", isTransient: true)))
+        #expect(storage.status == 503 && storage.headers["Retry-After"] == "5")
+        let outpaced = HTTPError(.ledgerRefused(.decisionOutpaced(transactionID: "7", attempts: 4)))
+        #expect(outpaced.status == 503 && outpaced.headers["Retry-After"] == "1")
+        #expect(HTTPError(.badRequest("no")).headers["Retry-After"] == nil)
+    }
 }

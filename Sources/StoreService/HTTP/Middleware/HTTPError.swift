@@ -24,13 +24,15 @@ public struct HTTPError: Error, Sendable {
 
     /// The refusal that answers `error`. A failure of the ledger's storage is `503` with
     /// `Retry-After` on every route, whether or not it may pass, and its message stays in the log:
-    /// it can name a host, a port, a file or what the database driver said.
+    /// it can name a host, a port, a file or what the database driver said. Every other `503` (a
+    /// transaction that kept changing while it was decided) says when to try again too.
     public init(_ error: ServiceError) {
         if case .storageFailed(let failure) = error {
             self.init(503, kind: error.kind, message: "the ledger's storage is unavailable; try again later",
                       headers: ["Retry-After": "5"], logDetail: "the ledger's storage failed: \(failure.message)")
         } else {
-            self.init(error.httpStatus, kind: error.kind, message: error.message)
+            self.init(error.httpStatus, kind: error.kind, message: error.message,
+                      headers: error.httpStatus == 503 ? ["Retry-After": "1"] : [:])
         }
     }
 }
