@@ -54,11 +54,7 @@ import Testing
             }
         }
         for group in metrics.groups {
-            for (previous, next) in zip(group.intervals, group.intervals.dropFirst()) {
-                let before = previous.money["USD"]?.mrr ?? 0, money = next.money["USD"] ?? .init()
-                let moved = before + money.mrrNew + money.mrrReactivation + money.mrrExpansion - money.mrrContraction - money.mrrChurn
-                #expect(abs(moved - money.mrr) < 1e-9, "\(group.name)'s MRR moves by its movement on \(next.start)")
-            }
+            Base.expectMRRMovesByItsMovement(group.intervals, of: "\(group.name)'s")
         }
     }
 

@@ -91,10 +91,16 @@ import Testing
         #expect(days[37].renewals == 1 && days[37].productChangesAtRenewal == 0)
         #expect(days[50].money["USD"]?.mrrReactivation == 9.99 && days[50].newPaidSubscriptions == 0)
         #expect(days[59].activeSubscriptions == 2 && Self.close(days[59].money["USD"]?.mrr, 9.99 + 9.99), "ana renewed, di came back; ed lapsed on day 45")
-        for (previous, next) in zip(days, days.dropFirst()) {
+        Self.expectMRRMovesByItsMovement(days, of: "the ledger's")
+    }
+
+    /// Each interval's MRR in dollars is the one before plus its movement: new, reactivation
+    /// and expansion, less contraction and churn.
+    static func expectMRRMovesByItsMovement(_ intervals: [SubscriptionMetrics.Interval], of whose: String) {
+        for (previous, next) in zip(intervals, intervals.dropFirst()) {
             let before = previous.money["USD"]?.mrr ?? 0, money = next.money["USD"] ?? .init()
             let moved = before + money.mrrNew + money.mrrReactivation + money.mrrExpansion - money.mrrContraction - money.mrrChurn
-            #expect(abs(moved - money.mrr) < 1e-9, "MRR moves by its movement on \(next.start)")
+            #expect(abs(moved - money.mrr) < 1e-9, "\(whose) MRR moves by its movement on \(next.start)")
         }
     }
 
