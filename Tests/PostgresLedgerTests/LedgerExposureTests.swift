@@ -43,6 +43,17 @@ import Testing
         #expect(try ledger.customers().map(\.id) == ["ana"])
     }
 
+    @Test("a customer's exposures read back by exposure time, then experiment and phase, whatever their keys' order",
+          arguments: LedgerBackend.available)
+    func exposuresReadInTimeOrder(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let early = Self.exposure(experiment: "zeta_copy", at: 1), late = Self.exposure(experiment: "alpha_copy", at: 9)
+        let sameTime = Self.exposure(experiment: "alpha_copy", phase: "0000aaaa0000", at: 9)
+        try ledger.recordExposures([late, sameTime, early], phases: [])
+        #expect(try ledger.exposures(customerID: "ana") == [early, sameTime, late])
+        #expect(try ledger.customerState(customerID: "ana").exposures == [early, sameTime, late])
+    }
+
     @Test("a batch stores what is new and returns, in the order asked, what is stored for each experiment and phase",
           arguments: LedgerBackend.available)
     func batchReturnsStoredRows(on backend: LedgerBackend) throws {

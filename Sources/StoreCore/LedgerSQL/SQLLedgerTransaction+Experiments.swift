@@ -1,11 +1,12 @@
 extension SQLLedgerTransaction {
     public func exposures(customerID: String) throws -> [ExperimentExposure] {
+        // A customer has a few exposures, read with every snapshot: they are ordered here rather
+        // than by a sort the database would set up for each read.
         try connection.rows(
             """
             SELECT \(sql: LedgerRecords.exposureColumns) FROM experiment_exposure WHERE customer_id = \(customerID)
-            ORDER BY exposed_date, experiment\(.binaryCollation), phase\(.binaryCollation)
             """
-        ).map(LedgerRecords.exposure(from:))
+        ).map(LedgerRecords.exposure(from:)).sorted(by: LedgerRecords.exposureOrder)
     }
 
     public func exposures() throws -> [ExperimentExposure] {
