@@ -3,8 +3,8 @@ import StoreCore
 import StorePolicy
 
 /// The operator page, `GET /admin` (and, from a ledger alone, `storerules ledger metrics --html`):
-/// one self-contained, read-only HTML page of what the service and its ledger look like now — the subscription metrics, the policy serving and its
-/// history, the decisions of the last hour and day with their latest failures, what waits, and
+/// one self-contained, read-only HTML page of what the service and its ledger look like now —
+/// the subscription metrics, the policy serving and its history, the decisions of the last hour and day with their latest failures, what waits, and
 /// the experiments. No script, no form, nothing from outside: the style is inline, the charts
 /// SVG, and ``contentSecurityPolicy`` allows nothing else. Every text is escaped.
 public enum OperatorPage {

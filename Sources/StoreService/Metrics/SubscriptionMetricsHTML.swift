@@ -88,7 +88,7 @@ public enum SubscriptionMetricsHTML {
             + "<th>New customers</th><th>Churned</th></tr></thead><tbody>"
         for group in metrics.groups {
             let last = group.intervals.last
-            html += "<tr><th>\(HTMLText.escape(group.name.isEmpty ? "(none given)" : group.name))</th>"
+            html += "<tr><th>\(HTMLText.escape(SubscriptionMetricsText.groupName(group)))</th>"
                 + "<td>\(last?.activeSubscriptions ?? 0)</td><td>\(last?.activeTrials ?? 0)</td>"
             for currency in currencies {
                 let revenue = group.intervals.reduce(0.0) { $0 + ($1.money[currency].map { $0.subscriptionRevenue + $0.nonSubscriptionRevenue } ?? 0) }

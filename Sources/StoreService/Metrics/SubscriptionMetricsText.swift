@@ -17,7 +17,7 @@ public enum SubscriptionMetricsText {
         if let grouping = metrics.grouping {
             for group in metrics.groups {
                 lines.append("")
-                lines.append("\(groupTitle(grouping)) \(group.name.isEmpty ? "(none given)" : group.name)")
+                lines.append("\(groupTitle(grouping)) \(groupName(group))")
                 lines += tables(group.intervals)
             }
         }
@@ -30,6 +30,12 @@ public enum SubscriptionMetricsText {
         case .product: "Product"
         case .storefront: "Storefront"
         }
+    }
+
+    /// A group's name as text and the page show it: `(none given)` for the transactions whose
+    /// payloads named no storefront.
+    static func groupName(_ group: SubscriptionMetrics.Group) -> String {
+        group.name.isEmpty ? "(none given)" : group.name
     }
 
     /// The counts per interval, then each currency's money per interval.

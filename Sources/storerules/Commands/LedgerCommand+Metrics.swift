@@ -59,7 +59,10 @@ extension LedgerCommand {
                                                  environment: try parsed.value(of: metricsEnvironment), by: try parsed.value(of: metricsBy),
                                                  customer: try parsed.value(of: metricsCustomer))
         request.rates = try metricsRates(parsed)
-        let catalog = try folderPath.flatMap { try PolicyLoader.open($0).1 }
+        // DIR is read once: its catalog for the periods, and, for the page, its policy.
+        let folder = try folderPath.map(PolicyLoader.open)
+        let catalog = folder?.1
+        let engine = htmlPath == nil ? nil : try folder.map { try PolicyLoader.engine(for: $0.0, catalog: $0.1) }
         let asOf = try parsed.value(of: metricsAsOf) ?? Date()
         let query: SubscriptionMetricsQuery
         do {
@@ -78,7 +81,6 @@ extension LedgerCommand {
             throw CommandFailure("\(location.displayName): \(error)")
         }
         if let htmlPath {
-            let engine = try folderPath.map { try PolicyLoader.engine(forFolder: $0) }
             let page = OperatorPage.render(ledger: ledger, named: location.displayName, metrics: metrics, engine: engine) {
                 Output.error("storerules: \($0)")
             }

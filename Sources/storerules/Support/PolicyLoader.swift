@@ -10,6 +10,12 @@ enum PolicyLoader {
     static func engine(forFolder path: String, limits: LuaLimits = .default,
                        print: @escaping @Sendable (String) -> Void = { Output.error("[policy] " + $0) }) throws -> PolicyEngine {
         let (folder, catalog) = try open(path)
+        return try engine(for: folder, catalog: catalog, limits: limits, print: print)
+    }
+
+    /// An engine running the policy of `folder`, opened already, over its `catalog`.
+    static func engine(for folder: PolicyFolder, catalog: Catalog?, limits: LuaLimits = .default,
+                       print: @escaping @Sendable (String) -> Void = { Output.error("[policy] " + $0) }) throws -> PolicyEngine {
         do {
             let engine = try PolicyEngine(source: try folder.policySource(),
                                           catalog: catalog.map(PolicyCatalog.init) ?? .empty, limits: limits, print: print)

@@ -16,12 +16,12 @@ struct SubscriptionTransaction {
     var isUpgraded: Bool
     /// Its price in milli-units.
     var price: Int64
-    /// Its currency, numbered by ``SubscriptionTimeline/currencyNumber(_:)``.
+    /// Its currency, numbered by ``SubscriptionTimeline/currencies``.
     var currency: Int
     /// Whether it is a free trial.
     var isTrial: Bool
     /// The group its events count in besides the whole ledger's, numbered by
-    /// ``SubscriptionTimeline/groupNumber(_:)``; 0 when the query groups nothing.
+    /// ``SubscriptionTimeline/groups``; 0 when the query groups nothing.
     var group: Int
 }
 
@@ -32,20 +32,14 @@ struct SubscriptionTransaction {
 struct SubscriptionTimeline {
     /// The events so far, by day, kind and currency number in one integer (see `add`).
     private var counts: [Int: (n: Int, amount: Double)] = [:]
-    /// The currencies seen, each numbered by its place in ``currencyNames`` (none is 0).
-    private var currencyNumbers: [String: Int] = ["": 0]
-    private var currencyNames = [""]
-    private var lastCurrency = (code: "", number: 0)
-    /// The groups seen (products or storefronts), each numbered by its place in
-    /// ``groupNames``; 0 is the whole ledger.
-    private var groupNumbers: [String: Int] = [:]
-    private var groupNames = [""]
-    private var lastGroup = (name: "", number: 0)
+    /// The currencies seen, numbered as events count them (no currency is 0): as many as the
+    /// key's 19 bits number.
+    var currencies = NameNumbering(zero: "", limit: (1 << 19) - 1, what: "currencies")
+    /// The groups seen (products or storefronts), numbered as events count them (0 is the whole
+    /// ledger's figures): as many as the key's 17 bits number.
+    var groups = NameNumbering(zero: nil, limit: (1 << 17) - 1, what: "groups to count the metrics by")
     /// Each customer's first purchase and the group it counts in.
     private var firstPurchases: [String: (date: Int64, group: Int)] = [:]
-
-    /// The most groups a report counts: as many as the key's 17 bits number.
-    static let maximumGroups = (1 << 17) - 1
     private let query: SubscriptionMetricsQuery
     private let start: Int64
     private let end: Int64
@@ -64,18 +58,16 @@ struct SubscriptionTimeline {
     }
 
     /// The events counted, one per day, kind and currency, each customer's first purchase
-    /// among them.
-    var events: [SubscriptionMetricEvent] {
-        var timeline = self
+    /// among them: what is left once every transaction was counted.
+    mutating func finish() -> [SubscriptionMetricEvent] {
         for first in firstPurchases.values {
-            timeline.add(first.date, .newCustomer)
-            if first.group != 0 { timeline.add(first.date, .newCustomer, group: first.group) }
+            add(first.date, .newCustomer, inGroup: first.group)
         }
-        return timeline.counts.compactMap { key, counted in
+        return counts.compactMap { key, counted in
             let group = key >> 46, day = ((key >> 24) & 0x3FFFFF) - 1, currency = (key >> 5) & 0x7FFFF
             return SubscriptionMetricEvent.Kind(rawValue: key & 0x1F).map {
-                SubscriptionMetricEvent(day: day, kind: $0, currency: timeline.currencyNames[currency], n: counted.n,
-                                        amount: counted.amount, group: group == 0 ? nil : timeline.groupNames[group])
+                SubscriptionMetricEvent(day: day, kind: $0, currency: currencies.name(of: currency), n: counted.n,
+                                        amount: counted.amount, group: group == 0 ? nil : groups.name(of: group))
             }
         }
     }
@@ -84,13 +76,12 @@ struct SubscriptionTimeline {
     /// rest), its refund, and its customer's first purchase.
     mutating func countPurchase(customerID: String, purchaseDate: Int64, revocationDate: Int64?, isAutoRenewable: Bool,
                                 price: Int64, currency: Int, group: Int) {
-        if let first = firstPurchases[customerID], first.date <= purchaseDate {} else {
+        if firstPurchases[customerID].map({ purchaseDate < $0.date }) ?? true {
             firstPurchases[customerID] = (purchaseDate, group)
         }
-        for counted in group == 0 ? [0] : [0, group] {
-            add(purchaseDate, isAutoRenewable ? .subscriptionRevenue : .otherRevenue, currency: currency, amount: Double(price), group: counted)
-            if let revocationDate { add(revocationDate, .refund, currency: currency, amount: Double(price), group: counted) }
-        }
+        let kind: SubscriptionMetricEvent.Kind = isAutoRenewable ? .subscriptionRevenue : .otherRevenue
+        add(purchaseDate, kind, currency: currency, amount: Double(price), inGroup: group)
+        if let revocationDate { add(revocationDate, .refund, currency: currency, amount: Double(price), inGroup: group) }
     }
 
     /// A paid coverage: from its start to its end, at its MRR in its currency.
@@ -194,40 +185,11 @@ struct SubscriptionTimeline {
         }
     }
 
-    /// The number of the group `name` (a product or storefront), the next one for a group not
-    /// seen before.
-    ///
-    /// - Throws: ``LedgerError/invalidMetricsQuery(_:)`` past ``maximumGroups`` groups.
-    mutating func groupNumber(_ name: String) throws(LedgerError) -> Int {
-        if name == lastGroup.name, lastGroup.number != 0 { return lastGroup.number }
-        let number: Int
-        if let known = groupNumbers[name] {
-            number = known
-        } else {
-            guard groupNames.count <= Self.maximumGroups else {
-                throw .invalidMetricsQuery("the ledger has more than \(Self.maximumGroups) groups to count the metrics by")
-            }
-            number = groupNames.count
-            groupNumbers[name] = number
-            groupNames.append(name)
-        }
-        lastGroup = (name, number)
-        return number
-    }
-
-    /// The number events count `code` by, the next one for a currency not seen before.
-    mutating func currencyNumber(_ code: String) -> Int {
-        if code == lastCurrency.code { return lastCurrency.number }
-        let number: Int
-        if let known = currencyNumbers[code] {
-            number = known
-        } else {
-            number = currencyNames.count
-            currencyNumbers[code] = number
-            currencyNames.append(code)
-        }
-        lastCurrency = (code, number)
-        return number
+    /// Counts an event in the whole ledger's figures and, when `group` is not 0, in that group's too.
+    private mutating func add(_ at: Int64, _ kind: SubscriptionMetricEvent.Kind, currency: Int = 0, amount: Double = 0,
+                              inGroup group: Int) {
+        add(at, kind, currency: currency, amount: amount)
+        if group != 0 { add(at, kind, currency: currency, amount: amount, group: group) }
     }
 
     /// Counts an event at `at`, when it is before the report's end: its group (under 2¹⁷), day
