@@ -111,13 +111,15 @@ import Testing
                 try connection.execute("DROP TABLE renewal_extension")
                 try connection.execute("DROP TABLE experiment_exposure")
                 try connection.execute("DROP TABLE experiment_phase")
-                // The token migration is the thirteenth from the end: the conflict table's, the
+                try connection.execute("DROP TABLE outgoing_event")
+                try connection.execute("DROP TABLE outgoing_event_state")
+                // The token migration is the fourteenth from the end: the conflict table's, the
                 // events' numbering, the reconciliation marks', the refund requests', the
                 // win-back offers' column, the prices', the experiment tables', the
                 // currencies', the experiment reports' index, the metrics' index, the
-                // storefronts' and the metrics' index again follow it, and run again (the
-                // numbering, the columns and the indexes find nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 13)")
+                // storefronts', the metrics' index again and the outbox's tables follow it, and
+                // run again (the numbering, the columns and the indexes find nothing to do).
+                try connection.execute("PRAGMA user_version = \(version - 14)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -131,6 +133,8 @@ import Testing
             try connection.execute("DROP TABLE renewal_extension")
             try connection.execute("DROP TABLE experiment_exposure")
             try connection.execute("DROP TABLE experiment_phase")
+            try connection.execute("DROP TABLE outgoing_event")
+            try connection.execute("DROP TABLE outgoing_event_state")
             try connection.execute("""
                 DELETE FROM storerules_migrations
                 WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table',
@@ -138,7 +142,8 @@ import Testing
                                'keep eligible win-back offers of renewal info', 'keep the price of transactions',
                                'create experiment tables', 'keep the currency and offer discount type of transactions',
                                'index transactions for experiment reports', 'index transactions for subscription metrics',
-                               'keep the storefront of transactions', 'index transactions for subscription metrics by storefront')
+                               'keep the storefront of transactions', 'index transactions for subscription metrics by storefront',
+                               'create outgoing event tables')
                 """)
         }
     }

@@ -35,6 +35,7 @@ import Testing
         #expect(try stored() == expected)
 
         try location.takeBack(toBefore: "keep the currency and offer discount type of transactions", undoing: [
+            "DROP TABLE outgoing_event", "DROP TABLE outgoing_event_state",
             "DROP INDEX store_transaction_for_experiments", "DROP INDEX store_transaction_for_metrics", "ALTER TABLE store_transaction DROP COLUMN currency", "ALTER TABLE store_transaction DROP COLUMN offer_discount_type",
         ])
         ledger = try location.open()

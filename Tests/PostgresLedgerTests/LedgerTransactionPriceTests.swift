@@ -25,6 +25,7 @@ import Testing
         #expect(try ledger.transactions(customerID: "ana").map(\.price) == [0, 9990])
 
         try location.takeBack(toBefore: "keep the price of transactions", undoing: [
+            "DROP TABLE outgoing_event", "DROP TABLE outgoing_event_state",
             "DROP INDEX store_transaction_for_experiments", "DROP INDEX store_transaction_for_metrics", "ALTER TABLE store_transaction DROP COLUMN price", "DROP TABLE experiment_exposure", "DROP TABLE experiment_phase",
         ])
         ledger = try location.open()

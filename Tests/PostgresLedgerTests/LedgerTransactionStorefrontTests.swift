@@ -22,6 +22,7 @@ import Testing
         #expect(try stored() == ["FRA", "USA", nil])
 
         try location.takeBack(toBefore: "keep the storefront of transactions", undoing: [
+            "DROP TABLE outgoing_event", "DROP TABLE outgoing_event_state",
             "DROP INDEX store_transaction_for_metrics", "ALTER TABLE store_transaction DROP COLUMN storefront",
         ])
         ledger = try location.open()

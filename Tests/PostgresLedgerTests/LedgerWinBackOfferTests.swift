@@ -33,6 +33,7 @@ import Testing
         let before = Payloads.renewalInfo(originalID: "9200", productID: "pass.premium", signedAt: 10, autoRenew: .on)
         _ = try ledger.ingest(renewalInfo: before, jwsRepresentation: Payloads.jws(before))
         try location.takeBack(toBefore: "keep eligible win-back offers of renewal info", undoing: [
+            "DROP TABLE outgoing_event", "DROP TABLE outgoing_event_state",
             "ALTER TABLE renewal_info DROP COLUMN eligible_win_back_offer_ids", "DROP TABLE experiment_exposure",
             "DROP TABLE experiment_phase",
         ])

@@ -5,7 +5,7 @@ import Testing
 /// servers already record: SQLite counts the steps, so each keeps its position; PostgreSQL
 /// names them, so each keeps its name and order.
 @Suite struct LedgerMigrationsTests {
-    @Test("SQLite's history is the eighteen steps its files count, in their order")
+    @Test("SQLite's history is the nineteen steps its files count, in their order")
     func sqliteHistory() {
         #expect(LedgerMigrator.ledger(.sqlite).migrations.map(\.name) == [
             "create ledger tables",
@@ -26,10 +26,11 @@ import Testing
             "index transactions for subscription metrics",
             "keep the storefront of transactions",
             "index transactions for subscription metrics by storefront",
+            "create outgoing event tables",
         ])
     }
 
-    @Test("PostgreSQL's history is the sixteen steps its servers name, in their order")
+    @Test("PostgreSQL's history is the seventeen steps its servers name, in their order")
     func postgresHistory() {
         #expect(LedgerMigrator.ledger(.postgres).migrations.map(\.name) == [
             "create ledger tables",
@@ -48,6 +49,7 @@ import Testing
             "index transactions for subscription metrics",
             "keep the storefront of transactions",
             "index transactions for subscription metrics by storefront",
+            "create outgoing event tables",
         ])
     }
 }

@@ -42,6 +42,8 @@ import TestPrerequisites
                     DROP TABLE renewal_extension;
                     DROP TABLE experiment_exposure;
                     DROP TABLE experiment_phase;
+                    DROP TABLE outgoing_event;
+                    DROP TABLE outgoing_event_state;
                     PRAGMA user_version = 3;
                     """)
             }

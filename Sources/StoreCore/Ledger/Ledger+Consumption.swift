@@ -27,9 +27,16 @@ extension Ledger {
     }
 
     /// Records how an attempt at a request ended: its state, answer, policy version, attempts,
-    /// failure and next attempt.
+    /// failure and next attempt; a request that ended is reported as an outgoing event.
     public func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws {
-        try writing { try $0.updateConsumptionRequest(request) }
+        try writing { ledger in
+            try ledger.updateConsumptionRequest(request)
+            guard request.state != .pending,
+                  let owner = try ledger.ownerOfTransaction(id: request.transactionID, originalID: request.originalTransactionID)
+            else { return }
+            try recordOutgoingEvents(
+                of: owner, settling: [], cause: OutgoingEventCause(source: .refundRequest), refundRequest: request, in: ledger)
+        }
     }
 
     /// Makes the requests waiting for these transactions' grants due at `now` (milliseconds since

@@ -41,21 +41,19 @@ extension Ledger {
         let early = Self.decisionBasis(for: received, existing: existing).map {
             decision(about: $0, isStored: existing != nil, at: now, decide: decide)
         }
+        let cause = OutgoingEventCause(source: .transaction)
         let settlement = try writing { ledger -> Settlement in
-            if existing == nil, let early, let result = try Self.insertDecided(received, decision: early, at: now, in: ledger) {
-                return .settled(result)
+            let settlement = try Self.storeAndSettle(received, existing: existing, decision: early, at: now, in: ledger)
+            if case .settled(let result) = settlement {
+                try recordOutgoingEvents(of: customerID, settling: [result], cause: cause, in: ledger)
             }
-            let stored = try Self.store(received, at: now, in: ledger)
-            guard let result = try Self.settle(stored, decision: early, in: ledger) else {
-                return .undecided(stored.transaction, stored.storage)
-            }
-            return .settled(result)
+            return settlement
         }
         switch settlement {
         case .settled(let result):
             return result
         case .undecided(let transaction, let storage):
-            return try grant(transaction, storage: storage, decide: decide)
+            return try grant(transaction, storage: storage, decide: decide, cause: cause)
         }
     }
 
@@ -71,7 +69,7 @@ extension Ledger {
         decide: (StoredTransaction) throws -> [Grant]
     ) throws -> [TransactionIngestResult] {
         try unfinishedTransactions(customerID: customerID).map {
-            try grant($0, storage: .unchanged, decide: decide)
+            try grant($0, storage: .unchanged, decide: decide, cause: OutgoingEventCause(source: .retry))
         }
     }
 
@@ -86,7 +84,15 @@ extension Ledger {
     ) throws -> RenewalInfoIngestResult {
         let received = try Self.receivedRenewalInfo(payload, jwsRepresentation: jwsRepresentation)
         let now = Self.nowInMilliseconds()
-        return try writing { try Self.store(renewalInfo: received, at: now, in: $0) }
+        return try writing { ledger in
+            let result = try Self.store(renewalInfo: received, at: now, in: ledger)
+            let originalID = received.originalTransactionID
+            let changed = if case .kept = result { false } else { true }
+            if changed, let owner = try ledger.ownerOfTransaction(id: originalID, originalID: originalID) {
+                try recordOutgoingEvents(of: owner, settling: [], cause: OutgoingEventCause(source: .renewalInfo), in: ledger)
+            }
+            return result
+        }
     }
 
     /// Processes an App Store Server Notification once: ingests the transaction and renewal
@@ -206,6 +212,8 @@ extension Ledger {
             }
         }
 
+        let cause = OutgoingEventCause(
+            source: .notification, notificationUUID: uuid, notificationType: processed.type, subtype: processed.subtype)
         var recorded = false
         let finishing = { (ledger: any LedgerWriting) throws in
             recorded = try ledger.insertProcessedNotification(processed)
@@ -240,13 +248,19 @@ extension Ledger {
             }
             let renewalResult = try renewalInfo.map { try Self.store(renewalInfo: $0, at: now, in: ledger) }
             try finishing(ledger)
+            let owner = try transactionResult?.transaction.customerID ?? renewalInfo.flatMap {
+                try ledger.ownerOfTransaction(id: $0.originalTransactionID, originalID: $0.originalTransactionID)
+            }
+            if let owner {
+                try recordOutgoingEvents(of: owner, settling: transactionResult.map { [$0] } ?? [], cause: cause, in: ledger)
+            }
             return .done(Self.processedResult(transactionResult, renewalResult, recorded: recorded))
         }
         switch step {
         case .done(let result):
             return result
         case .undecided(let transaction, let storage, let renewalResult):
-            let result = try grant(transaction, storage: storage, decide: decide, finishing: finishing)
+            let result = try grant(transaction, storage: storage, decide: decide, cause: cause, finishing: finishing)
             return Self.processedResult(result, renewalResult, recorded: recorded)
         }
     }

@@ -60,10 +60,15 @@ import SignedData
 public final class Ledger: Sendable {
     /// Where the records are kept.
     public let storage: any LedgerStorage
+    /// How the ledger records outgoing events in the writes that change customers; nil when it
+    /// records none (see ``recordingOutgoingEvents(_:)``).
+    public let outgoingEvents: OutgoingEventRecording?
 
-    /// Keeps the ledger in `storage`, whose schema is up to date.
-    public init(storage: any LedgerStorage) {
+    /// Keeps the ledger in `storage`, whose schema is up to date, recording outgoing events as
+    /// `outgoingEvents` says (none by default).
+    public init(storage: any LedgerStorage, outgoingEvents: OutgoingEventRecording? = nil) {
         self.storage = storage
+        self.outgoingEvents = outgoingEvents
     }
 
     // MARK: - Customers

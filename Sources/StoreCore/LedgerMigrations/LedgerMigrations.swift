@@ -55,6 +55,9 @@ public enum LedgerMigrations {
         // that the metrics can be counted per storefront from the index.
         LedgerMigration("keep the storefront of transactions", apply: keepTransactionStorefronts),
         LedgerMigration("index transactions for subscription metrics by storefront", apply: SubscriptionMetricsIndex.recreate),
+        LedgerMigration("create outgoing event tables") {
+            try $0.create([LedgerSchemaDescription.outgoingEvent, LedgerSchemaDescription.outgoingEventState])
+        },
     ]
 
     private static func keyVersionsByDigest(_ database: LedgerMigrationContext) throws {

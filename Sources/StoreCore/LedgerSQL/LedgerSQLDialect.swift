@@ -23,6 +23,7 @@ public enum LedgerSQLDialect: Sendable, Hashable {
         switch fragment {
         case .binaryCollation: return self == .postgres ? #" COLLATE "C""# : ""
         case .rowLock: return self == .postgres ? " FOR UPDATE" : ""
+        case .rowLockSkippingLocked: return self == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         case .jsonArray(let columns):
             let pairs = columns.map { "'\($0)', \($0)" }.joined(separator: ", ")
             return self == .postgres ? "json_agg(json_build_object(\(pairs)))" : "json_group_array(json_object(\(pairs)))"
@@ -36,6 +37,9 @@ public enum LedgerSQLFragment: Sendable, Hashable {
     case binaryCollation
     /// At the end of a `SELECT`: hold the rows it reads until the write commits.
     case rowLock
+    /// At the end of a `SELECT`: hold the rows it reads until the write commits, leaving out
+    /// rows another write holds (SQLite's one writer needs neither).
+    case rowLockSkippingLocked
     /// An aggregate gathering these columns of each row into one JSON array of objects (NULL
     /// over no rows), read back through ``JSONRecordRow``.
     case jsonArray(columns: [String])

@@ -286,6 +286,42 @@ public enum LedgerSchemaDescription {
         ],
         constraints: ["PRIMARY KEY (experiment, phase)"])
 
+    /// The outbox: each event reported to the app's backend (``OutgoingEvent``), its exact body
+    /// and where its delivery stands. A customer's events are numbered from 1, once each.
+    public static let outgoingEvent = LedgerTable(
+        "outgoing_event",
+        [
+            LedgerColumn("event_id", .text, primaryKey: true),
+            LedgerColumn("customer_id", .text, references: "customer (id)"),
+            LedgerColumn("sequence", .integer),
+            LedgerColumn("event_type", .text),
+            LedgerColumn("created_date", .integer),
+            LedgerColumn("body", .text),
+            LedgerColumn("state", .text, check: "state IN ('pending', 'delivered', 'failed', 'skipped')"),
+            LedgerColumn("attempts", .integer),
+            LedgerColumn("next_attempt_date", .integer),
+            LedgerColumn("lease_until", .integer),
+            LedgerColumn("last_error", .text, nullable: true),
+            LedgerColumn("delivered_date", .integer, nullable: true),
+        ],
+        constraints: ["UNIQUE (customer_id, sequence)"],
+        indexes: [
+            LedgerIndex("outgoing_event_due", on: "next_attempt_date", where: "state = 'pending'"),
+            LedgerIndex("outgoing_event_by_state", on: "state, created_date"),
+        ])
+
+    /// Beside the outbox, each customer's last event number and the state last reported
+    /// (``ReportedCustomerState`` as JSON), with when the clock next changes it.
+    public static let outgoingEventState = LedgerTable(
+        "outgoing_event_state",
+        [
+            LedgerColumn("customer_id", .text, primaryKey: true, references: "customer (id)"),
+            LedgerColumn("sequence", .integer),
+            LedgerColumn("reported", .text, nullable: true),
+            LedgerColumn("review_date", .integer, nullable: true),
+        ],
+        indexes: [LedgerIndex("outgoing_event_state_review", on: "review_date", where: "review_date IS NOT NULL")])
+
     /// The fleet's policy releases, which only a ledger on PostgreSQL keeps, apart from ``tables``.
     public static let policyRelease = LedgerTable("policy_release", [
             LedgerColumn("release_number", .identity),
@@ -306,5 +342,6 @@ public enum LedgerSchemaDescription {
 
     /// Every table of the ledger.
     public static let tables = firstTables + [pendingNotification, merchandisingEvent, notificationConflict, reconciliationMark,
-                                         consumptionRequest, renewalExtension, experimentExposure, experimentPhase]
+                                         consumptionRequest, renewalExtension, experimentExposure, experimentPhase,
+                                         outgoingEvent, outgoingEventState]
 }

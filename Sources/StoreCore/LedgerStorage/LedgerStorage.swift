@@ -164,6 +164,12 @@ public protocol LedgerReading {
     /// The events subscription metrics are made of, counted per day, kind and currency (see
     /// ``Ledger/subscriptionMetrics(_:)``).
     func subscriptionMetricEvents(_ query: SubscriptionMetricsQuery) throws -> [SubscriptionMetricEvent]
+    /// The outgoing events `query` selects, the latest first.
+    func outgoingEvents(_ query: OutgoingEventQuery) throws -> [OutgoingEvent]
+    /// Up to `limit` customers whose reported state the clock changes by `now` (epoch milliseconds).
+    func customersToReview(at now: Int64, limit: Int) throws -> [String]
+    /// How the outbox stands at `now` (epoch milliseconds).
+    func outgoingEventBacklog(at now: Int64) throws -> OutgoingEventBacklog
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -235,6 +241,21 @@ public protocol LedgerWriting: LedgerReading {
     /// Stores each phase record unless one of its experiment and phase is stored, in one
     /// statement; the stored one stays as it is.
     func insertExperimentPhases(_ phases: [ExperimentPhaseRecord]) throws
+    /// A customer's row beside the outbox, made when missing and held for this write until it
+    /// commits, so that one customer's events are numbered by one write at a time.
+    func lockOutgoingEventState(customerID: String) throws -> OutgoingEventStateRow
+    /// Writes a customer's last sequence number, the state last reported (JSON) and when the
+    /// clock next changes it (epoch milliseconds).
+    func updateOutgoingEventState(customerID: String, sequence: Int64, reported: String?, reviewDate: Int64?) throws
+    /// Stores new outgoing events.
+    func insertOutgoingEvents(_ events: [OutgoingEvent]) throws
+    /// Holds, until `heldUntil`, up to `limit` pending events due at `now` that are the earliest
+    /// undelivered of their customer and that no other write holds; returns them.
+    func claimOutgoingEvents(at now: Int64, heldUntil: Int64, limit: Int) throws -> [OutgoingEvent]
+    /// Records how one attempt at an event ended, counting it and releasing the hold.
+    func recordOutgoingEventAttempt(id: String, _ attempt: OutgoingEventAttempt) throws
+    /// Makes the events `query` selects that are not pending due again at `now`; returns how many.
+    func requeueOutgoingEvents(_ query: OutgoingEventQuery, at now: Int64) throws -> Int
 }
 
 extension LedgerReading {

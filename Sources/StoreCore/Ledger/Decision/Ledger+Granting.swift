@@ -34,6 +34,23 @@ extension Ledger {
         return ReceivedTransactionScope.$current.withValue(scope) { .asking(decide, about: basis) }
     }
 
+    /// Stores a received transaction and settles it in the open write: inserted already decided
+    /// when it is new and `decision` holds for it, else stored and settled as
+    /// ``settle(_:decision:in:)`` says; undecided when it must be decided again.
+    static func storeAndSettle(
+        _ received: StoredTransaction, existing: StoredTransaction?, decision: GrantDecision?, at now: Int64,
+        in ledger: any LedgerWriting
+    ) throws -> Settlement {
+        if existing == nil, let decision, let result = try insertDecided(received, decision: decision, at: now, in: ledger) {
+            return .settled(result)
+        }
+        let stored = try store(received, at: now, in: ledger)
+        guard let result = try settle(stored, decision: decision, in: ledger) else {
+            return .undecided(stored.transaction, stored.storage)
+        }
+        return .settled(result)
+    }
+
     /// Settles a transaction the open write holds: a finished one as it is, an unfinished one
     /// with `decision` when the decision still holds for it; nil when it must be decided again.
     static func settle(_ stored: StoreResult, decision: GrantDecision?, in ledger: any LedgerWriting) throws -> TransactionIngestResult? {
@@ -48,13 +65,15 @@ extension Ledger {
     /// Decides and records the grant of a stored transaction: `decide` runs with nothing held,
     /// then a write holds the transaction's row and records the decision if it still holds;
     /// when the transaction changed meanwhile it is decided again, at most
-    /// ``maximumDecisionAttempts`` times. `finishing` runs in the write that settles it.
+    /// ``maximumDecisionAttempts`` times. `finishing` runs in the write that settles it, and
+    /// the outgoing events of the change are recorded there, with `cause`.
     ///
     /// - Throws: ``LedgerError/decisionOutpaced(transactionID:attempts:)`` past the bound (the
     ///   transaction stays unfinished, to retry); a storage failure.
     func grant(
         _ transaction: StoredTransaction, storage: TransactionIngestResult.Storage,
-        decide: (StoredTransaction) throws -> [Grant], finishing: (any LedgerWriting) throws -> Void = { _ in }
+        decide: (StoredTransaction) throws -> [Grant], cause: OutgoingEventCause,
+        finishing: (any LedgerWriting) throws -> Void = { _ in }
     ) throws -> TransactionIngestResult {
         var basis = transaction
         for _ in 0..<Self.maximumDecisionAttempts {
@@ -66,6 +85,7 @@ extension Ledger {
                     return .undecided(current, storage)
                 }
                 try finishing(ledger)
+                try recordOutgoingEvents(of: current.customerID, settling: [result], cause: cause, in: ledger)
                 return .settled(result)
             }
             switch settlement {

@@ -154,6 +154,18 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.experimentPhases(experiment: experiment)
     }
 
+    func outgoingEvents(_ query: OutgoingEventQuery) throws -> [OutgoingEvent] {
+        try base.outgoingEvents(query)
+    }
+
+    func customersToReview(at now: Int64, limit: Int) throws -> [String] {
+        try base.customersToReview(at: now, limit: limit)
+    }
+
+    func outgoingEventBacklog(at now: Int64) throws -> OutgoingEventBacklog {
+        try base.outgoingEventBacklog(at: now)
+    }
+
     /// The stored rows' aggregates: a report reads what is stored.
     func experimentAggregates(_ query: ExperimentAggregatesQuery, counting part: ExperimentAggregatesPart) throws -> ExperimentAggregateFigures {
         try base.experimentAggregates(query, counting: part)

@@ -1,0 +1,122 @@
+extension SQLLedgerTransaction {
+    public func outgoingEvents(_ query: OutgoingEventQuery) throws -> [OutgoingEvent] {
+        try connection.rows(
+            """
+            SELECT \(sql: LedgerRecords.outgoingEventColumns) FROM outgoing_event WHERE \(sql: Self.condition(of: query))
+            ORDER BY created_date DESC, customer_id\(.binaryCollation), sequence DESC LIMIT \(max(query.limit, 0))
+            """
+        ).map(LedgerRecords.outgoingEvent(from:))
+    }
+
+    public func customersToReview(at now: Int64, limit: Int) throws -> [String] {
+        try connection.rows(
+            """
+            SELECT customer_id FROM outgoing_event_state WHERE review_date IS NOT NULL AND review_date <= \(now)
+            ORDER BY review_date LIMIT \(max(limit, 0))
+            """
+        ).map { try $0.text("customer_id") }
+    }
+
+    public func outgoingEventBacklog(at now: Int64) throws -> OutgoingEventBacklog {
+        let late = now - OutgoingEventBacklog.lateAfterMilliseconds
+        guard let row = try connection.firstRow(
+            """
+            SELECT
+                (SELECT count(*) FROM outgoing_event WHERE state = 'pending') AS pending,
+                (SELECT count(*) FROM outgoing_event WHERE state = 'pending' AND created_date <= \(late)) AS late,
+                (SELECT count(*) FROM outgoing_event WHERE state = 'failed') AS failed,
+                (SELECT min(created_date) FROM outgoing_event WHERE state = 'pending') AS oldest
+            """)
+        else { return OutgoingEventBacklog(pending: 0, late: 0, failed: 0, oldestPendingDate: nil) }
+        return OutgoingEventBacklog(
+            pending: Int(try row.integer("pending")), late: Int(try row.integer("late")), failed: Int(try row.integer("failed")),
+            oldestPendingDate: try row.optionalInteger("oldest"))
+    }
+
+    public func lockOutgoingEventState(customerID: String) throws -> OutgoingEventStateRow {
+        // The no-op update of an existing row holds it, as a new row is held, until commit.
+        guard let row = try connection.firstRow(
+            """
+            INSERT INTO outgoing_event_state (customer_id, sequence, reported, review_date) VALUES (\(customerID), 0, NULL, NULL)
+            ON CONFLICT (customer_id) DO UPDATE SET sequence = outgoing_event_state.sequence
+            RETURNING sequence, reported
+            """)
+        else { throw LedgerStorageFailure(message: "the outbox row of \(customerID) was not returned", isTransient: true) }
+        return OutgoingEventStateRow(sequence: try row.integer("sequence"), reported: try row.optionalText("reported"))
+    }
+
+    public func updateOutgoingEventState(customerID: String, sequence: Int64, reported: String?, reviewDate: Int64?) throws {
+        try connection.send(
+            """
+            UPDATE outgoing_event_state SET sequence = \(sequence), reported = \(reported), review_date = \(reviewDate)
+            WHERE customer_id = \(customerID)
+            """)
+    }
+
+    public func insertOutgoingEvents(_ events: [OutgoingEvent]) throws {
+        guard !events.isEmpty else { return }
+        let rows = events.map { event -> LedgerSQL in
+            """
+            (\(event.id), \(event.customerID), \(event.sequence), \(event.type.rawValue), \(event.createdDate), \(event.body),
+             \(event.state.rawValue), \(event.attempts), \(event.nextAttemptDate), \(event.leaseUntil), \(event.lastError),
+             \(event.deliveredDate))
+            """
+        }
+        try connection.send(
+            "INSERT INTO outgoing_event (\(sql: LedgerRecords.outgoingEventColumns)) VALUES \(sql: .joined(rows, separator: ", "))")
+    }
+
+    public func claimOutgoingEvents(at now: Int64, heldUntil: Int64, limit: Int) throws -> [OutgoingEvent] {
+        try connection.rows(
+            """
+            UPDATE outgoing_event SET lease_until = \(heldUntil)
+            WHERE event_id IN (
+                SELECT due.event_id FROM outgoing_event AS due
+                WHERE due.state = 'pending' AND due.next_attempt_date <= \(now) AND due.lease_until <= \(now)
+                  AND NOT EXISTS (
+                      SELECT 1 FROM outgoing_event AS earlier
+                      WHERE earlier.customer_id = due.customer_id AND earlier.sequence < due.sequence AND earlier.state = 'pending')
+                ORDER BY due.next_attempt_date, due.created_date LIMIT \(max(limit, 0))\(.rowLockSkippingLocked))
+            RETURNING \(sql: LedgerRecords.outgoingEventColumns)
+            """
+        ).map(LedgerRecords.outgoingEvent(from:))
+    }
+
+    public func recordOutgoingEventAttempt(id: String, _ attempt: OutgoingEventAttempt) throws {
+        let change: LedgerSQL = switch attempt {
+        case .delivered(let date):
+            "state = 'delivered', delivered_date = \(date), last_error = NULL, attempts = attempts + 1"
+        case .retry(let error, let date):
+            "next_attempt_date = \(date), last_error = \(error), attempts = attempts + 1"
+        case .failed(let error):
+            "state = 'failed', last_error = \(error), attempts = attempts + 1"
+        case .skipped:
+            "state = 'skipped'"
+        }
+        try connection.send(
+            "UPDATE outgoing_event SET \(sql: change), lease_until = 0 WHERE event_id = \(id) AND state = 'pending'")
+    }
+
+    public func requeueOutgoingEvents(_ query: OutgoingEventQuery, at now: Int64) throws -> Int {
+        try connection.rows(
+            """
+            UPDATE outgoing_event SET state = 'pending', next_attempt_date = \(now), lease_until = 0, delivered_date = NULL
+            WHERE state <> 'pending' AND \(sql: Self.condition(of: query))
+            RETURNING event_id
+            """
+        ).count
+    }
+
+    /// The conditions of `query` on `outgoing_event`, ignoring its limit.
+    private static func condition(of query: OutgoingEventQuery) -> LedgerSQL {
+        var conditions: [LedgerSQL] = ["1 = 1"]
+        if let state = query.state { conditions.append("state = \(state.rawValue)") }
+        if let customerID = query.customerID { conditions.append("customer_id = \(customerID)") }
+        if let since = query.since { conditions.append("created_date >= \(since)") }
+        if !query.ids.isEmpty {
+            let ids = query.ids.map { id -> LedgerSQL in "\(id)" }
+            conditions.append("event_id IN (\(sql: .joined(ids, separator: ", ")))")
+        }
+        return .joined(conditions, separator: " AND ")
+    }
+}
