@@ -15,7 +15,7 @@ public final class Service: Sendable {
     /// The policy folder served.
     public let folder: PolicyFolder
     /// The catalog serving with the engine's policy; swapped with it by ``servePolicy(_:catalog:)``.
-    private let servedCatalog: Mutex<Catalog?>
+    private let servedCatalog: ServedCatalog
     /// Serializes swaps of the policy and its catalog.
     private let swapping = Mutex(())
     /// Why the policy serving is not the one it should be (a release that failed to load), if so.
@@ -40,7 +40,7 @@ public final class Service: Sendable {
     public let policyHistory = PolicyHistory()
     /// The catalog serving now, when there is one.
     public var catalog: Catalog? {
-        servedCatalog.withLock { $0 }
+        servedCatalog.value.withLock { $0 }
     }
 
     /// The policy's `grant` hook as the ledger's decision closure, over the catalog serving now.
@@ -81,7 +81,7 @@ public final class Service: Sendable {
                 }
                 catalog = try folder.loadCatalog()
             }
-            servedCatalog = Mutex(catalog)
+            servedCatalog = ServedCatalog(catalog)
             engine = try PolicyEngine(source: try options.policy ?? folder.policySource(), catalog: catalog.map(PolicyCatalog.init) ?? .empty)
         } catch let error as StartupError {
             throw error
@@ -98,7 +98,12 @@ public final class Service: Sendable {
         }
         // Opened last, so a mistake in the options above leaves no ledger file behind.
         do {
-            ledger = try options.ledger.openLedger()
+            let opened = try options.ledger.openLedger()
+            ledger = options.recordsOutgoingEvents
+                ? opened.recordingOutgoingEvents(OutgoingEventRecording(
+                    clock: options.clock, catalog: { [servedCatalog] in servedCatalog.value.withLock { $0 } },
+                    policyVersion: { [engine] in engine.version }))
+                : opened
         } catch {
             throw StartupError("the ledger \(options.ledger.displayName): \(options.ledger.printable(error))")
         }
@@ -294,7 +299,7 @@ public final class Service: Sendable {
     public func servePolicy(_ source: PolicySource, catalog: Catalog?) throws(PolicyError) -> String {
         try swapping.withLock { _ throws(PolicyError) -> String in
             let version = try engine.reload(source, catalog: catalog.map(PolicyCatalog.init) ?? .empty)
-            servedCatalog.withLock { $0 = catalog }
+            servedCatalog.value.withLock { $0 = catalog }
             return version
         }
     }
@@ -306,5 +311,16 @@ public final class Service: Sendable {
         } catch {
             throw PolicyError(kind: .unreadable, script: folder.catalogURL?.lastPathComponent, reason: error.description)
         }
+    }
+}
+
+/// The catalog a service serves, shared with the ledger's outgoing events, which read the levels
+/// of subscriptions from it.
+final class ServedCatalog: Sendable {
+    /// The catalog serving now.
+    let value: Mutex<Catalog?>
+
+    init(_ catalog: Catalog?) {
+        value = Mutex(catalog)
     }
 }

@@ -35,6 +35,10 @@ public struct ServiceConfiguration: Sendable {
     /// local store feeds may follow the store's clock instead (`serve --store-clock`), so what
     /// the store's advanced clock lapsed or renewed shows through the service; never one Apple feeds.
     public var clock: @Sendable () -> Date = { Date() }
+    /// Whether every change of a customer writes its outgoing events to the ledger's outbox
+    /// (``OutgoingEventRecording``), for ``OutgoingEventDelivery`` to send; off by default. Every
+    /// instance writing to one ledger should say the same.
+    public var recordsOutgoingEvents = false
 
     /// Where a service's catalog comes from.
     public enum CatalogChoice: Sendable {

@@ -6,7 +6,7 @@ import StoreService
 let commands: [any Command.Type] = [
     RunCommand.self, CatalogCommand.self, EvalCommand.self, TestCommand.self, DiffCommand.self, StorefrontCommand.self,
     ExperimentsCommand.self, REPLCommand.self, VerifyCommand.self, StoreCommand.self, LedgerCommand.self, AppStoreCommand.self,
-    ServeCommand.self, PolicyCommand.self, BenchCommand.self,
+    ServeCommand.self, EventsCommand.self, PolicyCommand.self, BenchCommand.self,
 ]
 
 let usage = """

@@ -30,6 +30,9 @@ public final class ServiceMetrics: Sendable {
         var reconciliationCustomerFailures: UInt64 = 0
         var lastReconciliationSuccess: Double?
         var tlsCertificate: X509Certificate?
+        var eventAttempts: [[String]: UInt64] = [:]
+        var eventAttemptSeconds = 0.0
+        var eventDeliveryLatency = Histogram()
     }
 
     /// How a background reconcile ended.
@@ -48,6 +51,30 @@ public final class ServiceMetrics: Sendable {
 
     /// Creates empty counters.
     public init() {}
+
+    /// Counts one attempt at an outgoing event by how it ended (`delivered`, `retry`, `failed`,
+    /// `skipped`), the attempt's duration, and for a delivered event the time since it was written.
+    public func recordOutgoingEventAttempt(_ attempt: OutgoingEventAttempt, seconds: Double, sinceCreated: Double) {
+        let outcome = switch attempt {
+        case .delivered: "delivered"
+        case .retry: "retry"
+        case .failed: "failed"
+        case .skipped: "skipped"
+        }
+        counts.withLock { counts in
+            counts.eventAttempts[[outcome], default: 0] += 1
+            counts.eventAttemptSeconds += seconds
+            guard case .delivered = attempt else { return }
+            for (bucket, bound) in Self.eventLatencyBuckets.enumerated() where sinceCreated <= bound {
+                counts.eventDeliveryLatency.bucketCounts[bucket] += 1
+            }
+            counts.eventDeliveryLatency.count += 1
+            counts.eventDeliveryLatency.sum += sinceCreated
+        }
+    }
+
+    /// The upper bounds of the event-latency histogram's buckets, in seconds.
+    public static let eventLatencyBuckets: [Double] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86400]
 
     /// Counts one request answered with `status` after `seconds`.
     public func recordRequest(route: String, method: String, status: Int, seconds: Double) {
@@ -113,7 +140,7 @@ public final class ServiceMetrics: Sendable {
     /// say), the policy version serving and whether a reload or release failed to load (so the
     /// previous version keeps serving), and the roots signed data must chain to.
     public func exposition(unfinishedTransactions: Int?, pendingNotifications: Int? = nil, policyVersion: String, policyProblem: Bool = false,
-                           trustedRoots: [X509Certificate] = []) -> String {
+                           trustedRoots: [X509Certificate] = [], outgoingEvents: OutgoingEventBacklog? = nil, at now: Date = Date()) -> String {
         let counts = counts.withLock { $0 }
         var text = PrometheusText()
         text.counter("storerules_http_requests_total", help: "HTTP requests answered, by route, method and status.",
@@ -169,6 +196,9 @@ public final class ServiceMetrics: Sendable {
             text.family("storerules_pending_notifications", type: "gauge", help: "Notifications kept for customers not known yet.")
             text.sample("storerules_pending_notifications", [], Double(pendingNotifications))
         }
+        if let outgoingEvents {
+            outgoingEventFamilies(outgoingEvents, counts: counts, at: now, into: &text)
+        }
         let served: [(role: String, certificate: X509Certificate)] = counts.tlsCertificate.map { [("tls", $0)] } ?? []
         let certificates = served + trustedRoots.map { (role: "root", certificate: $0) }
         if !certificates.isEmpty {
@@ -181,5 +211,32 @@ public final class ServiceMetrics: Sendable {
             }
         }
         return text.text
+    }
+
+    /// The outbox's gauges, its attempts by outcome and the time from an event's write to its delivery.
+    private func outgoingEventFamilies(_ backlog: OutgoingEventBacklog, counts: Counts, at now: Date, into text: inout PrometheusText) {
+        text.family("storerules_outgoing_events_pending", type: "gauge", help: "Outgoing events waiting for delivery.")
+        text.sample("storerules_outgoing_events_pending", [], Double(backlog.pending))
+        text.family("storerules_outgoing_events_late", type: "gauge", help: "Outgoing events written over a minute ago and not delivered yet.")
+        text.sample("storerules_outgoing_events_late", [], Double(backlog.late))
+        text.family("storerules_outgoing_events_failed", type: "gauge", help: "Outgoing events given up, for an operator to retry.")
+        text.sample("storerules_outgoing_events_failed", [], Double(backlog.failed))
+        text.family("storerules_outgoing_event_oldest_pending_age_seconds", type: "gauge",
+                    help: "How long ago the oldest pending outgoing event was written; 0 when none waits.")
+        let age = backlog.oldestPendingDate.map { max(0, now.timeIntervalSince1970 - Double($0) / 1000) } ?? 0
+        text.sample("storerules_outgoing_event_oldest_pending_age_seconds", [], age)
+        var attempts = counts.eventAttempts
+        for outcome in ["delivered", "retry", "failed", "skipped"] { attempts[[outcome], default: 0] += 0 }
+        text.counter("storerules_outgoing_event_attempts_total", help: "Attempts at delivering outgoing events, by outcome.",
+                     labels: ["outcome"], attempts)
+        text.family("storerules_outgoing_event_delivery_latency_seconds", type: "histogram",
+                    help: "Time from an outgoing event's write to its delivery.")
+        let latency = counts.eventDeliveryLatency
+        for (bound, count) in zip(Self.eventLatencyBuckets, latency.bucketCounts) {
+            text.sample("storerules_outgoing_event_delivery_latency_seconds_bucket", [("le", PrometheusText.format(bound))], Double(count))
+        }
+        text.sample("storerules_outgoing_event_delivery_latency_seconds_bucket", [("le", "+Inf")], Double(latency.count))
+        text.sample("storerules_outgoing_event_delivery_latency_seconds_sum", [], latency.sum)
+        text.sample("storerules_outgoing_event_delivery_latency_seconds_count", [], Double(latency.count))
     }
 }

@@ -193,7 +193,17 @@ enum ServeCommand: Command {
                 Output.error("storerules serve: " + $0.asLogLine)
             }
         }
+        let delivery = options.events.map { events in
+            OutgoingEventDelivery(
+                ledger: service.ledger, sink: WebhookSender(url: events.url, secret: events.secret, clock: { Date() }),
+                options: events.delivery, metrics: metrics) { Output.error("storerules serve: " + $0.asLogLine) }
+        }
+        delivery?.start()
+        if let events = options.events {
+            Output.error("storerules serve: sending outgoing events to \(URLSessionTransport.printable(events.url))")
+        }
         await signals.wait()
+        delivery?.stop()
         refunds?.stop()
         schedule?.stop()
         server.stop(grace: .seconds(10))

@@ -23,6 +23,8 @@ struct ServeOptions {
     let reconcileEvery: Duration?
     /// The local store state file whose clock the service decides at, when not the host's.
     private(set) var storeClockPath: String?
+    /// Where outgoing events go, when they are recorded and sent.
+    let events: EventDeliveryOptions?
 
     // MARK: - Declarations
 
@@ -82,7 +84,7 @@ struct ServeOptions {
         listen.option, threads.option, maxConnections.option, maxConnectionsPerAddress.option, maxEventNames.option,
         headerTimeout.option, apiKeys.option, tlsCertificate.option, tlsKey.option, decisionLog.option,
         watchFlag, policyFromLedgerFlag, insecureNoAuthFlag, reconcileEveryOption.option, StoreClockOption.declaration.option,
-    ] + AppStoreAPIOptionDeclarations.optional
+    ] + EventDeliveryOptions.declarations + AppStoreAPIOptionDeclarations.optional
 
     init(_ parsed: ParsedArguments) throws {
         let folder = try parsed.positional(0, "the policy folder DIR")
@@ -105,6 +107,8 @@ struct ServeOptions {
             service.clock = { storeClock.now() }
             storeClockPath = storeClock.path
         }
+        events = try EventDeliveryOptions.parse(parsed)
+        service.recordsOutgoingEvents = events != nil
         self.service = service
 
         let address = try parsed.value(of: Self.listen) ?? ListenAddress(host: "127.0.0.1", port: 8080)

@@ -1,0 +1,161 @@
+import Foundation
+import StoreCore
+import Synchronization
+
+/// Sends the ledger's outgoing events to a sink, at least once each, in each customer's order:
+/// what `storerules serve --events-url` runs, and what an embedder runs with its own sink.
+///
+/// Each round takes due events from the outbox (``Ledger/claimOutgoingEvents(at:heldUntil:limit:)``:
+/// the earliest undelivered event of each customer, held for ``Options/hold`` so that no other
+/// instance of a fleet sends it meanwhile), sends them at once, a customer's next event waiting
+/// for the previous, and records every result in one write. A failed event is tried again after
+/// an exponential backoff with jitter, for ``Options/giveUpAfter`` from its creation; then it is
+/// kept as failed (`storerules events retry` sends it again). An instance stopped in the middle
+/// of a round leaves its events to be taken again when their hold ends: a receiver may see an
+/// event twice, always with the same `webhook-id`.
+///
+/// Each round also reports what the clock alone changed since the last
+/// (``Ledger/reviewOutgoingEventStates(limit:)``): periods that ended with nothing received.
+public final class OutgoingEventDelivery: Sendable {
+    /// How a delivery paces and bounds its work.
+    public struct Options: Sendable {
+        /// The types sent; the others are marked skipped. Every type when nil.
+        public var types: Set<OutgoingEventType>?
+        /// How long an event may keep failing, from its creation, before it is kept as failed.
+        public var giveUpAfter: Duration = .seconds(3 * 24 * 3600)
+        /// The pauses between attempts: doubling from 5 s to at most 6 h, with jitter.
+        public var backoff = Backoff(maximumAttempts: .max, initialDelay: .seconds(5), maximumDelay: .seconds(6 * 3600))
+        /// How many events one round takes.
+        public var batchSize = 64
+        /// How long an instance holds the events it took; longer than an attempt's timeout.
+        public var hold: Duration = .seconds(60)
+        /// How long an idle delivery waits before it looks at the outbox again.
+        public var idlePause: Duration = .milliseconds(500)
+
+        /// The defaults: every type, retried for 3 days.
+        public init() {}
+    }
+
+    private let ledger: Ledger
+    private let sink: any OutgoingEventSink
+    private let options: Options
+    private let metrics: ServiceMetrics?
+    private let log: @Sendable (String) -> Void
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let wake = AsyncWake()
+
+    /// A delivery of `ledger`'s events to `sink`, counting in `metrics` and telling `log` of
+    /// failures of the outbox itself (a failed attempt is the event's own record).
+    public init(ledger: Ledger, sink: any OutgoingEventSink, options: Options = Options(), metrics: ServiceMetrics? = nil,
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.ledger = ledger
+        self.sink = sink
+        self.options = options
+        self.metrics = metrics
+        self.log = log
+    }
+
+    /// Starts delivering in the background until ``stop()``.
+    public func start() {
+        let task = Task { [self] in
+            while !Task.isCancelled {
+                let sent: Int
+                do {
+                    try ledger.reviewOutgoingEventStates()
+                    sent = try await deliverDueEvents()
+                } catch {
+                    log("outgoing events: the outbox could not be read or written: \(error)")
+                    sent = 0
+                }
+                if sent == 0 { await wake.wait(upTo: options.idlePause) }
+            }
+        }
+        self.task.withLock { $0 = task }
+    }
+
+    /// Stops after the round under way; its results are recorded.
+    public func stop() {
+        task.withLock { $0?.cancel() }
+        wake.signal()
+    }
+
+    /// Makes an idle delivery look at the outbox now, such as after a write that recorded events.
+    public func poke() {
+        wake.signal()
+    }
+
+    /// One round: takes the events due now, sends them, records the results. Returns how many
+    /// were taken.
+    @discardableResult
+    public func deliverDueEvents() async throws -> Int {
+        let now = Date()
+        let nowMilliseconds = now.millisecondsSince1970
+        let events = try ledger.claimOutgoingEvents(
+            at: nowMilliseconds, heldUntil: nowMilliseconds + Int64(options.hold.seconds * 1000), limit: options.batchSize)
+        guard !events.isEmpty else { return 0 }
+        let results = await withTaskGroup(of: (OutgoingEvent, OutgoingEventAttempt, Double).self) { group in
+            for event in events {
+                group.addTask { [self] in
+                    let started = ContinuousClock.now
+                    let attempt = await attempt(event)
+                    return (event, attempt, (ContinuousClock.now - started).seconds)
+                }
+            }
+            var results: [(OutgoingEvent, OutgoingEventAttempt, Double)] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        try ledger.recordOutgoingEventAttempts(results.map { (id: $0.0.id, attempt: $0.1) })
+        for (event, attempt, seconds) in results {
+            metrics?.recordOutgoingEventAttempt(attempt, seconds: seconds,
+                                                sinceCreated: Double(Date().millisecondsSince1970 - event.createdDate) / 1000)
+        }
+        return events.count
+    }
+
+    /// One attempt at `event`, and what the outbox records of it.
+    private func attempt(_ event: OutgoingEvent) async -> OutgoingEventAttempt {
+        if let types = options.types, !types.contains(event.type) { return .skipped }
+        switch await sink.deliver(event) {
+        case .accepted:
+            return .delivered(at: Date().millisecondsSince1970)
+        case .refused(let reason):
+            return .failed(error: reason)
+        case .failed(let reason, let retryAfter):
+            let now = Date().millisecondsSince1970
+            var generator = SystemRandomNumberGenerator()
+            let pause = max(options.backoff.delay(beforeRetry: event.attempts + 1, using: &generator), retryAfter ?? .zero)
+            let next = now + Int64(pause.seconds * 1000)
+            guard next - event.createdDate <= Int64(options.giveUpAfter.seconds * 1000) else {
+                return .failed(error: reason + "; given up \(Self.days(options.giveUpAfter)) after the event was written")
+            }
+            return .retry(error: reason, at: next)
+        }
+    }
+
+    private static func days(_ duration: Duration) -> String {
+        let hours = duration.seconds / 3600
+        return hours >= 48 ? "\(Int(hours / 24)) days" : "\(Int(hours)) hours"
+    }
+}
+
+/// A wait that a signal ends early.
+final class AsyncWake: Sendable {
+    private let signalled = Mutex(false)
+
+    /// Waits until ``signal()`` or `limit`, whichever comes first.
+    func wait(upTo limit: Duration) async {
+        let step = Duration.milliseconds(20)
+        var waited = Duration.zero
+        while waited < limit, !Task.isCancelled {
+            if signalled.withLock({ let was = $0; $0 = false; return was }) { return }
+            try? await Task.sleep(for: step)
+            waited += step
+        }
+    }
+
+    /// Ends the current or the next wait.
+    func signal() {
+        signalled.withLock { $0 = true }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import PostgresLedger
+import ServiceCommandLine
+import StoreCore
+import StoreService
+import Synchronization
+import Testing
+
+/// Outgoing events delivered to a real HTTP receiver: signed as Standard Webhooks says, every one
+/// at least once with one id, each customer's in order, through failures, and by one instance at
+/// a time when several share a ledger.
+@Suite struct OutgoingEventDeliveryTests {
+    static let secret = WebhookSecret.generate()
+
+    /// Retries at once, so a test's receiver failures cost milliseconds.
+    static var quickOptions: OutgoingEventDelivery.Options {
+        var options = OutgoingEventDelivery.Options()
+        options.backoff = Backoff(maximumAttempts: .max, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20))
+        options.batchSize = 16
+        return options
+    }
+
+    /// A ledger recording events, of `backend`.
+    static func ledger(_ backend: String) throws -> Ledger {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "events-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try DecisionOutsideWriteHTTPTests.ledger(backend, in: folder).open().recordingOutgoingEvents(OutgoingEventRecording())
+    }
+
+    /// `count` purchases of a box of pellets by each of `customers`.
+    static func purchase(_ count: Int, by customers: [String], into ledger: Ledger) throws {
+        for customer in customers {
+            for index in 0..<count {
+                let payload = JWSTransactionDecodedPayload(
+                    originalTransactionId: "\(customer)-\(index)", transactionId: "\(customer)-\(index)", bundleId: "com.example",
+                    productId: "pellet.box", purchaseDate: Date(), originalPurchaseDate: Date(), quantity: 1, type: .consumable,
+                    inAppOwnershipType: .purchased, signedDate: Date(), environment: .sandbox)
+                let jws = "e30." + Data((try JSONEncoder().encode(payload))).base64EncodedString() + "."
+                _ = try ledger.ingest(transaction: payload, jwsRepresentation: jws, customerID: customer) { _ in
+                    [Grant(item: "pellet", amount: 5)]
+                }
+            }
+        }
+    }
+
+    /// Runs rounds until the outbox has nothing pending, or throws after `limit`.
+    static func drain(_ delivery: OutgoingEventDelivery, ledger: Ledger, within limit: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while try ledger.outgoingEventBacklog(at: Date().millisecondsSince1970).pending > 0 {
+            guard ContinuousClock.now < deadline else { throw DrainTimeout() }
+            if try await delivery.deliverDueEvents() == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+    }
+
+    struct DrainTimeout: Error {}
+
+    /// Checks what a receiver got: every event of the outbox accepted (once each when
+    /// `exactlyOnce`; an attempt that timed out may have been taken too), duplicates only with
+    /// the same id and body, each customer's events first taken in sequence order, every
+    /// signature good.
+    static func expectDelivered(_ receiver: WebhookReceiver, ledger: Ledger, exactlyOnce: Bool) throws {
+        let events = try ledger.outgoingEvents(OutgoingEventQuery(limit: 10_000))
+        #expect(events.allSatisfy { $0.state == .delivered })
+        let accepted = receiver.accepted
+        #expect(Set(accepted.map(\.id)) == Set(events.map(\.id)), "every event arrives")
+        if exactlyOnce { #expect(accepted.count == events.count, "accepted once each") }
+        let bodies = Dictionary(events.map { ($0.id, $0.body) }, uniquingKeysWith: { first, _ in first })
+        for delivery in receiver.deliveries {
+            #expect(bodies[delivery.id] == delivery.body, "a retry sends the same body under the same id")
+            #expect(delivery.signature == secret.signature(id: delivery.id, timestamp: Int64(delivery.timestamp) ?? -1, body: delivery.body))
+        }
+        let byID = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var lastSequence: [String: Int64] = [:]
+        var taken = Set<String>()
+        for delivery in accepted where taken.insert(delivery.id).inserted {
+            guard let event = byID[delivery.id] else { continue }
+            #expect(event.sequence == (lastSequence[event.customerID] ?? 0) + 1, "\(event.customerID)'s events arrive in order")
+            lastSequence[event.customerID] = event.sequence
+        }
+    }
+
+    @Test("a receiver that fails, times out and answers slowly gets every event after it recovers, each customer's in order",
+          arguments: DecisionOutsideWriteHTTPTests.backends)
+    func recoversFromFailures(on backend: String) async throws {
+        let ledger = try Self.ledger(backend)
+        try Self.purchase(3, by: ["ana", "bo", "cy"], into: ledger)
+        let receiver = try WebhookReceiver { attempt in
+            switch attempt {
+            case 0..<4: .status(500)
+            case 4: .slow(seconds: 1.5)
+            case 5: .status(429)
+            case 6: .redirect
+            case 7: .slow(seconds: 0.2)
+            default: .accept
+            }
+        }
+        defer { receiver.stop() }
+        let delivery = OutgoingEventDelivery(
+            ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret, timeout: 1), options: Self.quickOptions)
+        try await Self.drain(delivery, ledger: ledger)
+        try Self.expectDelivered(receiver, ledger: ledger, exactlyOnce: false)
+        #expect(receiver.deliveries.count > receiver.accepted.count, "the failed attempts were made")
+        #expect(!receiver.deliveries.contains { $0.id.isEmpty }, "the redirect was not followed")
+        WebhookDeliveries.record(receiver.deliveries, secret: Self.secret)
+    }
+
+    @Test("three instances on one PostgreSQL ledger deliver each event once when none fails")
+    func threeInstances() async throws {
+        guard DecisionOutsideWriteHTTPTests.backends.contains("postgres") else { return }
+        let first = try Self.ledger("postgres")
+        try Self.purchase(4, by: (0..<10).map { "customer-\($0)" }, into: first)
+        let others = try (0..<2).map { _ in Ledger(storage: first.storage) }
+        let receiver = try WebhookReceiver { _ in .accept }
+        defer { receiver.stop() }
+        let deliveries = ([first] + others).map {
+            OutgoingEventDelivery(ledger: $0, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: Self.quickOptions)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for delivery in deliveries {
+                group.addTask { try await Self.drain(delivery, ledger: first) }
+            }
+            try await group.waitForAll()
+        }
+        try Self.expectDelivered(receiver, ledger: first, exactlyOnce: true)
+        #expect(receiver.deliveries.count == 40, "no event sent twice")
+    }
+
+    @Test("410 Gone keeps the event as failed and lets the customer's next go; other types than those asked for are skipped")
+    func goneAndSkipped() async throws {
+        let ledger = try Self.ledger("sqlite")
+        try Self.purchase(2, by: ["ana"], into: ledger)
+        let receiver = try WebhookReceiver { attempt in attempt == 0 ? .status(410) : .accept }
+        defer { receiver.stop() }
+        let delivery = OutgoingEventDelivery(
+            ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: Self.quickOptions)
+        try await Self.drain(delivery, ledger: ledger)
+        let events = try ledger.outgoingEvents(OutgoingEventQuery()).sorted { $0.sequence < $1.sequence }
+        #expect(events.map(\.state) == [.failed, .delivered])
+        #expect(events[0].lastError?.contains("410") == true)
+
+        try Self.purchase(1, by: ["bo"], into: ledger)
+        var options = Self.quickOptions
+        options.types = [.entitlementsChanged]
+        let filtered = OutgoingEventDelivery(
+            ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: options)
+        try await Self.drain(filtered, ledger: ledger)
+        #expect(try ledger.outgoingEvents(OutgoingEventQuery(customerID: "bo")).map(\.state) == [.skipped])
+        #expect(receiver.deliveries.count == 2)
+    }
+
+    @Test("an event failing past its time is given up, and an operator's retry sends it again with its id")
+    func givenUpThenRetried() async throws {
+        let ledger = try Self.ledger("sqlite")
+        try Self.purchase(1, by: ["ana"], into: ledger)
+        let failing = Mutex(true)
+        let receiver = try WebhookReceiver { _ in failing.withLock { $0 } ? .status(503) : .accept }
+        defer { receiver.stop() }
+        var options = Self.quickOptions
+        options.giveUpAfter = .seconds(2)
+        let delivery = OutgoingEventDelivery(
+            ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: options)
+        try await Self.drain(delivery, ledger: ledger)
+        let failed = try ledger.outgoingEvents(OutgoingEventQuery(state: .failed))
+        #expect(failed.count == 1 && failed[0].attempts > 1)
+        #expect(failed[0].lastError?.contains("given up") == true)
+        failing.withLock { $0 = false }
+        #expect(try ledger.requeueOutgoingEvents(OutgoingEventQuery(state: .failed), at: Date().millisecondsSince1970) == 1)
+        try await Self.drain(delivery, ledger: ledger)
+        #expect(receiver.accepted.map(\.id) == [failed[0].id])
+    }
+
+    @Test("an embedder's callback gets the same events from the same outbox, and a throwing callback is called again")
+    func callbackSink() async throws {
+        let ledger = try Self.ledger("sqlite")
+        try Self.purchase(2, by: ["ana"], into: ledger)
+        let seen = Mutex<[String]>([])
+        let sink = OutgoingEventCallback { event in
+            let first = seen.withLock { seen in
+                defer { seen.append(event.id) }
+                return seen.isEmpty
+            }
+            if first { throw CancellationError() }
+        }
+        try await Self.drain(OutgoingEventDelivery(ledger: ledger, sink: sink, options: Self.quickOptions), ledger: ledger)
+        let events = try ledger.outgoingEvents(OutgoingEventQuery()).sorted { $0.sequence < $1.sequence }
+        #expect(seen.withLock { $0 } == [events[0].id, events[0].id, events[1].id])
+    }
+
+    @Test("a secret is read as Standard Webhooks writes it, never shown, and signs as its reference vector says")
+    func secretAndSignature() throws {
+        let secret = try WebhookSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n")
+        #expect(secret.signature(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330, body: #"{"test": 2432232314}"#)
+                == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+        #expect(!secret.description.contains("MfKQ9r8"))
+        #expect(throws: WebhookSecretError.missingPrefix) { try WebhookSecret("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") }
+        #expect(throws: WebhookSecretError.notBase64) { try WebhookSecret("whsec_not base64!") }
+        #expect(throws: WebhookSecretError.keyLength(3)) { try WebhookSecret("whsec_AAAA") }
+        let made = WebhookSecret.generate()
+        #expect(try WebhookSecret(made.text).text == made.text)
+    }
+}
