@@ -101,7 +101,23 @@ import Testing
         try Self.expectDelivered(receiver, ledger: ledger, exactlyOnce: false)
         #expect(receiver.deliveries.count > receiver.accepted.count, "the failed attempts were made")
         #expect(!receiver.deliveries.contains { $0.id.isEmpty }, "the redirect was not followed")
-        WebhookDeliveries.record(receiver.deliveries, secret: Self.secret)
+    }
+
+    @Test("Standard Webhooks' reference library verifies every delivery, and refuses a changed body, another secret or an old timestamp",
+          .enabled(if: StandardWebhooksJudge.runs))
+    func referenceLibraryVerifies() async throws {
+        let ledger = try Self.ledger("sqlite")
+        try Self.purchase(2, by: ["ana", "bo"], into: ledger)
+        let receiver = try WebhookReceiver { attempt in attempt == 0 ? .status(500) : .accept }
+        defer { receiver.stop() }
+        let delivery = OutgoingEventDelivery(
+            ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: Self.quickOptions)
+        try await Self.drain(delivery, ledger: ledger)
+        let deliveries = receiver.deliveries
+        let verdict = try StandardWebhooksJudge.judge(deliveries, secret: Self.secret)
+        #expect(verdict.problems == [])
+        #expect(verdict.verified == deliveries.count && deliveries.count == 5)
+        #expect(verdict.refused == 3 * deliveries.count)
     }
 
     @Test("three instances on one PostgreSQL ledger deliver each event once when none fails")
