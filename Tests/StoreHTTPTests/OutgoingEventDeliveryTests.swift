@@ -22,9 +22,14 @@ import Testing
 
     /// A ledger recording events, of `backend`.
     static func ledger(_ backend: String) throws -> Ledger {
+        try location(backend).open().recordingOutgoingEvents(OutgoingEventRecording())
+    }
+
+    /// A new ledger location of `backend`.
+    static func location(_ backend: String) throws -> LedgerLocation {
         let folder = FileManager.default.temporaryDirectory.appending(path: "events-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return try DecisionOutsideWriteHTTPTests.ledger(backend, in: folder).open().recordingOutgoingEvents(OutgoingEventRecording())
+        return try DecisionOutsideWriteHTTPTests.ledger(backend, in: folder)
     }
 
     /// `count` purchases of a box of pellets by each of `customers`.
@@ -41,6 +46,30 @@ import Testing
                 }
             }
         }
+    }
+
+    /// A month's subscription bought by `customer`, its renewal turned off, then refunded.
+    static func subscribeAndRefund(_ customer: String, into ledger: Ledger) throws {
+        let bought = Date(millisecondsSince1970: Date().millisecondsSince1970)
+        func subscription(revoked: Bool) -> JWSTransactionDecodedPayload {
+            JWSTransactionDecodedPayload(
+                originalTransactionId: "\(customer)-pass", transactionId: "\(customer)-pass", bundleId: "com.example",
+                productId: "pass.monthly", subscriptionGroupIdentifier: "G1", purchaseDate: bought, originalPurchaseDate: bought,
+                expiresDate: bought.addingTimeInterval(30 * 86_400), quantity: 1, type: .autoRenewableSubscription,
+                inAppOwnershipType: .purchased, signedDate: bought.addingTimeInterval(revoked ? 2 : 0),
+                revocationReason: revoked ? .refundedForOtherReason : nil, revocationDate: revoked ? bought : nil, environment: .sandbox)
+        }
+        func jws(_ payload: some Encodable) throws -> String {
+            "e30." + Data((try JSONEncoder().encode(payload))).base64EncodedString() + "."
+        }
+        _ = try ledger.ingest(transaction: subscription(revoked: false), jwsRepresentation: try jws(subscription(revoked: false)),
+                              customerID: customer) { _ in [Grant(item: "feeder", amount: 1)] }
+        let off = JWSRenewalInfoDecodedPayload(
+            originalTransactionId: "\(customer)-pass", autoRenewProductId: "pass.monthly", productId: "pass.monthly",
+            autoRenewStatus: .off, signedDate: bought.addingTimeInterval(1), environment: .sandbox)
+        _ = try ledger.ingest(renewalInfo: off, jwsRepresentation: try jws(off))
+        _ = try ledger.ingest(transaction: subscription(revoked: true), jwsRepresentation: try jws(subscription(revoked: true)),
+                              customerID: customer) { _ in [] }
     }
 
     /// Runs rounds until the outbox has nothing pending, or throws after `limit`.
@@ -108,6 +137,7 @@ import Testing
     func referenceLibraryVerifies() async throws {
         let ledger = try Self.ledger("sqlite")
         try Self.purchase(2, by: ["ana", "bo"], into: ledger)
+        try Self.subscribeAndRefund("cy", into: ledger)
         let receiver = try WebhookReceiver { attempt in attempt == 0 ? .status(500) : .accept }
         defer { receiver.stop() }
         let delivery = OutgoingEventDelivery(
@@ -116,16 +146,22 @@ import Testing
         let deliveries = receiver.deliveries
         let verdict = try StandardWebhooksJudge.judge(deliveries, secret: Self.secret)
         #expect(verdict.problems == [])
-        #expect(verdict.verified == deliveries.count && deliveries.count == 5)
+        let types = Set(try ledger.outgoingEvents(OutgoingEventQuery()).map(\.type))
+        #expect(types == [.purchaseGranted, .subscriptionStarted, .entitlementsChanged, .subscriptionRenewalDisabled,
+                          .transactionRefunded])
+        #expect(verdict.verified == deliveries.count && deliveries.count > types.count)
         #expect(verdict.refused == 3 * deliveries.count)
+        #expect(verdict.conforming == deliveries.count, "every body is what the contract's webhooks say")
     }
 
     @Test("three instances on one PostgreSQL ledger deliver each event once when none fails")
     func threeInstances() async throws {
         guard DecisionOutsideWriteHTTPTests.backends.contains("postgres") else { return }
-        let first = try Self.ledger("postgres")
+        let location = try Self.location("postgres")
+        let first = try location.open().recordingOutgoingEvents(OutgoingEventRecording())
         try Self.purchase(4, by: (0..<10).map { "customer-\($0)" }, into: first)
-        let others = try (0..<2).map { _ in Ledger(storage: first.storage) }
+        // Each instance with its own connections, as three processes have.
+        let others = try (0..<2).map { _ in try location.open() }
         let receiver = try WebhookReceiver { _ in .accept }
         defer { receiver.stop() }
         let deliveries = ([first] + others).map {

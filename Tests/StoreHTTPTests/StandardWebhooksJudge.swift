@@ -15,10 +15,12 @@ enum StandardWebhooksJudge {
     static var runs: Bool { TestPrerequisite.runs(FileManager.default.isExecutableFile(atPath: python.path)) }
 
     /// The judge's verdict on `deliveries`, signed with `secret`: how many verified, how many of
-    /// the altered copies it refused, and what misbehaved.
+    /// the altered copies it refused, how many bodies are what the contract's `webhooks` say, and
+    /// what misbehaved.
     struct Verdict: Decodable {
         let verified: Int
         let refused: Int
+        let conforming: Int
         let problems: [String]
     }
 
@@ -30,7 +32,8 @@ enum StandardWebhooksJudge {
         }
         let process = Process()
         process.executableURL = python
-        process.arguments = [packageRoot.appending(path: "scripts/contract/verify_webhooks.py").path]
+        process.arguments = [packageRoot.appending(path: "scripts/contract/verify_webhooks.py").path,
+                             "--contract", packageRoot.appending(path: "Sources/StoreService/Contract/openapi.json").path]
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output

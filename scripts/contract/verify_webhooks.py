@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """Verifies StoreRules' outgoing event deliveries with the Standard Webhooks reference library.
 
+    verify_webhooks.py [--contract OPENAPI_JSON] < deliveries.jsonl
+
 Reads JSON lines on standard input, each one delivery as a receiver got it: "secret" (whsec_…),
 "webhook-id", "webhook-timestamp", "webhook-signature" and "body". Each must verify with
 `standardwebhooks.Webhook(secret).verify`, and its body must be a JSON object with "type",
 "timestamp" and "data" whose "id" is the webhook-id. Each must also fail verification when its
 body is changed by one byte, when it is checked with another secret, and when it is re-signed
-with its own secret at a timestamp ten minutes old. Prints one JSON summary line; exits 1 when
-any delivery does not behave so.
+with its own secret at a timestamp ten minutes old. With --contract, each body must also be
+what the OpenAPI document's `webhooks` entry of its type says (JSON Schema 2020-12). Prints one
+JSON summary line; exits 1 when any delivery does not behave so.
 """
+import argparse
 import json
 import secrets
 import sys
 from datetime import datetime, timedelta, timezone
 
+from jsonschema import Draft202012Validator
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 
@@ -25,8 +30,24 @@ def refused(webhook, body, headers):
     return False
 
 
+def contract_validators(path):
+    """A validator per event type, from the document's `webhooks`, its components beside each schema."""
+    with open(path, encoding="utf-8") as file:
+        document = json.load(file)
+    validators = {}
+    for name, item in document.get("webhooks", {}).items():
+        schema = dict(item["post"]["requestBody"]["content"]["application/json"]["schema"])
+        schema["components"] = document["components"]
+        validators[name] = Draft202012Validator(schema)
+    return validators
+
+
 def main():
-    problems, verified, refusals = [], 0, 0
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--contract")
+    arguments = parser.parse_args()
+    validators = contract_validators(arguments.contract) if arguments.contract else None
+    problems, verified, refusals, conforming = [], 0, 0, 0
     other = Webhook("whsec_" + __import__("base64").b64encode(secrets.token_bytes(32)).decode())
     for number, line in enumerate(sys.stdin, start=1):
         if not line.strip():
@@ -44,6 +65,15 @@ def main():
         if not (isinstance(payload, dict) and {"type", "timestamp", "data"} <= payload.keys()
                 and payload["data"].get("id") == headers["webhook-id"]):
             problems.append(f"delivery {number}: the body is not an event envelope whose data.id is the webhook-id")
+        elif validators is not None:
+            validator = validators.get(payload["type"])
+            errors = [] if validator is None else sorted(validator.iter_errors(payload), key=str)
+            if validator is None:
+                problems.append(f"delivery {number}: the contract has no webhook {payload['type']}")
+            elif errors:
+                problems.append(f"delivery {number} ({payload['type']}): {errors[0].message} at {list(errors[0].absolute_path)}")
+            else:
+                conforming += 1
         tampered = body[:-1] + ("]" if body[-1] != "]" else "}")
         old = datetime.now(tz=timezone.utc) - timedelta(minutes=10)
         old_headers = dict(headers, **{"webhook-timestamp": str(int(old.timestamp())),
@@ -55,7 +85,7 @@ def main():
                 refusals += 1
             else:
                 problems.append(f"delivery {number}: {name} still verifies")
-    print(json.dumps({"verified": verified, "refused": refusals, "problems": problems}))
+    print(json.dumps({"verified": verified, "refused": refusals, "conforming": conforming, "problems": problems}))
     return 1 if problems else 0
 
 

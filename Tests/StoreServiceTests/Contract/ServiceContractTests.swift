@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 @testable import StoreService
 import Testing
 
@@ -36,6 +37,11 @@ import Testing
         for (route, role) in routes {
             #expect(operations[route] == role, "\(route)'s role")
         }
+    }
+
+    @Test func everyOutgoingEventTypeIsAWebhookAndNoOtherIs() throws {
+        let webhooks = try #require(try Self.document()["webhooks"] as? [String: Any])
+        #expect(Set(webhooks.keys) == Set(OutgoingEventType.allCases.map(\.rawValue)))
     }
 
     @Test func theServiceServesTheDocumentToAnyClient() throws {

@@ -48,8 +48,7 @@ enum OutgoingEventJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
-                .timeZone(separator: .omitted)))
+            try container.encode(text(of: date))
         }
         return encoder
     }()
@@ -59,12 +58,25 @@ enum OutgoingEventJSON {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)
-                .timeZone(separator: .omitted)) else {
+            guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(text) is not a date"))
             }
-            return date
+            // The ledger keeps whole milliseconds: a date read back equals the one written.
+            return Date(millisecondsSince1970: Int64((date.timeIntervalSince1970 * 1000).rounded()))
         }
         return decoder
     }()
+
+    /// `date` in ISO 8601 at its nearest millisecond, in UTC: `2026-12-04T16:27:30.941Z`. (The
+    /// format style's own fractional seconds truncate the binary value, writing .940 for .941.)
+    static func text(of date: Date) -> String {
+        var (seconds, milliseconds) = Int64((date.timeIntervalSince1970 * 1000).rounded()).quotientAndRemainder(dividingBy: 1000)
+        if milliseconds < 0 {
+            seconds -= 1
+            milliseconds += 1000
+        }
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601)
+        let fraction = String(milliseconds)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
+    }
 }
