@@ -146,6 +146,10 @@ import Testing
         let failed = try ledger.outgoingEvents(OutgoingEventQuery(state: .failed))
         #expect(failed.map(\.id) == [ana1.id] && failed[0].attempts == 2 && failed[0].lastError == "HTTP 500")
         #expect(try ledger.outgoingEventBacklog(at: now).failed == 1)
+        let written = Payloads.date(0).millisecondsSince1970
+        #expect(try ledger.outgoingEventBacklog(at: written + 1_000).late == 0)
+        let aMinuteOn = try ledger.outgoingEventBacklog(at: written + 61_000)
+        #expect(aMinuteOn.late == 1 && aMinuteOn.pending == 1, "bo's event, written over a minute before, is late")
         #expect(try ledger.requeueOutgoingEvents(OutgoingEventQuery(state: .failed), at: now + 7_000) == 1)
         let retried = try ledger.claimOutgoingEvents(at: now + 7_000, heldUntil: now + 37_000, limit: 10)
         #expect(retried.map(\.id) == [ana1.id], "a retried event keeps its id and body")

@@ -113,6 +113,7 @@ extension SQLLedgerTransaction {
         if let state = query.state { conditions.append("state = \(state.rawValue)") }
         if let customerID = query.customerID { conditions.append("customer_id = \(customerID)") }
         if let since = query.since { conditions.append("created_date >= \(since)") }
+        if let before = query.before { conditions.append("created_date < \(before)") }
         if !query.ids.isEmpty {
             let ids = query.ids.map { id -> LedgerSQL in "\(id)" }
             conditions.append("event_id IN (\(sql: .joined(ids, separator: ", ")))")

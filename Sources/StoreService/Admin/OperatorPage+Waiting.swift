@@ -6,7 +6,8 @@ extension OperatorPage {
     static let rowsShown = 10
 
     /// What waits: unfinished transactions, kept notifications, notification conflicts, refund
-    /// requests and their answers, and the reconciliation checkpoint with when it last moved.
+    /// requests and their answers, outgoing events that are late or given up, and the
+    /// reconciliation checkpoint with when it last moved.
     static func waitingSection(_ waiting: OperatorPageFacts.Waiting?, now: Date) -> String {
         var html = "<section id=\"waiting\"><h2>What waits</h2>"
         guard let waiting else {
@@ -18,6 +19,8 @@ extension OperatorPage {
         html += card(String(waiting.pendingNotifications.count), "kept notifications", attention: !waiting.pendingNotifications.isEmpty)
         html += card(String(waiting.conflicts.count), "notification conflicts", attention: !waiting.conflicts.isEmpty)
         html += card(String(pendingRefunds), "refund requests to answer", attention: pendingRefunds > 0)
+        html += card(String(waiting.events.late), "events late (over a minute)", attention: waiting.events.late > 0)
+        html += card(String(waiting.events.failed), "events given up", attention: waiting.events.failed > 0)
         html += card(waiting.checkpoint.map { age(of: Date(millisecondsSince1970: $0.updatedDate), at: now) } ?? "never",
                      "since reconciliation last moved its checkpoint")
         html += "</div>"
@@ -41,6 +44,7 @@ extension OperatorPage {
                 [escape(conflict.uuid), escape(conflict.transactionID), escape(conflict.field), escape(conflict.stored), escape(conflict.received)]
             }, empty: "None.")
         html += refundRequests(waiting.refundRequests)
+        html += outgoingEvents(waiting.events, waiting.lateOrFailedEvents, now: now)
         html += "<h3>Reconciliation</h3>"
         if let checkpoint = waiting.checkpoint {
             let reconciledTo = Int64(checkpoint.value).map { time(Date(millisecondsSince1970: $0)) } ?? checkpoint.value
@@ -72,6 +76,21 @@ extension OperatorPage {
                 return [escape(request.transactionID), escape(request.reason ?? ""), escape(request.state.rawValue), escape(answer),
                         String(request.attempts), escape(time(Date(millisecondsSince1970: request.deadlineDate))), escape(request.lastError ?? "")]
             }, empty: "")
+        return html
+    }
+
+    /// The outbox: how many events wait, and the late and given-up ones with their last error.
+    private static func outgoingEvents(_ backlog: OutgoingEventBacklog, _ events: [OutgoingEvent], now: Date) -> String {
+        var html = "<h3>Outgoing events</h3>"
+        let oldest = backlog.oldestPendingDate.map { ", the oldest written " + age(of: Date(millisecondsSince1970: $0), at: now) + " ago" } ?? ""
+        html += "<p>\(backlog.pending) pending\(escape(oldest)) · \(backlog.late) late · \(backlog.failed) given up "
+            + "(<code>storerules events retry</code> sends them again)</p>"
+        html += table(
+            ["Event", "Customer", "Type", "State", "Attempts", "Written", "Last error"],
+            events.map { event in
+                [escape(event.id), escape("\(event.customerID) #\(event.sequence)"), escape(event.type.rawValue), escape(event.state.rawValue),
+                 String(event.attempts), escape(time(Date(millisecondsSince1970: event.createdDate))), escape(event.lastError ?? "")]
+            }, empty: "None late or given up.")
         return html
     }
 }

@@ -17,6 +17,10 @@ struct OperatorPageFacts: Sendable {
         var refundRequests: [ConsumptionRequestRecord]
         /// The end of the last notification history window reconciled, and when it was set.
         var checkpoint: ReconciliationMark?
+        /// How the outbox of outgoing events stands.
+        var events: OutgoingEventBacklog
+        /// Pending events written over a minute ago, and events given up: the latest of each.
+        var lateOrFailedEvents: [OutgoingEvent]
     }
 
     /// An experiment the policy declares or the ledger recorded exposures for.
@@ -95,11 +99,13 @@ struct OperatorPageFacts: Sendable {
                                    log: (String) -> Void) -> (Waiting?, [Experiment]) {
         var waiting: Waiting?
         var recorded: [ExperimentPhaseRecord] = []
+        let now = Date().millisecondsSince1970
         do {
             waiting = Waiting(
                 unfinished: try ledger.unfinishedTransactions(), pendingNotifications: try ledger.pendingNotifications(),
                 conflicts: try ledger.notificationConflicts(), refundRequests: try ledger.consumptionRequests(),
-                checkpoint: try ledger.reconciliationMark(.checkpoint, key: Reconciler.checkpointKey))
+                checkpoint: try ledger.reconciliationMark(.checkpoint, key: Reconciler.checkpointKey),
+                events: try ledger.outgoingEventBacklog(at: now), lateOrFailedEvents: try lateOrFailedEvents(in: ledger, at: now))
             recorded = try ledger.experimentPhases(experiment: nil)
         } catch {
             log("the operator page shows no ledger figures: the ledger could not be read: \(error)")
@@ -110,5 +116,13 @@ struct OperatorPageFacts: Sendable {
                        recordedPhases: recorded.filter { $0.experiment == name }.sorted { $0.firstRecordedDate < $1.firstRecordedDate }.map(\.phase))
         }
         return (waiting, experiments)
+    }
+
+    /// The latest pending events written over a minute before `now`, then the latest failed ones,
+    /// as many of each as the page shows.
+    private static func lateOrFailedEvents(in ledger: Ledger, at now: Int64) throws -> [OutgoingEvent] {
+        let late = try ledger.outgoingEvents(OutgoingEventQuery(
+            state: .pending, before: now - OutgoingEventBacklog.lateAfterMilliseconds, limit: OperatorPage.rowsShown))
+        return late + (try ledger.outgoingEvents(OutgoingEventQuery(state: .failed, limit: OperatorPage.rowsShown)))
     }
 }

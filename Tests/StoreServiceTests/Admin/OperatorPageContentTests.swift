@@ -27,8 +27,12 @@ import Testing
     func everySection() throws {
         let folder = try ExampleFolderCopy(policy: Self.policy)
         defer { folder.remove() }
-        try RouterTestService.test(configure: { $0.folder = folder.url.path }) { service in
+        try RouterTestService.test(configure: { $0.folder = folder.url.path; $0.recordsOutgoingEvents = true }) { service in
             try Self.seed(service, folder: folder)
+            let ledger = service.router.service.ledger
+            let now = Date().millisecondsSince1970
+            let taken = try ledger.claimOutgoingEvents(at: now, heldUntil: now + 60_000, limit: 1)
+            try ledger.recordOutgoingEventAttempts(taken.map { (id: $0.id, attempt: .failed(error: "HTTP 500 from the backend")) })
             let response = OperatorPageSignInTests.page(service, authorization: OperatorPageSignInTests.basic(RouterTestService.adminKey))
             #expect(response.status == 200, "\(response.bodyText)")
             let page = response.bodyText
@@ -50,6 +54,9 @@ import Testing
             #expect(page.contains("<td>7400</td><td>productId</td><td>pellet.box</td><td>pellet.bag</td>"), "the conflict")
             #expect(page.contains("UNINTENDED_PURCHASE") && page.contains("1 pending"), "the refund request")
             #expect(page.contains("notifications reconciled up to 2025-11-30 00:00:00 UTC"), "the checkpoint")
+            let failed = try #require(taken.first)
+            #expect(page.contains("<td>\(failed.id)</td>") && page.contains("HTTP 500 from the backend"), "the event given up")
+            #expect(page.contains("1 given up"), "the outbox's counts")
             #expect(page.contains("<a href=\"/admin/experiments/sampler_hero\">sampler_hero</a>"), "the experiment's report")
             let experiment = OperatorPageSignInTests.page(service, path: "/admin/experiments/sampler_hero",
                                                           authorization: OperatorPageSignInTests.basic(RouterTestService.adminKey))

@@ -8,16 +8,19 @@ public struct OutgoingEventQuery: Sendable, Hashable {
     public var ids: [String]
     /// Only events written at or after this time, in epoch milliseconds, when given.
     public var since: Int64?
+    /// Only events written before this time, in epoch milliseconds, when given.
+    public var before: Int64?
     /// At most this many, the latest first when listed.
     public var limit: Int
 
     /// A query with these conditions.
     public init(state: OutgoingEvent.DeliveryState? = nil, customerID: String? = nil, ids: [String] = [], since: Int64? = nil,
-                limit: Int = 100) {
+                before: Int64? = nil, limit: Int = 100) {
         self.state = state
         self.customerID = customerID
         self.ids = ids
         self.since = since
+        self.before = before
         self.limit = limit
     }
 }
