@@ -168,4 +168,23 @@ import Testing
         #expect(events.count == 40)
         #expect(events.map(\.sequence) == Array(1...40))
     }
+
+    @Test("a copy keeps the outbox, each event with its id, body and state, and numbers the customer's next event after them",
+          arguments: LedgerBackend.available)
+    func copyKeepsTheOutbox(on backend: LedgerBackend) throws {
+        let clock = TestClock()
+        let source = try recordingLedger(backend, clock: clock)
+        try ingest(Payloads.transaction(id: "c1"), into: source)
+        try ingest(Payloads.transaction(id: "c2"), into: source)
+        let now = Date().millisecondsSince1970
+        let taken = try source.claimOutgoingEvents(at: now, heldUntil: now + 1_000, limit: 1)
+        try source.recordOutgoingEventAttempts(taken.map { (id: $0.id, attempt: .delivered(at: now)) })
+        let target = try LedgerBackend.sqlite.freshLedger().recordingOutgoingEvents(
+            OutgoingEventRecording(clock: { clock.date }, policyVersion: { "v7" }))
+        let summary = try source.copy(to: target)
+        #expect(summary.outgoingEvents == 2)
+        #expect(try events(of: "ana", in: target) == events(of: "ana", in: source))
+        try ingest(Payloads.transaction(id: "c3"), into: target)
+        #expect(try events(of: "ana", in: target).map(\.sequence) == [1, 2, 3])
+    }
 }

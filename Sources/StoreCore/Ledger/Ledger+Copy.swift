@@ -32,12 +32,15 @@ extension Ledger {
         public var exposures = 0
         /// Phase records of experiments copied.
         public var experimentPhases = 0
+        /// Outgoing events copied, each with its id, body and delivery state.
+        public var outgoingEvents = 0
     }
 
     /// Copies everything this ledger holds into `target`, which must be empty: customers,
     /// transactions with their verbatim JWS and every version, renewal infos, grants and their
     /// reversals, balances, processed notifications, the notifications kept for customers not
-    /// known yet or as conflicts, merchandising events, where reconciling got to, the refund requests Apple asked about, the renewal extensions sent, and the exposures to experiments with the phases they were of — the way an app moves from the embedded SQLite ledger to a shared
+    /// known yet or as conflicts, merchandising events, where reconciling got to, the refund requests Apple asked about, the renewal extensions sent, the exposures to experiments with the phases they were of, and the outbox
+    /// of outgoing events with each customer's last reported state — the way an app moves from the embedded SQLite ledger to a shared
     /// PostgreSQL one, or back. The source is read from one snapshot and the target written in
     /// one transaction, so a failed copy leaves the target empty. Grants, reversals and the
     /// transactions' stored and finished dates are dated at the copy, and grant attempts start
@@ -61,7 +64,8 @@ extension Ledger {
             return (customers, transactions, balances, try ledger.renewalInfos(), try ledger.processedNotifications(),
                     try ledger.pendingNotifications(), try ledger.events(), try ledger.notificationConflicts(),
                     try ledger.reconciliationMarks(), try ledger.consumptionRequests(), try ledger.renewalExtensions(),
-                    try ledger.exposures(), try ledger.experimentPhases(experiment: nil))
+                    try ledger.exposures(), try ledger.experimentPhases(experiment: nil),
+                    try ledger.outgoingEvents(OutgoingEventQuery(limit: .max)), try ledger.outgoingEventStates())
         }
         let now = Self.nowInMilliseconds()
         return try target.writing { ledger in
@@ -123,6 +127,15 @@ extension Ledger {
             summary.exposures = source.11.count
             try ledger.insertExperimentPhases(source.12)
             summary.experimentPhases = source.12.count
+            for start in stride(from: 0, to: source.13.count, by: 500) {
+                try ledger.insertOutgoingEvents(Array(source.13[start..<min(start + 500, source.13.count)]))
+            }
+            summary.outgoingEvents = source.13.count
+            for state in source.14 {
+                _ = try ledger.lockOutgoingEventState(customerID: state.customerID)
+                try ledger.updateOutgoingEventState(
+                    customerID: state.customerID, sequence: state.row.sequence, reported: state.row.reported, reviewDate: state.reviewDate)
+            }
             return summary
         }
     }

@@ -33,6 +33,17 @@ extension SQLLedgerTransaction {
             oldestPendingDate: try row.optionalInteger("oldest"))
     }
 
+    public func outgoingEventStates() throws -> [OutgoingEventStateRecord] {
+        try connection.rows(
+            "SELECT customer_id, sequence, reported, review_date FROM outgoing_event_state ORDER BY customer_id\(.binaryCollation)"
+        ).map { row in
+            OutgoingEventStateRecord(
+                customerID: try row.text("customer_id"),
+                row: OutgoingEventStateRow(sequence: try row.integer("sequence"), reported: try row.optionalText("reported")),
+                reviewDate: try row.optionalInteger("review_date"))
+        }
+    }
+
     public func lockOutgoingEventState(customerID: String) throws -> OutgoingEventStateRow {
         // The no-op update of an existing row holds it, as a new row is held, until commit.
         guard let row = try connection.firstRow(

@@ -170,6 +170,8 @@ public protocol LedgerReading {
     func customersToReview(at now: Int64, limit: Int) throws -> [String]
     /// How the outbox stands at `now` (epoch milliseconds).
     func outgoingEventBacklog(at now: Int64) throws -> OutgoingEventBacklog
+    /// Every customer's row beside the outbox, by customer id.
+    func outgoingEventStates() throws -> [OutgoingEventStateRecord]
 }
 
 /// The writes of one ledger transaction, beside its reads.

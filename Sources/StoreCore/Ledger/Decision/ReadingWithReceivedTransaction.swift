@@ -166,6 +166,10 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.outgoingEventBacklog(at: now)
     }
 
+    func outgoingEventStates() throws -> [OutgoingEventStateRecord] {
+        try base.outgoingEventStates()
+    }
+
     /// The stored rows' aggregates: a report reads what is stored.
     func experimentAggregates(_ query: ExperimentAggregatesQuery, counting part: ExperimentAggregatesPart) throws -> ExperimentAggregateFigures {
         try base.experimentAggregates(query, counting: part)

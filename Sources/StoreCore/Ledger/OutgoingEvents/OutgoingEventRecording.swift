@@ -40,3 +40,21 @@ public struct OutgoingEventStateRow: Sendable, Hashable {
         self.reported = reported
     }
 }
+
+/// A customer's row beside the outbox as a copy reads it: the customer, the row, and when the
+/// clock next changes the state reported.
+public struct OutgoingEventStateRecord: Sendable, Hashable {
+    /// The customer.
+    public var customerID: String
+    /// The last sequence number and the state last reported.
+    public var row: OutgoingEventStateRow
+    /// When the clock next changes the state, in epoch milliseconds.
+    public var reviewDate: Int64?
+
+    /// A record with these values.
+    public init(customerID: String, row: OutgoingEventStateRow, reviewDate: Int64?) {
+        self.customerID = customerID
+        self.row = row
+        self.reviewDate = reviewDate
+    }
+}
