@@ -48,9 +48,9 @@ import Testing
     }
 
     /// Each family's type, from the `# TYPE` lines `GET /metrics` answers once the service has
-    /// recorded every kind of sample it counts, served TLS and trusted a root.
+    /// recorded every kind of sample it counts, served TLS, trusted a root and recorded outgoing events.
     static func exportedFamilies() throws -> [String: String] {
-        try RouterTestService.test { service in
+        try RouterTestService.test(configure: { $0.recordsOutgoingEvents = true }) { service in
             let metrics = service.router.metrics
             metrics.recordRequest(route: "/v1/notifications", method: "POST", status: 503, seconds: 0.02)
             metrics.recordDecision(hook: "features", source: "fallback")
