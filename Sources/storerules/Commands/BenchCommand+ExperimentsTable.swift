@@ -44,4 +44,22 @@ extension BenchCommand {
         if let failed = section.failed { lines.append("  failed: \(failed)") }
         return lines.joined(separator: "\n")
     }
+
+    /// The outgoing events' lines: ingests with events against without, per ledger; delivery.
+    static func eventsTable(_ section: OutgoingEventBenchSection) -> String {
+        var lines = ["Outgoing events (best of \(BenchRounds.count) alternating rounds)"]
+        for figures in section.ingests {
+            lines.append("  notification ingests with events / without, \(figures.ledger)".padding(toLength: 68, withPad: " ", startingAt: 0)
+                         + String(format: "%6.2f× (goal ≥ %.1f×; %.0f / %.0f a second, %d events)", figures.ratio,
+                                  OutgoingEventBench.ingestRatioGoal, figures.withEventsPerSecond, figures.withoutEventsPerSecond,
+                                  figures.eventsPerRound))
+        }
+        if let delivery = section.delivery {
+            lines.append("  events delivered to a receiver on loopback".padding(toLength: 68, withPad: " ", startingAt: 0)
+                         + String(format: "%6.0f /s (goal ≥ %.0f; %d in %.2f s)", delivery.eventsPerSecond, OutgoingEventBench.deliveryGoal,
+                                  delivery.events, delivery.seconds))
+        }
+        if let failed = section.failed { lines.append("  failed: \(failed)") }
+        return lines.joined(separator: "\n")
+    }
 }

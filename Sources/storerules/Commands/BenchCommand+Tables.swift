@@ -14,6 +14,7 @@ extension BenchCommand {
         if let http = report.http { sections.append(httpTable(http)) }
         if let experiments = report.experiments { sections.append(experimentsTable(experiments)) }
         if let metrics = report.metrics { sections.append(metricsTable(metrics)) }
+        if let events = report.events { sections.append(eventsTable(events)) }
         let ratios = CrossSectionRatios(ledger: report.ledger, http: report.http)
         if !ratios.isEmpty { sections.append(crossSectionTable(ratios)) }
         return sections.joined(separator: "\n")

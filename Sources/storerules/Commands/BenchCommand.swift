@@ -58,6 +58,12 @@ enum BenchCommand: Command {
     subscriptions of 100,000 customers, renewed ten times), filled by bulk SQL, on SQLite and with
     --postgres on PostgreSQL (goal: ≤ \(Int(SubscriptionMetricsBench.goalSeconds)) s).
 
+    Events: \(OutgoingEventBench.customers * OutgoingEventBench.renewals) notifications (\(OutgoingEventBench.customers) customers' monthly subscriptions bought and renewed
+    \(OutgoingEventBench.renewals - 1) times) ingested into a ledger that records outgoing events against the same into one
+    that does not, best of \(BenchRounds.count) alternating rounds, on SQLite and with --postgres on PostgreSQL (goal:
+    ≥ \(OutgoingEventBench.ingestRatioGoal)×); then the last round's events delivered, signed, to a receiver on loopback with
+    serve's delivery options (goal: ≥ \(Int(OutgoingEventBench.deliveryGoal)) events a second).
+
     Build with -c release for meaningful figures (this builds PolicyService too):
       swift build -c release && .build/release/storerules bench
 
@@ -132,6 +138,9 @@ enum BenchCommand: Command {
         }
         if sections.contains(.metrics) {
             report.metrics = SubscriptionMetricsBench.measure(postgresURL: postgresURL)
+        }
+        if sections.contains(.events) {
+            report.events = await OutgoingEventBench.measure(postgresURL: postgresURL)
         }
         if parsed.printsJSON {
             Output.line(try Output.json(report))

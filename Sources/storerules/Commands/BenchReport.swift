@@ -24,6 +24,8 @@ struct BenchReport: Encodable {
     var experiments: ExperimentBenchSection?
     /// Subscription metrics over a ledger filled at scale.
     var metrics: SubscriptionMetricsBenchSection?
+    /// Outgoing events: what recording them costs ingests, and how fast they are delivered.
+    var events: OutgoingEventBenchSection?
 
     /// Encodes every set of figures into one object.
     func encode(to encoder: any Encoder) throws {
@@ -36,6 +38,7 @@ struct BenchReport: Encodable {
         try http?.encode(to: encoder)
         try experiments?.encode(to: encoder)
         try metrics?.encode(to: encoder)
+        try events?.encode(to: encoder)
         let ratios = CrossSectionRatios(ledger: ledger, http: http)
         if !ratios.isEmpty { try ratios.encode(to: encoder) }
     }
@@ -52,6 +55,7 @@ enum BenchSection: String, CaseIterable {
     case http
     case experiments
     case metrics
+    case events
 
     /// The sections a `--sections` list names, or all of them without one.
     static func parse(_ list: String?) throws(UsageError) -> Set<BenchSection> {
