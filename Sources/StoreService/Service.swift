@@ -99,7 +99,9 @@ public final class Service: Sendable {
         // Opened last, so a mistake in the options above leaves no ledger file behind.
         do {
             let opened = try options.ledger.openLedger()
-            ledger = options.recordsOutgoingEvents
+            // A ledger that recorded events once goes on recording them, whoever writes to it.
+            let records = try options.recordsOutgoingEvents || opened.hasRecordedOutgoingEvents()
+            ledger = records
                 ? opened.recordingOutgoingEvents(OutgoingEventRecording(
                     clock: options.clock, catalog: { [servedCatalog] in servedCatalog.value.withLock { $0 } },
                     policyVersion: { [engine] in engine.version }))

@@ -36,8 +36,9 @@ public struct ServiceConfiguration: Sendable {
     /// the store's advanced clock lapsed or renewed shows through the service; never one Apple feeds.
     public var clock: @Sendable () -> Date = { Date() }
     /// Whether every change of a customer writes its outgoing events to the ledger's outbox
-    /// (``OutgoingEventRecording``), for ``OutgoingEventDelivery`` to send; off by default. Every
-    /// instance writing to one ledger should say the same.
+    /// (``OutgoingEventRecording``), for ``OutgoingEventDelivery`` to send; off by default. A
+    /// service over a ledger that has recorded events records them whatever this says, so every
+    /// writer of a fleet's ledger (and `storerules ledger ingest`) reports what it changes.
     public var recordsOutgoingEvents = false
 
     /// Where a service's catalog comes from.

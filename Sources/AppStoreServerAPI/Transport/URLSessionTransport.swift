@@ -63,7 +63,7 @@ public final class URLSessionTransport: AppStoreServerAPITransport {
     }
 
     /// `url` as it may be printed: a password it carries written `***`.
-    public static func printable(_ url: URL) -> String {
+    static func printable(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else {
             return url.absoluteString
         }

@@ -44,9 +44,9 @@ extension Ledger {
         let cause = OutgoingEventCause(source: .transaction)
         let settlement = try writing { ledger -> Settlement in
             let settlement = try Self.storeAndSettle(received, existing: existing, decision: early, at: now, in: ledger)
-            if case .settled(let result) = settlement {
-                try recordOutgoingEvents(of: customerID, settling: [result], cause: cause, in: ledger)
-            }
+            // A transaction stored undecided is reported as stored; its grants, by the write that records them.
+            let facts: [TransactionIngestResult] = if case .settled(let result) = settlement { [result] } else { [] }
+            try recordOutgoingEvents(of: customerID, settling: facts, cause: cause, in: ledger)
             return settlement
         }
         switch settlement {
@@ -242,6 +242,7 @@ extension Ledger {
                     transactionResult = try Self.settle(stored, decision: early, in: ledger)
                     guard transactionResult != nil else {
                         let renewalResult = try renewalInfo.map { try Self.store(renewalInfo: $0, at: now, in: ledger) }
+                        try recordOutgoingEvents(of: owner, settling: [], cause: cause, in: ledger)
                         return .undecided(stored.transaction, stored.storage, renewalResult)
                     }
                 }

@@ -303,6 +303,7 @@ public enum LedgerSchemaDescription {
             LedgerColumn("lease_until", .integer),
             LedgerColumn("last_error", .text, nullable: true),
             LedgerColumn("delivered_date", .integer, nullable: true),
+            LedgerColumn("attempts_since", .integer),
         ],
         constraints: ["UNIQUE (customer_id, sequence)"],
         indexes: [

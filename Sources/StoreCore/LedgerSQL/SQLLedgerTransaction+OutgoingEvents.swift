@@ -44,6 +44,10 @@ extension SQLLedgerTransaction {
         }
     }
 
+    public func hasOutgoingEventStates() throws -> Bool {
+        try connection.firstRow("SELECT customer_id FROM outgoing_event_state LIMIT 1") != nil
+    }
+
     public func lockOutgoingEventState(customerID: String) throws -> OutgoingEventStateRow {
         // The no-op update of an existing row holds it, as a new row is held, until commit.
         guard let row = try connection.firstRow(
@@ -70,7 +74,7 @@ extension SQLLedgerTransaction {
             """
             (\(event.id), \(event.customerID), \(event.sequence), \(event.type.rawValue), \(event.createdDate), \(event.body),
              \(event.state.rawValue), \(event.attempts), \(event.nextAttemptDate), \(event.leaseUntil), \(event.lastError),
-             \(event.deliveredDate))
+             \(event.deliveredDate), \(event.attemptsSince))
             """
         }
         try connection.send(
@@ -93,7 +97,7 @@ extension SQLLedgerTransaction {
         ).map(LedgerRecords.outgoingEvent(from:))
     }
 
-    public func recordOutgoingEventAttempt(id: String, _ attempt: OutgoingEventAttempt) throws {
+    public func recordOutgoingEventAttempt(id: String, heldUntil: Int64, _ attempt: OutgoingEventAttempt) throws {
         let change: LedgerSQL = switch attempt {
         case .delivered(let date):
             "state = 'delivered', delivered_date = \(date), last_error = NULL, attempts = attempts + 1"
@@ -105,13 +109,17 @@ extension SQLLedgerTransaction {
             "state = 'skipped'"
         }
         try connection.send(
-            "UPDATE outgoing_event SET \(sql: change), lease_until = 0 WHERE event_id = \(id) AND state = 'pending'")
+            """
+            UPDATE outgoing_event SET \(sql: change), lease_until = 0
+            WHERE event_id = \(id) AND state = 'pending' AND lease_until = \(heldUntil)
+            """)
     }
 
     public func requeueOutgoingEvents(_ query: OutgoingEventQuery, at now: Int64) throws -> Int {
         try connection.rows(
             """
-            UPDATE outgoing_event SET state = 'pending', next_attempt_date = \(now), lease_until = 0, delivered_date = NULL
+            UPDATE outgoing_event SET state = 'pending', next_attempt_date = \(now), lease_until = 0, delivered_date = NULL,
+                attempts = 0, attempts_since = \(now)
             WHERE state <> 'pending' AND \(sql: Self.condition(of: query))
             RETURNING event_id
             """

@@ -2,7 +2,7 @@ extension LedgerRecords {
     /// The columns of an outgoing event, in the order ``outgoingEvent(from:)`` reads them.
     public static let outgoingEventColumns = """
         event_id, customer_id, sequence, event_type, created_date, body, state, attempts, next_attempt_date, lease_until, \
-        last_error, delivered_date
+        last_error, delivered_date, attempts_since
         """
 
     /// An outgoing event from a row of ``outgoingEventColumns``.
@@ -20,6 +20,6 @@ extension LedgerRecords {
             type: type, createdDate: try row.integer("created_date"), body: try row.text("body"), state: state,
             attempts: Int(try row.integer("attempts")), nextAttemptDate: try row.integer("next_attempt_date"),
             leaseUntil: try row.integer("lease_until"), lastError: try row.optionalText("last_error"),
-            deliveredDate: try row.optionalInteger("delivered_date"))
+            deliveredDate: try row.optionalInteger("delivered_date"), attemptsSince: try row.integer("attempts_since"))
     }
 }

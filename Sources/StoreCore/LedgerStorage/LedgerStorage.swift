@@ -172,6 +172,8 @@ public protocol LedgerReading {
     func outgoingEventBacklog(at now: Int64) throws -> OutgoingEventBacklog
     /// Every customer's row beside the outbox, by customer id.
     func outgoingEventStates() throws -> [OutgoingEventStateRecord]
+    /// Whether any customer has a row beside the outbox: whether the ledger records outgoing events.
+    func hasOutgoingEventStates() throws -> Bool
 }
 
 /// The writes of one ledger transaction, beside its reads.
@@ -254,9 +256,12 @@ public protocol LedgerWriting: LedgerReading {
     /// Holds, until `heldUntil`, up to `limit` pending events due at `now` that are the earliest
     /// undelivered of their customer and that no other write holds; returns them.
     func claimOutgoingEvents(at now: Int64, heldUntil: Int64, limit: Int) throws -> [OutgoingEvent]
-    /// Records how one attempt at an event ended, counting it and releasing the hold.
-    func recordOutgoingEventAttempt(id: String, _ attempt: OutgoingEventAttempt) throws
-    /// Makes the events `query` selects that are not pending due again at `now`; returns how many.
+    /// Records how one attempt at an event ended, counting it and releasing the hold, when the
+    /// hold is still the one taken until `heldUntil` (an attempt whose hold ran out and was
+    /// taken again by another records nothing).
+    func recordOutgoingEventAttempt(id: String, heldUntil: Int64, _ attempt: OutgoingEventAttempt) throws
+    /// Makes the events `query` selects that are not pending due again at `now`, their attempts
+    /// counted again from then; returns how many.
     func requeueOutgoingEvents(_ query: OutgoingEventQuery, at now: Int64) throws -> Int
 }
 

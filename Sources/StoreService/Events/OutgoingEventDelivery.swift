@@ -59,9 +59,13 @@ public final class OutgoingEventDelivery: Sendable {
     public func start() {
         let task = Task { [self] in
             while !Task.isCancelled {
-                let sent: Int
                 do {
                     try ledger.reviewOutgoingEventStates()
+                } catch {
+                    log("outgoing events: \(error)")
+                }
+                let sent: Int
+                do {
                     sent = try await deliverDueEvents()
                 } catch {
                     log("outgoing events: the outbox could not be read or written: \(error)")
@@ -88,10 +92,9 @@ public final class OutgoingEventDelivery: Sendable {
     /// were taken.
     @discardableResult
     public func deliverDueEvents() async throws -> Int {
-        let now = Date()
-        let nowMilliseconds = now.millisecondsSince1970
-        let events = try ledger.claimOutgoingEvents(
-            at: nowMilliseconds, heldUntil: nowMilliseconds + Int64(options.hold.seconds * 1000), limit: options.batchSize)
+        let now = Date().millisecondsSince1970
+        let heldUntil = now + Int64(options.hold.seconds * 1000)
+        let events = try ledger.claimOutgoingEvents(at: now, heldUntil: heldUntil, limit: options.batchSize)
         guard !events.isEmpty else { return 0 }
         let results = await withTaskGroup(of: (OutgoingEvent, OutgoingEventAttempt, Double).self) { group in
             for event in events {
@@ -105,7 +108,7 @@ public final class OutgoingEventDelivery: Sendable {
             for await result in group { results.append(result) }
             return results
         }
-        try ledger.recordOutgoingEventAttempts(results.map { (id: $0.0.id, attempt: $0.1) })
+        try ledger.recordOutgoingEventAttempts(results.map { (id: $0.0.id, attempt: $0.1) }, heldUntil: heldUntil)
         for (event, attempt, seconds) in results {
             metrics?.recordOutgoingEventAttempt(attempt, seconds: seconds,
                                                 sinceCreated: Double(Date().millisecondsSince1970 - event.createdDate) / 1000)
@@ -120,22 +123,31 @@ public final class OutgoingEventDelivery: Sendable {
         case .accepted:
             return .delivered(at: Date().millisecondsSince1970)
         case .refused(let reason):
-            return .failed(error: reason)
+            return .failed(error: Self.recordable(reason))
         case .failed(let reason, let retryAfter):
             let now = Date().millisecondsSince1970
             var generator = SystemRandomNumberGenerator()
-            let pause = max(options.backoff.delay(beforeRetry: event.attempts + 1, using: &generator), retryAfter ?? .zero)
+            // A receiver's Retry-After counts up to the time left, so no answer overflows the schedule.
+            let pause = min(max(options.backoff.delay(beforeRetry: event.attempts + 1, using: &generator), retryAfter ?? .zero),
+                            options.giveUpAfter + .seconds(1))
             let next = now + Int64(pause.seconds * 1000)
-            guard next - event.createdDate <= Int64(options.giveUpAfter.seconds * 1000) else {
-                return .failed(error: reason + "; given up \(Self.days(options.giveUpAfter)) after the event was written")
+            guard next - event.attemptsSince <= Int64(options.giveUpAfter.seconds * 1000) else {
+                return .failed(error: Self.recordable(reason) + "; given up \(Self.days(options.giveUpAfter)) after the first attempt")
             }
-            return .retry(error: reason, at: next)
+            return .retry(error: Self.recordable(reason), at: next)
         }
     }
 
+    /// A failure's text as the outbox keeps it: at most 500 characters, control characters as spaces.
+    static func recordable(_ reason: String) -> String {
+        String(String.UnicodeScalarView(reason.unicodeScalars.prefix(500).map { $0.properties.generalCategory == .control ? " " : $0 }))
+    }
+
     private static func days(_ duration: Duration) -> String {
-        let hours = duration.seconds / 3600
-        return hours >= 48 ? "\(Int(hours / 24)) days" : "\(Int(hours)) hours"
+        let seconds = duration.seconds
+        if seconds >= 48 * 3600 { return "\(Int(seconds / 86_400)) days" }
+        if seconds >= 3600 { return "\(Int(seconds / 3600)) hours" }
+        return seconds >= 60 ? "\(Int(seconds / 60)) minutes" : "\(Int(seconds)) seconds"
     }
 }
 

@@ -45,6 +45,11 @@ public struct WebhookSecret: Sendable, CustomStringConvertible {
     }
 }
 
+extension WebhookSecret: CustomReflectable {
+    /// No children: a dump or a mirror shows no key either.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
 /// Why a webhook secret was refused.
 public enum WebhookSecretError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text does not begin with `whsec_`.

@@ -1,4 +1,3 @@
-import AppStoreServerAPI
 import Foundation
 import StoreCore
 #if canImport(FoundationNetworking)
@@ -24,7 +23,7 @@ public final class WebhookSender: OutgoingEventSink {
 
     /// A sender to `url`, signing with `secret` at the time `clock` gives, each attempt bounded by
     /// `timeout` seconds, with at most `connections` connections open to the receiver.
-    public init(url: URL, secret: WebhookSecret, timeout: TimeInterval = 15, connections: Int = 16,
+    public init(url: URL, secret: WebhookSecret, timeout: TimeInterval = 15, connections: Int = 64,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.url = url
         self.secret = secret
@@ -65,7 +64,7 @@ public final class WebhookSender: OutgoingEventSink {
         do {
             (_, response) = try await session.data(for: request)
         } catch {
-            return .failed("POST \(URLSessionTransport.printable(url)): \(error.localizedDescription)")
+            return .failed("POST \(Self.printable(url)): \(error.localizedDescription)")
         }
         guard let http = response as? HTTPURLResponse else { return .failed("the answer is not HTTP") }
         switch http.statusCode {
@@ -77,6 +76,18 @@ public final class WebhookSender: OutgoingEventSink {
             let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             return .failed("HTTP \(http.statusCode)", retryAfter: retryAfter.map { .seconds(max($0, 0)) })
         }
+    }
+}
+
+extension WebhookSender {
+    /// `url` as logs and the outbox may show it: without its query, which may carry a token, and
+    /// with a password written `***`.
+    public static func printable(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "the events URL" }
+        components.query = nil
+        components.fragment = nil
+        if components.password != nil { components.password = "***" }
+        return components.string ?? "the events URL"
     }
 }
 

@@ -200,7 +200,7 @@ enum ServeCommand: Command {
         }
         delivery?.start()
         if let events = options.events {
-            Output.error("storerules serve: sending outgoing events to \(URLSessionTransport.printable(events.url))")
+            Output.error("storerules serve: sending outgoing events to \(WebhookSender.printable(events.url))")
         }
         await signals.wait()
         delivery?.stop()

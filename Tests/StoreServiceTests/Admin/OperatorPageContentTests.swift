@@ -32,7 +32,8 @@ import Testing
             let ledger = service.router.service.ledger
             let now = Date().millisecondsSince1970
             let taken = try ledger.claimOutgoingEvents(at: now, heldUntil: now + 60_000, limit: 1)
-            try ledger.recordOutgoingEventAttempts(taken.map { (id: $0.id, attempt: .failed(error: "HTTP 500 from the backend")) })
+            try ledger.recordOutgoingEventAttempts(taken.map { (id: $0.id, attempt: .failed(error: "HTTP 500 from the backend")) },
+                                                heldUntil: now + 60_000)
             let response = OperatorPageSignInTests.page(service, authorization: OperatorPageSignInTests.basic(RouterTestService.adminKey))
             #expect(response.status == 200, "\(response.bodyText)")
             let page = response.bodyText

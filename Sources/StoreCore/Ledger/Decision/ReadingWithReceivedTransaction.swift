@@ -170,6 +170,10 @@ struct ReadingWithReceivedTransaction: LedgerReading {
         try base.outgoingEventStates()
     }
 
+    func hasOutgoingEventStates() throws -> Bool {
+        try base.hasOutgoingEventStates()
+    }
+
     /// The stored rows' aggregates: a report reads what is stored.
     func experimentAggregates(_ query: ExperimentAggregatesQuery, counting part: ExperimentAggregatesPart) throws -> ExperimentAggregateFigures {
         try base.experimentAggregates(query, counting: part)

@@ -10,12 +10,13 @@ extension Ledger {
         try writing { try $0.claimOutgoingEvents(at: now, heldUntil: heldUntil, limit: limit) }
     }
 
-    /// Records how attempts ended, in one write: each event delivered, to retry, failed or
-    /// skipped, its attempts counted and its hold released.
-    public func recordOutgoingEventAttempts(_ attempts: [(id: String, attempt: OutgoingEventAttempt)]) throws {
+    /// Records how attempts at events taken until `heldUntil` ended, in one write: each event
+    /// delivered, to retry, failed or skipped, its attempts counted and its hold released. An
+    /// event whose hold ran out and was taken again by another instance is left to that one.
+    public func recordOutgoingEventAttempts(_ attempts: [(id: String, attempt: OutgoingEventAttempt)], heldUntil: Int64) throws {
         guard !attempts.isEmpty else { return }
         try writing { ledger in
-            for (id, attempt) in attempts { try ledger.recordOutgoingEventAttempt(id: id, attempt) }
+            for (id, attempt) in attempts { try ledger.recordOutgoingEventAttempt(id: id, heldUntil: heldUntil, attempt) }
         }
     }
 
@@ -25,7 +26,8 @@ extension Ledger {
     }
 
     /// Makes the events `query` selects (any state but pending) due again at `now`, with the
-    /// same ids and bodies: an operator's retry of failed events, or a replay of delivered ones.
+    /// same ids and bodies, their attempts counted again from now (so delivery gives up only
+    /// after its full time): an operator's retry of failed events, or a replay of delivered ones.
     /// Returns how many.
     @discardableResult
     public func requeueOutgoingEvents(_ query: OutgoingEventQuery, at now: Int64) throws -> Int {

@@ -6,10 +6,19 @@ extension Ledger {
         Ledger(storage: storage, outgoingEvents: recording)
     }
 
+    /// Whether outgoing events were ever recorded in this ledger: then every writer of it should
+    /// record them, or the changes it writes go unreported (``Service`` does so by itself).
+    public func hasRecordedOutgoingEvents() throws -> Bool {
+        try reading { try $0.hasOutgoingEventStates() }
+    }
+
     /// Writes the events a change of `customerID` makes, inside the write that made it: the
-    /// customer's outbox row is held, the state after the change is read in the same write and
-    /// compared with the state last reported, and each event is numbered after the customer's
-    /// last one. Does nothing when the ledger records no events.
+    /// customer's outbox row is held, the state after the change is read in the same write (at the
+    /// recording's clock) and compared with the state last reported, and each event is numbered
+    /// after the customer's last one. Does nothing when the ledger records no events.
+    ///
+    /// A reported state that cannot be read back (written by another version) is taken as
+    /// empty: the customer's next events compare with nothing rather than stop their changes.
     func recordOutgoingEvents(
         of customerID: String, settling facts: [TransactionIngestResult], cause: OutgoingEventCause,
         refundRequest: ConsumptionRequestRecord? = nil, in ledger: any LedgerWriting
@@ -17,28 +26,30 @@ extension Ledger {
         guard let recording = outgoingEvents else { return }
         let now = recording.clock()
         let row = try ledger.lockOutgoingEventState(customerID: customerID)
-        let previous = try row.reported.map { try OutgoingEventJSON.decoder.decode(ReportedCustomerState.self, from: Data($0.utf8)) }
+        let previous = row.reported.flatMap { try? OutgoingEventJSON.decoder.decode(ReportedCustomerState.self, from: Data($0.utf8)) }
         let catalog = recording.catalog()
-        let snapshot = try ledger.customerSnapshot(customerID: customerID, signedData: false)
+        let transactions = try ledger.transactionsWithoutSignedData(customerID: customerID)
+        let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
         let state = try CustomerState(
-            customerID: customerID, transactions: snapshot.transactions, renewalInfos: snapshot.renewalInfos,
-            balances: snapshot.balances, catalog: catalog, at: now)
-        let current = ReportedCustomerState(state)
-        let classifier = OutgoingEventClassifier(
-            previous: previous ?? .empty, current: current,
-            level: { catalog?.product(id: $0)?.subscription?.groupLevel })
-        var drafts = classifier.events(settling: facts)
+            customerID: customerID, transactions: transactions,
+            renewalInfos: try subscriptionIDs.sorted().compactMap { try ledger.renewalInfo(originalTransactionID: $0) },
+            balances: try ledger.balances(customerID: customerID), catalog: catalog, at: now)
+        let classification = OutgoingEventClassifier(
+            previous: previous ?? .empty, current: ReportedCustomerState(state),
+            level: { catalog?.product(id: $0)?.subscription?.groupLevel }
+        ).classify(settling: facts)
+        var drafts = classification.events
         if let refundRequest, refundRequest.state != .pending {
             drafts.append(OutgoingEventDraft(.refundRequestAnswered, refundRequest: ReportedRefundRequest(refundRequest)))
         }
-        let reviewDate = ReportedCustomerState.reviewDate(of: state, after: now)
-        guard !drafts.isEmpty || previous != current else {
-            try ledger.updateOutgoingEventState(
-                customerID: customerID, sequence: row.sequence, reported: row.reported,
-                reviewDate: reviewDate?.millisecondsSince1970)
+        let reviewDate = ReportedCustomerState.reviewDate(of: state, after: now)?.millisecondsSince1970
+        let reported = classification.reported
+        guard !drafts.isEmpty || previous != reported else {
+            try ledger.updateOutgoingEventState(customerID: customerID, sequence: row.sequence, reported: row.reported, reviewDate: reviewDate)
             return
         }
-        let created = now.millisecondsSince1970
+        // The outbox keeps the host's time, which delivery's schedule and the metrics read.
+        let written = Self.nowInMilliseconds()
         let policyVersion = recording.policyVersion()
         var sequence = row.sequence
         let events = try drafts.map { draft -> OutgoingEvent in
@@ -48,30 +59,49 @@ extension Ledger {
                 id: id, customerID: customerID, sequence: sequence, policyVersion: policyVersion, cause: cause,
                 transaction: draft.transaction.map(ReportedTransaction.init), subscription: draft.subscription,
                 previousProductID: draft.previousProductID, effective: draft.effective, grants: draft.grants,
-                previousEntitlements: draft.previousEntitlements, refundRequest: draft.refundRequest, state: current)
-            let body = try OutgoingEventBody(type: draft.type, timestamp: now, data: data).text()
+                previousEntitlements: draft.previousEntitlements, refundRequest: draft.refundRequest, state: reported)
+            let body = try OutgoingEventBody(type: draft.type, timestamp: Date(millisecondsSince1970: written), data: data).text()
             return OutgoingEvent(
-                id: id, customerID: customerID, sequence: sequence, type: draft.type, createdDate: created, body: body,
-                state: .pending, attempts: 0, nextAttemptDate: created, leaseUntil: 0, lastError: nil, deliveredDate: nil)
+                id: id, customerID: customerID, sequence: sequence, type: draft.type, createdDate: written, body: body,
+                state: .pending, attempts: 0, nextAttemptDate: written, leaseUntil: 0, lastError: nil, deliveredDate: nil,
+                attemptsSince: written)
         }
         try ledger.insertOutgoingEvents(events)
-        let reported = String(decoding: try OutgoingEventJSON.encoder.encode(current), as: UTF8.self)
-        try ledger.updateOutgoingEventState(
-            customerID: customerID, sequence: sequence, reported: reported, reviewDate: reviewDate?.millisecondsSince1970)
+        let text = String(decoding: try OutgoingEventJSON.encoder.encode(reported), as: UTF8.self)
+        try ledger.updateOutgoingEventState(customerID: customerID, sequence: sequence, reported: text, reviewDate: reviewDate)
     }
 
     /// Reports what the clock alone changed: for each customer (at most `limit`) whose reported
     /// state had a period or grace period ending by now, a write derives the state again and
     /// records its events (a subscription expired, in billing retry, …). Returns how many
     /// customers were looked at; 0 when the ledger records no events.
+    ///
+    /// - Throws: ``OutgoingEventReviewError`` naming the customers whose write failed, after the
+    ///   others were reviewed.
     @discardableResult
     public func reviewOutgoingEventStates(limit: Int = 100) throws -> Int {
         guard let recording = outgoingEvents else { return 0 }
         let now = recording.clock().millisecondsSince1970
         let customers = try reading { try $0.customersToReview(at: now, limit: limit) }
+        var failures: [String] = []
         for customerID in customers {
-            try writing { try recordOutgoingEvents(of: customerID, settling: [], cause: OutgoingEventCause(source: .clock), in: $0) }
+            do {
+                try writing { try recordOutgoingEvents(of: customerID, settling: [], cause: OutgoingEventCause(source: .clock), in: $0) }
+            } catch {
+                failures.append("\(customerID): \(error)")
+            }
         }
+        guard failures.isEmpty else { throw OutgoingEventReviewError(failures: failures) }
         return customers.count
+    }
+}
+
+/// Customers whose state the clock changed and whose review failed; the others were reviewed.
+public struct OutgoingEventReviewError: Error, CustomStringConvertible {
+    /// Each customer, with why.
+    public let failures: [String]
+
+    public var description: String {
+        "the review of \(failures.count) customer\(failures.count == 1 ? "" : "s") failed: " + failures.joined(separator: "; ")
     }
 }

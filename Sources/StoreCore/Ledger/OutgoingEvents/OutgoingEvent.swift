@@ -39,11 +39,14 @@ public struct OutgoingEvent: Sendable, Hashable {
     public var lastError: String?
     /// When a receiver accepted it, in epoch milliseconds.
     public var deliveredDate: Int64?
+    /// When the current series of attempts began, in epoch milliseconds: when the event was
+    /// written, or when an operator sent it again. Delivery gives up counting from it.
+    public var attemptsSince: Int64
 
     /// An event with every field given.
     public init(id: String, customerID: String, sequence: Int64, type: OutgoingEventType, createdDate: Int64, body: String,
                 state: DeliveryState, attempts: Int, nextAttemptDate: Int64, leaseUntil: Int64, lastError: String?,
-                deliveredDate: Int64?) {
+                deliveredDate: Int64?, attemptsSince: Int64) {
         self.id = id
         self.customerID = customerID
         self.sequence = sequence
@@ -56,6 +59,7 @@ public struct OutgoingEvent: Sendable, Hashable {
         self.leaseUntil = leaseUntil
         self.lastError = lastError
         self.deliveredDate = deliveredDate
+        self.attemptsSince = attemptsSince
     }
 
     /// A new event id: `evt_` and 128 random bits in hexadecimal, with no `.` (Standard

@@ -11,16 +11,29 @@ struct OutgoingEventClassifier {
     /// The level in its group of a subscription product (1 is the highest service), from the catalog.
     let level: (String) -> Int?
 
-    /// The events of a write that settled `facts`, in the order they are numbered: each
-    /// transaction's own events, then each subscription's, then entitlements.
-    func events(settling facts: [TransactionIngestResult]) -> [OutgoingEventDraft] {
+    /// What a change reports: its events, and the state to report as the customer's now.
+    struct Classification {
+        /// The events, in the order they are numbered.
+        var events: [OutgoingEventDraft]
+        /// The state the events carry and the next change is compared with.
+        var reported: ReportedCustomerState
+    }
+
+    /// The events of a write that settled `facts`: each transaction's own events, then each
+    /// subscription's, then entitlements. A grant of a subscription's transaction goes on the
+    /// event of the period it opened, or, when that was reported before, on a `purchase.granted`.
+    ///
+    /// A subscription whose latest transaction moved back to an earlier period (Apple marked the
+    /// one reported upgraded before its successor arrived) keeps its reported entry until the
+    /// successor comes, so the upgrade is reported as one.
+    func classify(settling facts: [TransactionIngestResult]) -> Classification {
         var drafts: [OutgoingEventDraft] = []
-        var subscriptionGrants: [String: [Grant]] = [:]
+        var subscriptionGrants: [String: (StoredTransaction, [Grant])] = [:]
         for fact in facts {
             let transaction = fact.transaction
             switch fact.outcome {
             case .granted(let grants) where transaction.productType == .autoRenewableSubscription:
-                subscriptionGrants[transaction.id] = grants
+                subscriptionGrants[transaction.id] = (transaction, grants)
             case .granted(let grants):
                 drafts.append(OutgoingEventDraft(.purchaseGranted, transaction: transaction, grants: grants))
             case .revoked(let reversed):
@@ -32,19 +45,29 @@ struct OutgoingEventClassifier {
                 break
             }
         }
-        for subscription in current.subscriptions {
+        var reported = current
+        for (index, subscription) in current.subscriptions.enumerated() {
             let before = previous.subscription(subscription.originalTransactionID)
-            drafts += events(of: subscription, before: before).map { draft in
-                var draft = draft
-                draft.transaction = facts.first { $0.transaction.id == subscription.transactionID }?.transaction
-                draft.grants = subscriptionGrants[subscription.transactionID]
-                return draft
+            if let before, subscription.transactionID != before.transactionID,
+               let end = subscription.expiresDate, let earlier = before.expiresDate, end < earlier {
+                reported.subscriptions[index] = before
+                continue
             }
+            var events = events(of: subscription, before: before)
+            if let period = events.firstIndex(where: \.opensPeriod),
+               let (transaction, grants) = subscriptionGrants.removeValue(forKey: subscription.transactionID) {
+                events[period].transaction = transaction
+                events[period].grants = grants
+            }
+            drafts += events
         }
-        if previous.entitlements != current.entitlements {
+        for (transaction, grants) in subscriptionGrants.values.sorted(by: { $0.0.purchaseDate < $1.0.purchaseDate }) {
+            drafts.append(OutgoingEventDraft(.purchaseGranted, transaction: transaction, grants: grants))
+        }
+        if previous.entitlements != reported.entitlements {
             drafts.append(OutgoingEventDraft(.entitlementsChanged, previousEntitlements: previous.entitlements))
         }
-        return drafts
+        return Classification(events: drafts, reported: reported)
     }
 
     /// The events of one subscription between the last report and now.
@@ -62,13 +85,15 @@ struct OutgoingEventClassifier {
         return drafts
     }
 
-    /// A new transaction in the chain: a renewal, a recovery, a change of product, or a lapsed
+    /// A new transaction in the chain: a renewal (on time, or late after the clock lapsed a
+    /// subscription that was to renew), a recovery, a change of product, or a lapsed
     /// subscription bought again.
     private func newPeriod(_ now: ReportedSubscription, before: ReportedSubscription) -> [OutgoingEventDraft] {
-        guard now.status != .revoked else { return [] }
+        guard now.status.givesService else { return sameTransaction(now, before: before) }
         let wasRetrying = before.status == .inGracePeriod || before.status == .inBillingRetryPeriod
-        if !before.status.givesService, !wasRetrying {
-            return now.status.givesService ? [OutgoingEventDraft(.subscriptionStarted, subscription: now)] : []
+        let lapsedWhileRenewing = before.status == .expired && before.willAutoRenew != false
+        if !before.status.givesService, !wasRetrying, !lapsedWhileRenewing {
+            return [OutgoingEventDraft(.subscriptionStarted, subscription: now)]
         }
         if now.productID != before.productID, before.renewsToProductID != now.productID {
             return [OutgoingEventDraft(change(from: before.productID, to: now.productID), subscription: now,
@@ -79,10 +104,11 @@ struct OutgoingEventClassifier {
                                    previousProductID: previousProductID)]
     }
 
-    /// The same latest transaction: an extension, or a state the clock or the renewal info changed.
+    /// The state the clock or the renewal info changed, and an extension of the period.
     private func sameTransaction(_ now: ReportedSubscription, before: ReportedSubscription) -> [OutgoingEventDraft] {
         var drafts: [OutgoingEventDraft] = []
-        if let end = now.expiresDate, let earlier = before.expiresDate, end > earlier, now.status != .revoked {
+        if now.transactionID == before.transactionID, let end = now.expiresDate, let earlier = before.expiresDate, end > earlier,
+           now.status != .revoked {
             drafts.append(OutgoingEventDraft(.subscriptionExtended, subscription: now))
         }
         guard now.status != before.status else { return drafts }
@@ -93,30 +119,26 @@ struct OutgoingEventClassifier {
             drafts.append(OutgoingEventDraft(.subscriptionBillingRetryStarted, subscription: now))
         case .expired where before.status != .revoked:
             drafts.append(OutgoingEventDraft(.subscriptionExpired, subscription: now))
-        case .subscribed where before.status == .inGracePeriod || before.status == .inBillingRetryPeriod:
-            drafts.append(OutgoingEventDraft(.subscriptionRecovered, subscription: now))
         default:
             break
         }
         return drafts
     }
 
-    /// What the renewal info changed: automatic renewal turned off or on, a product chosen for
-    /// the next renewal.
+    /// What the renewal info changed while the subscription runs or is retried: automatic
+    /// renewal turned off or on, a product chosen for the next renewal. A pending change
+    /// withdrawn reports nothing; the subscription renews as it was.
     private func renewalChanges(_ now: ReportedSubscription, before: ReportedSubscription) -> [OutgoingEventDraft] {
-        guard now.status == .subscribed || now.status == .inGracePeriod || now.status == .inBillingRetryPeriod else { return [] }
+        let running: Set<Product.SubscriptionInfo.RenewalState> = [.subscribed, .inGracePeriod, .inBillingRetryPeriod]
+        guard running.contains(now.status), running.contains(before.status) else { return [] }
         var drafts: [OutgoingEventDraft] = []
         // A subscription whose renewal info the ledger had not seen renews, as a new one does.
         if let renews = now.willAutoRenew, renews != (before.willAutoRenew ?? true) {
             drafts.append(OutgoingEventDraft(renews ? .subscriptionRenewalEnabled : .subscriptionRenewalDisabled, subscription: now))
         }
-        if now.transactionID == before.transactionID, now.renewsToProductID != before.renewsToProductID {
-            let from = before.renewsToProductID ?? before.productID
-            let to = now.renewsToProductID ?? now.productID
-            if from != to {
-                drafts.append(OutgoingEventDraft(change(from: from, to: to), subscription: now, previousProductID: from,
-                                                 effective: "next_renewal"))
-            }
+        if now.transactionID == before.transactionID, let to = now.renewsToProductID, to != before.renewsToProductID {
+            drafts.append(OutgoingEventDraft(change(from: now.productID, to: to), subscription: now, previousProductID: now.productID,
+                                             effective: "next_renewal"))
         }
         return drafts
     }
@@ -126,5 +148,16 @@ struct OutgoingEventClassifier {
     private func change(from: String, to: String) -> OutgoingEventType {
         guard let old = level(from), let new = level(to), old != new else { return .subscriptionCrossgraded }
         return new < old ? .subscriptionUpgraded : .subscriptionDowngraded
+    }
+}
+
+extension OutgoingEventDraft {
+    /// Whether the event reports a period the subscription's latest transaction opened.
+    var opensPeriod: Bool {
+        switch type {
+        case .subscriptionStarted, .subscriptionRenewed, .subscriptionRecovered: true
+        case .subscriptionUpgraded, .subscriptionDowngraded, .subscriptionCrossgraded: effective == "now"
+        default: false
+        }
     }
 }

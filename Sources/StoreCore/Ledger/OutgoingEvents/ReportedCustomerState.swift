@@ -37,12 +37,18 @@ public struct ReportedCustomerState: Sendable, Hashable, Codable {
         subscriptions.first { $0.originalTransactionID == originalTransactionID }
     }
 
-    /// The first time after `now` at which the clock alone changes `state`: a period or a grace
-    /// period that ends, or a non-renewing subscription that runs out. Nil when none does.
+    /// How long after the end of a period that is to renew the review waits for its renewal, as
+    /// Apple delivers one a little late at times: an hour.
+    static let renewalSettling: TimeInterval = 3600
+
+    /// The first time after `now` at which the clock alone changes `state`: a period that ends
+    /// (an hour later when it is to renew, ``renewalSettling``), a grace period that ends, or a
+    /// non-renewing subscription that runs out. Nil when none does.
     static func reviewDate(of state: CustomerState, after now: Date) -> Date? {
         let subscriptionEnds = state.subscriptionStatuses.values.joined().compactMap { status -> Date? in
             switch status.state {
-            case .subscribed: status.transaction.expirationDate
+            case .subscribed:
+                status.transaction.expirationDate?.addingTimeInterval(status.renewalInfo?.willAutoRenew == false ? 0 : renewalSettling)
             case .inGracePeriod: status.renewalInfo?.gracePeriodExpirationDate
             default: nil
             }
