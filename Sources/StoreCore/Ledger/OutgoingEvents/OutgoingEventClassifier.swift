@@ -25,7 +25,7 @@ struct OutgoingEventClassifier {
     ///
     /// A subscription whose latest transaction moved back to an earlier period (Apple marked the
     /// one reported upgraded before its successor arrived) keeps its reported entry until the
-    /// successor comes, so the upgrade is reported as one.
+    /// successor comes, with the entitlement it gave, so the upgrade is reported as one.
     func classify(settling facts: [TransactionIngestResult]) -> Classification {
         var drafts: [OutgoingEventDraft] = []
         var subscriptionGrants: [String: (StoredTransaction, [Grant])] = [:]
@@ -51,6 +51,9 @@ struct OutgoingEventClassifier {
             if let before, subscription.transactionID != before.transactionID,
                let end = subscription.expiresDate, let earlier = before.expiresDate, end < earlier {
                 reported.subscriptions[index] = before
+                if before.status.givesService, !reported.entitlements.contains(before.productID) {
+                    reported.entitlements = (reported.entitlements + [before.productID]).sorted()
+                }
                 continue
             }
             var events = events(of: subscription, before: before)
