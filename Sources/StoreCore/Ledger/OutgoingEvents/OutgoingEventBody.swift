@@ -39,8 +39,8 @@ struct OutgoingEventData: Encodable {
     }
 }
 
-/// The one JSON form of the outbox: keys sorted, dates in ISO 8601 with milliseconds in UTC, for
-/// event bodies and for the reported state kept beside them.
+/// The one JSON form of the outbox: keys sorted, dates in ISO 8601 with milliseconds in UTC
+/// (``ISO8601Milliseconds``), for event bodies and for the reported state kept beside them.
 enum OutgoingEventJSON {
     /// Writes event bodies and reported states.
     static let encoder: JSONEncoder = {
@@ -48,35 +48,21 @@ enum OutgoingEventJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(text(of: date))
+            try container.encode(ISO8601Milliseconds.text(of: date))
         }
         return encoder
     }()
 
-    /// Reads reported states back.
+    /// Reads reported states back; a date reads back as the millisecond it was written at.
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) else {
+            guard let date = ISO8601Milliseconds.date(from: text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(text) is not a date"))
             }
-            // The ledger keeps whole milliseconds: a date read back equals the one written.
             return Date(millisecondsSince1970: Int64((date.timeIntervalSince1970 * 1000).rounded()))
         }
         return decoder
     }()
-
-    /// `date` in ISO 8601 at its nearest millisecond, in UTC: `2026-12-04T16:27:30.941Z`. (The
-    /// format style's own fractional seconds truncate the binary value, writing .940 for .941.)
-    static func text(of date: Date) -> String {
-        var (seconds, milliseconds) = Int64((date.timeIntervalSince1970 * 1000).rounded()).quotientAndRemainder(dividingBy: 1000)
-        if milliseconds < 0 {
-            seconds -= 1
-            milliseconds += 1000
-        }
-        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601)
-        let fraction = String(milliseconds)
-        return whole.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
-    }
 }
