@@ -67,10 +67,22 @@ public enum OutgoingEventBench {
 
     /// Notifications a second: each customer's subscription bought, then renewed month after
     /// month, each period brought by a `DID_RENEW` notification carrying its transaction and
-    /// renewal info, customers in turn.
+    /// renewal info, customers in turn. The notifications are made before the clock starts.
     private static func ingestRate(into ledger: Ledger) throws -> Double {
-        let start = Date().addingTimeInterval(-Double(renewals) * 30 * 86_400)
+        let deliveries = try notifications()
         let started = ContinuousClock.now
+        for delivery in deliveries {
+            _ = try ledger.ingest(notification: delivery.notification, transaction: delivery.transaction, renewalInfo: delivery.renewal,
+                                  customerID: delivery.customer) { _ in [Grant(item: "pass.days", amount: 30)] }
+        }
+        return Double(deliveries.count) / (ContinuousClock.now - started).seconds
+    }
+
+    /// One round's notifications, in the order they are ingested.
+    private static func notifications() throws -> [(notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload,
+                                                    renewal: JWSRenewalInfoDecodedPayload, customer: String)] {
+        let start = Date().addingTimeInterval(-Double(renewals - 1) * 30 * 86_400 - 86_400)
+        var deliveries: [(ResponseBodyV2DecodedPayload, JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload, String)] = []
         for period in 0..<renewals {
             for customer in 0..<customers {
                 let bought = start.addingTimeInterval(Double(period) * 30 * 86_400 + Double(customer))
@@ -89,11 +101,10 @@ public enum OutgoingEventBench {
                     data: NotificationData(environment: .sandbox, bundleId: "com.example",
                                            signedTransactionInfo: try unsigned(transaction), signedRenewalInfo: try unsigned(renewal)),
                     version: "2.0", signedDate: bought)
-                _ = try ledger.ingest(notification: notification, transaction: transaction, renewalInfo: renewal,
-                                      customerID: "customer-\(customer)") { _ in [Grant(item: "pass.days", amount: 30)] }
+                deliveries.append((notification, transaction, renewal, "customer-\(customer)"))
             }
         }
-        return Double(customers * renewals) / (ContinuousClock.now - started).seconds
+        return deliveries
     }
 
     /// The unsigned compact JWS of `payload`: the ledger stores JWS verbatim and leaves their

@@ -77,14 +77,10 @@ public final class OutgoingEventDelivery: Sendable {
         self.task.withLock { $0 = task }
     }
 
-    /// Stops after the round under way; its results are recorded.
+    /// Stops delivering: the round under way is cancelled, and its events, taken but not recorded,
+    /// are taken again when their hold ends.
     public func stop() {
         task.withLock { $0?.cancel() }
-        wake.signal()
-    }
-
-    /// Makes an idle delivery look at the outbox now, such as after a write that recorded events.
-    public func poke() {
         wake.signal()
     }
 
