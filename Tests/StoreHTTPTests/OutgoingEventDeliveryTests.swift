@@ -72,12 +72,15 @@ import Testing
                               customerID: customer) { _ in [] }
     }
 
-    /// Runs rounds until the outbox has nothing pending, or throws after `limit`.
-    static func drain(_ delivery: OutgoingEventDelivery, ledger: Ledger, within limit: Duration = .seconds(60)) async throws {
-        let deadline = ContinuousClock.now + limit
-        while try ledger.outgoingEventBacklog(at: Date().millisecondsSince1970).pending > 0 {
-            guard ContinuousClock.now < deadline else { throw DrainTimeout() }
-            if try await delivery.deliverDueEvents() == 0 { try await Task.sleep(for: .milliseconds(5)) }
+    /// Runs rounds until the outbox has nothing pending, or throws after `limit`, on a thread of
+    /// their own (``DedicatedThreadExecutor``).
+    static func drain(_ delivery: OutgoingEventDelivery, ledger: Ledger, within limit: Duration = .seconds(120)) async throws {
+        try await withTaskExecutorPreference(DedicatedThreadExecutor.shared) {
+            let deadline = ContinuousClock.now + limit
+            while try ledger.outgoingEventBacklog(at: Date().millisecondsSince1970).pending > 0 {
+                guard ContinuousClock.now < deadline else { throw DrainTimeout() }
+                if try await delivery.deliverDueEvents() == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            }
         }
     }
 
