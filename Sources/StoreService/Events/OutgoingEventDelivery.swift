@@ -42,7 +42,6 @@ public final class OutgoingEventDelivery: Sendable {
     private let metrics: ServiceMetrics?
     private let log: @Sendable (String) -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
-    private let wake = AsyncWake()
 
     /// A delivery of `ledger`'s events to `sink`, counting in `metrics` and telling `log` of
     /// failures of the outbox itself (a failed attempt is the event's own record).
@@ -71,7 +70,8 @@ public final class OutgoingEventDelivery: Sendable {
                     log("outgoing events: the outbox could not be read or written: \(error)")
                     sent = 0
                 }
-                if sent == 0 { await wake.wait(upTo: options.idlePause) }
+                // Stopping cancels the task, which ends the pause at once.
+                if sent == 0 { try? await Task.sleep(for: options.idlePause) }
             }
         }
         self.task.withLock { $0 = task }
@@ -81,7 +81,6 @@ public final class OutgoingEventDelivery: Sendable {
     /// are taken again when their hold ends.
     public func stop() {
         task.withLock { $0?.cancel() }
-        wake.signal()
     }
 
     /// One round: takes the events due now, sends them, records the results. Returns how many
@@ -144,26 +143,5 @@ public final class OutgoingEventDelivery: Sendable {
         if seconds >= 48 * 3600 { return "\(Int(seconds / 86_400)) days" }
         if seconds >= 3600 { return "\(Int(seconds / 3600)) hours" }
         return seconds >= 60 ? "\(Int(seconds / 60)) minutes" : "\(Int(seconds)) seconds"
-    }
-}
-
-/// A wait that a signal ends early.
-final class AsyncWake: Sendable {
-    private let signalled = Mutex(false)
-
-    /// Waits until ``signal()`` or `limit`, whichever comes first.
-    func wait(upTo limit: Duration) async {
-        let step = Duration.milliseconds(20)
-        var waited = Duration.zero
-        while waited < limit, !Task.isCancelled {
-            if signalled.withLock({ let was = $0; $0 = false; return was }) { return }
-            try? await Task.sleep(for: step)
-            waited += step
-        }
-    }
-
-    /// Ends the current or the next wait.
-    func signal() {
-        signalled.withLock { $0 = true }
     }
 }

@@ -28,13 +28,13 @@ struct EventDeliveryOptions {
         "events-types", "TYPE,…", help: "Send only these event types (default all); the others are marked skipped."
     ) { text throws(UsageError) in try types(text) }
     static let eventsGiveUpAfter = TypedOption<Duration>.value(
-        "events-give-up-after", "DURATION", help: "Retry a failing event this long after it was written (default 3d; 30m, 12h, 3d)."
+        "events-give-up-after", "DURATION",
+        help: "Retry a failing event this long after its first attempt (default 3d; 30m, 12h, 3d)."
     ) { text throws(UsageError) in
-        let units: [Character: Int] = ["m": 60, "h": 3600, "d": 86400]
-        guard let unit = text.last.flatMap({ units[$0] }), let count = Int(text.dropLast()), count > 0 else {
+        guard let duration = CountedDuration.parse(text, units: ["m", "h", "d"]) else {
             throw UsageError("--events-give-up-after must be a whole number of minutes, hours or days (30m, 12h, 3d), not '\(text)'")
         }
-        return .seconds(count * unit)
+        return duration
     }
 
     /// The options in the order help lists them.

@@ -72,11 +72,10 @@ struct ServeOptions {
         "reconcile-every", "DURATION", help: "Reconcile the ledger with the App Store Server API this often (30s, 15m, 1h), one "
             + "instance of a fleet at a time; needs the --app-store-… options."
     ) { text throws(UsageError) in
-        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600]
-        guard let unit = text.last.flatMap({ units[$0] }), let count = Int(text.dropLast()), count > 0 else {
+        guard let duration = CountedDuration.parse(text, units: ["s", "m", "h"]) else {
             throw UsageError("--reconcile-every must be a whole number of seconds, minutes or hours (30s, 15m, 1h), not '\(text)'")
         }
-        return .seconds(count * unit)
+        return duration
     }
 
     /// Every option of `storerules serve`, in the order help lists them.
