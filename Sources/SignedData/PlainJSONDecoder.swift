@@ -16,10 +16,13 @@ struct PlainJSONDecoder: Decoder {
     /// The parsed text and whether decoding it has declined.
     final class Document {
         let json: PlainJSON
+        /// Reads a date written as text; nil when dates are integer milliseconds.
+        let dateFromText: ((String) -> Date?)?
         var declined = false
 
-        init(_ json: PlainJSON) {
+        init(_ json: PlainJSON, dateFromText: ((String) -> Date?)? = nil) {
             self.json = json
+            self.dateFromText = dateFromText
         }
 
         /// Marks the document declined and returns the error to throw.
@@ -36,9 +39,10 @@ struct PlainJSONDecoder: Decoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// Decodes a `Type` from the whole of `json`; nil when declined.
-    static func decode<Value: Decodable>(_ type: Value.Type, from json: PlainJSON) -> Value? {
-        let document = Document(json)
+    /// Decodes a `Type` from the whole of `json`, reading dates with `dateFromText` when they
+    /// are written as text; nil when declined.
+    static func decode<Value: Decodable>(_ type: Value.Type, from json: PlainJSON, dateFromText: ((String) -> Date?)? = nil) -> Value? {
+        let document = Document(json, dateFromText: dateFromText)
         guard let value = try? document.decode(Value.self, at: 0), !document.declined else { return nil }
         return value
     }
@@ -60,11 +64,13 @@ struct PlainJSONDecoder: Decoder {
 
 extension PlainJSONDecoder.Document {
     /// A value of any `Decodable` type from a node, with `JSONDecoder`'s special cases: dates
-    /// as integer milliseconds, as ``SignedPayloadJSON`` writes them; `Data`, `URL` and
-    /// `Decimal` declined.
+    /// as integer milliseconds, as ``SignedPayloadJSON`` writes them, or as text the document
+    /// reads; `Data`, `URL` and `Decimal` declined.
     func decode<Value: Decodable>(_ type: Value.Type, at node: Int) throws -> Value {
         if Value.self == Date.self {
-            return Date(millisecondsSince1970: try integer(Int64.self, at: node)) as! Value
+            guard let dateFromText else { return Date(millisecondsSince1970: try integer(Int64.self, at: node)) as! Value }
+            guard let date = dateFromText(try string(at: node)) else { throw decline() }
+            return date as! Value
         }
         if Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self {
             throw decline()
@@ -268,5 +274,17 @@ extension PlainJSONDecoder {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try document.integer(type, at: node) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try document.integer(type, at: node) }
         func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try document.decode(type, at: node) }
+    }
+}
+
+/// Decoding of text in the plain JSON subset (``PlainJSON``) outside signed payloads, for a
+/// caller whose JSON is written as that subset and whose dates are text.
+public enum PlainJSONDecoding {
+    /// `Value` decoded from `text` as a `JSONDecoder` whose dates `dateFromText` reads would
+    /// decode it; nil when the text is outside the plain subset or the value needs what the
+    /// plain decoder declines, and the caller's `JSONDecoder` must decode it instead.
+    public static func decode<Value: Decodable>(_ type: Value.Type, from text: String, dateFromText: @escaping (String) -> Date?) -> Value? {
+        guard let plain = PlainJSON(parsing: Data(text.utf8)) else { return nil }
+        return PlainJSONDecoder.decode(type, from: plain, dateFromText: dateFromText)
     }
 }

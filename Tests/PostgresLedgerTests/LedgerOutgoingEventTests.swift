@@ -107,6 +107,28 @@ import Testing
         #expect(refunded.state.balances.isEmpty)
     }
 
+    @Test("a refund request is reported answered once, though a second attempt that outlived its hold ends it too",
+          arguments: LedgerBackend.available)
+    func refundRequestAnsweredOnce(on backend: LedgerBackend) throws {
+        let ledger = try recordingLedger(backend, clock: TestClock())
+        try ingest(Payloads.transaction(id: "c1"), into: ledger)
+        try ledger.recordConsumptionRequest(ConsumptionRequestRecord(
+            notificationUUID: "n-1", transactionID: "c1", originalTransactionID: "c1", transactionJWS: "a.b.c", reason: nil,
+            receivedDate: 1_000, deadlineDate: 1_000 + ConsumptionRequestRecord.answerWindowMilliseconds))
+        let first = try #require(try ledger.claimConsumptionRequest(notificationUUID: "n-1", at: 1_000, heldUntil: 61_000))
+        let second = try #require(try ledger.claimConsumptionRequest(notificationUUID: "n-1", at: 61_000, heldUntil: 121_000))
+        var answered = first
+        answered.state = .answered
+        answered.attempts = 1
+        var refused = second
+        refused.state = .refused
+        refused.attempts = 1
+        #expect(try ledger.updateConsumptionRequest(answered))
+        #expect(try !ledger.updateConsumptionRequest(refused), "the request had ended")
+        #expect(try ledger.consumptionRequests().first?.state == .answered)
+        #expect(try events(of: "ana", in: ledger).map(\.type) == [.purchaseGranted, .refundRequestAnswered])
+    }
+
     @Test("a ledger that records no events writes none", arguments: LedgerBackend.available)
     func noRecordingNoEvents(on backend: LedgerBackend) throws {
         let ledger = try backend.freshLedger()

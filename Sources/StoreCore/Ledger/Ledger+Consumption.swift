@@ -27,15 +27,21 @@ extension Ledger {
     }
 
     /// Records how an attempt at a request ended: its state, answer, policy version, attempts,
-    /// failure and next attempt; a request that ended is reported as an outgoing event.
-    public func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws {
+    /// failure and next attempt; a request that ended is reported as an outgoing event. Only a
+    /// pending request takes it: when two attempts race (the first outlived its hold), the
+    /// first to end the request is kept and reported, and the other changes nothing.
+    ///
+    /// - Returns: whether the request was pending and took the update.
+    @discardableResult
+    public func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws -> Bool {
         try writing { ledger in
-            try ledger.updateConsumptionRequest(request)
+            guard try ledger.updateConsumptionRequest(request) else { return false }
             guard request.state != .pending,
                   let owner = try ledger.ownerOfTransaction(id: request.transactionID, originalID: request.originalTransactionID)
-            else { return }
+            else { return true }
             try recordOutgoingEvents(
                 of: owner, settling: [], cause: OutgoingEventCause(source: .refundRequest), refundRequest: request, in: ledger)
+            return true
         }
     }
 

@@ -8,38 +8,63 @@ import SignedData
 enum CustomerSnapshotStatement {
     /// The statement for `customerID`.
     static func statement(customerID: String) -> LedgerSQL {
+        """
+        SELECT
+          \(sql: stateSourceColumns(customerID: customerID)),
+          (SELECT \(.jsonArray(columns: ["name", "event_count", "last_date"])) FROM (
+             \(sql: LedgerRecords.eventCountsQuery(customerID: customerID))) AS c
+          ) AS event_counts,
+          (SELECT \(.jsonArray(columns: ["name", "occurred_date"])) FROM (
+             \(sql: LedgerRecords.recentEventsQuery(customerID: customerID))) AS e
+          ) AS recent_events,
+          (SELECT \(.jsonArray(columns: exposureColumns)) FROM (
+             SELECT \(sql: LedgerRecords.exposureColumns) FROM experiment_exposure WHERE customer_id = \(customerID)) AS x
+          ) AS exposures,
+          EXISTS (SELECT 1 FROM customer WHERE id = \(customerID)) AS known
+        """
+    }
+
+    /// The statement reading only what a customer's state is derived from: their transactions
+    /// without signed data, their subscriptions' renewal infos and their balances.
+    static func stateSourcesStatement(customerID: String) -> LedgerSQL {
+        "SELECT \(sql: stateSourceColumns(customerID: customerID))"
+    }
+
+    /// The columns `transactions`, `renewal_infos` and `balances` of `customerID`.
+    private static func stateSourceColumns(customerID: String) -> LedgerSQL {
         let subscription = TransactionProductType.autoRenewableSubscription.rawValue
         return """
-            SELECT
-              (SELECT \(.jsonArray(columns: transactionColumns)) FROM (
-                 SELECT \(sql: LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction
-                 WHERE customer_id = \(customerID) ORDER BY purchase_date, transaction_id\(.binaryCollation)) AS t
-              ) AS transactions,
-              (SELECT \(.jsonArray(columns: renewalInfoColumns)) FROM (
-                 SELECT \(sql: LedgerRecords.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id IN (
-                   SELECT original_transaction_id FROM store_transaction
-                   WHERE customer_id = \(customerID) AND product_type = \(subscription))
-                 ORDER BY original_transaction_id\(.binaryCollation)) AS r
-              ) AS renewal_infos,
-              (SELECT \(.jsonArray(columns: ["item", "amount"])) FROM (
-                 SELECT item, amount FROM balance WHERE customer_id = \(customerID) AND amount <> 0) AS b
-              ) AS balances,
-              (SELECT \(.jsonArray(columns: ["name", "event_count", "last_date"])) FROM (
-                 \(sql: LedgerRecords.eventCountsQuery(customerID: customerID))) AS c
-              ) AS event_counts,
-              (SELECT \(.jsonArray(columns: ["name", "occurred_date"])) FROM (
-                 \(sql: LedgerRecords.recentEventsQuery(customerID: customerID))) AS e
-              ) AS recent_events,
-              (SELECT \(.jsonArray(columns: exposureColumns)) FROM (
-                 SELECT \(sql: LedgerRecords.exposureColumns) FROM experiment_exposure WHERE customer_id = \(customerID)) AS x
-              ) AS exposures,
-              EXISTS (SELECT 1 FROM customer WHERE id = \(customerID)) AS known
+            (SELECT \(.jsonArray(columns: transactionColumns)) FROM (
+               SELECT \(sql: LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction
+               WHERE customer_id = \(customerID) ORDER BY purchase_date, transaction_id\(.binaryCollation)) AS t
+            ) AS transactions,
+            (SELECT \(.jsonArray(columns: renewalInfoColumns)) FROM (
+               SELECT \(sql: LedgerRecords.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id IN (
+                 SELECT original_transaction_id FROM store_transaction
+                 WHERE customer_id = \(customerID) AND product_type = \(subscription))
+               ORDER BY original_transaction_id\(.binaryCollation)) AS r
+            ) AS renewal_infos,
+            (SELECT \(.jsonArray(columns: ["item", "amount"])) FROM (
+               SELECT item, amount FROM balance WHERE customer_id = \(customerID) AND amount <> 0) AS b
+            ) AS balances
             """
     }
 
     /// The snapshot the statement's one row describes, in the snapshot's orders whatever order
     /// the database gathered the rows in.
     static func snapshot(from row: some LedgerRecordRow) throws -> CustomerSnapshot {
+        let column = { (name: String) in try JSONRecordRow.rows(ofArray: try row.optionalText(name)) }
+        let (transactions, renewalInfos, balances) = try stateSources(from: row)
+        var events = try LedgerRecords.eventSummaries(counts: try column("event_counts"), recent: try column("recent_events"))
+        for name in events.keys { events[name]?.recent.sort(by: >) }
+        let exposures = try column("exposures").map(LedgerRecords.exposure(from:)).sorted(by: LedgerRecords.exposureOrder)
+        return CustomerSnapshot(
+            transactions: transactions, renewalInfos: renewalInfos, balances: balances,
+            events: events, exposures: exposures, isKnown: try row.flag("known"))
+    }
+
+    /// The state sources a row of either statement holds, in the snapshot's orders.
+    static func stateSources(from row: some LedgerRecordRow) throws -> CustomerStateSources {
         let column = { (name: String) in try JSONRecordRow.rows(ofArray: try row.optionalText(name)) }
         let transactions = try column("transactions").map(LedgerRecords.transaction(from:)).sorted { first, second in
             first.purchaseDate != second.purchaseDate
@@ -49,12 +74,7 @@ enum CustomerSnapshotStatement {
             $0.originalTransactionID.utf8.lexicographicallyPrecedes($1.originalTransactionID.utf8)
         }
         let balances = try column("balances").map { (try $0.text("item"), Int(try $0.integer("amount"))) }
-        var events = try LedgerRecords.eventSummaries(counts: try column("event_counts"), recent: try column("recent_events"))
-        for name in events.keys { events[name]?.recent.sort(by: >) }
-        let exposures = try column("exposures").map(LedgerRecords.exposure(from:)).sorted(by: LedgerRecords.exposureOrder)
-        return CustomerSnapshot(
-            transactions: transactions, renewalInfos: renewalInfos, balances: Dictionary(balances, uniquingKeysWith: +),
-            events: events, exposures: exposures, isKnown: try row.flag("known"))
+        return (transactions, renewalInfos, Dictionary(balances, uniquingKeysWith: +))
     }
 
     private static let transactionColumns = LedgerRecords.columnNames(of: LedgerRecords.transactionColumns)
@@ -62,7 +82,26 @@ enum CustomerSnapshotStatement {
     private static let exposureColumns = LedgerRecords.columnNames(of: LedgerRecords.exposureColumns)
 }
 
+/// What a customer's state is derived from: their transactions without signed data (oldest
+/// first), their subscriptions' renewal infos and their balances that are not zero.
+public typealias CustomerStateSources = (transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], balances: [String: Int])
+
 extension SQLLedgerTransaction {
+    /// The customer's state sources: in one statement where statements are round trips
+    /// (PostgreSQL), else in one read of each kind, which costs SQLite less than gathering JSON.
+    public func customerStateSources(customerID: String) throws -> CustomerStateSources {
+        guard connection.dialect == .postgres else {
+            let transactions = try transactionsWithoutSignedData(customerID: customerID)
+            let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
+            return (transactions, try subscriptionIDs.sorted().compactMap { try renewalInfo(originalTransactionID: $0) },
+                    try balances(customerID: customerID))
+        }
+        guard let row = try connection.firstRow(CustomerSnapshotStatement.stateSourcesStatement(customerID: customerID)) else {
+            throw LedgerStorageFailure(kind: .permanent, message: "the customer's state sources returned no row")
+        }
+        return try CustomerSnapshotStatement.stateSources(from: row)
+    }
+
     /// The customer's snapshot without signed transactions, read in one statement
     /// (``CustomerSnapshotStatement``): one round trip where a statement is one.
     public func customerSnapshotInOneStatement(customerID: String) throws -> CustomerSnapshot {

@@ -39,8 +39,8 @@ extension SQLLedgerTransaction {
         ).map { row in
             OutgoingEventStateRecord(
                 customerID: try row.text("customer_id"),
-                row: OutgoingEventStateRow(sequence: try row.integer("sequence"), reported: try row.optionalText("reported")),
-                reviewDate: try row.optionalInteger("review_date"))
+                row: OutgoingEventStateRow(sequence: try row.integer("sequence"), reported: try row.optionalText("reported"),
+                                           reviewDate: try row.optionalInteger("review_date")))
         }
     }
 
@@ -54,10 +54,11 @@ extension SQLLedgerTransaction {
             """
             INSERT INTO outgoing_event_state (customer_id, sequence, reported, review_date) VALUES (\(customerID), 0, NULL, NULL)
             ON CONFLICT (customer_id) DO UPDATE SET sequence = outgoing_event_state.sequence
-            RETURNING sequence, reported
+            RETURNING sequence, reported, review_date
             """)
         else { throw LedgerStorageFailure(message: "the outbox row of \(customerID) was not returned", isTransient: true) }
-        return OutgoingEventStateRow(sequence: try row.integer("sequence"), reported: try row.optionalText("reported"))
+        return OutgoingEventStateRow(sequence: try row.integer("sequence"), reported: try row.optionalText("reported"),
+                                     reviewDate: try row.optionalInteger("review_date"))
     }
 
     public func updateOutgoingEventState(customerID: String, sequence: Int64, reported: String?, reviewDate: Int64?) throws {

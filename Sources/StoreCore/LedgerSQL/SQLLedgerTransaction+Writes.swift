@@ -233,14 +233,16 @@ extension SQLLedgerTransaction {
         ).first.map(LedgerRecords.consumptionRequest(from:))
     }
 
-    public func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws {
-        try connection.send(
+    public func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws -> Bool {
+        try !connection.rows(
             """
             UPDATE consumption_request SET state = \(request.state.rawValue), answer = \(LedgerRecords.text(of: request.answer)),
                 policy_version = \(request.policyVersion), attempts = \(request.attempts), last_error = \(request.lastError),
                 next_attempt_date = \(request.nextAttemptDate), answered_date = \(request.answeredDate)
-            WHERE notification_uuid = \(request.notificationUUID)
-            """)
+            WHERE notification_uuid = \(request.notificationUUID) AND state = 'pending'
+            RETURNING notification_uuid
+            """
+        ).isEmpty
     }
 
     public func hastenConsumptionRequests(transactionID: String, at now: Int64, heldBefore: Int64) throws -> Int {

@@ -178,6 +178,9 @@ public protocol LedgerReading {
 
 /// The writes of one ledger transaction, beside its reads.
 public protocol LedgerWriting: LedgerReading {
+    /// What the customer's state is derived from, as this write sees it: in one statement where
+    /// statements are round trips.
+    func customerStateSources(customerID: String) throws -> CustomerStateSources
     /// The transaction with this id, its row held for this write until it commits.
     func lockTransaction(id: String) throws -> StoredTransaction?
     /// Records a customer unless one with this id exists.
@@ -232,8 +235,10 @@ public protocol LedgerWriting: LedgerReading {
     /// Holds a pending request due at `now` until `heldUntil`, in one statement; returns the
     /// request, or nil when it is not pending and due.
     func claimConsumptionRequest(notificationUUID: String, at now: Int64, heldUntil: Int64) throws -> ConsumptionRequestRecord?
-    /// Writes a request's state, answer, policy version, attempts, failure, next attempt and answer date.
-    func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws
+    /// Writes a request's state, answer, policy version, attempts, failure, next attempt and
+    /// answer date while it is pending; returns whether it was (an attempt that lost its hold
+    /// finds it ended by another and changes nothing).
+    func updateConsumptionRequest(_ request: ConsumptionRequestRecord) throws -> Bool
     /// Makes the pending, undecided requests about `transactionID` due at `now`, except one an
     /// attempt holds (due again by `heldBefore` or sooner); returns how many.
     func hastenConsumptionRequests(transactionID: String, at now: Int64, heldBefore: Int64) throws -> Int

@@ -130,6 +130,16 @@ public struct JSONObjectWriter {
         value(&writer)
     }
 
+    /// Writes a member whose key is not known until it is written (a dictionary's), escaped as
+    /// any string is, its value written by `value`.
+    public mutating func member(named key: String, _ value: (inout JSONTextWriter) -> Void) {
+        if !isEmpty { writer.buffer.append(UInt8(ascii: ",")) }
+        isEmpty = false
+        writer.write(key)
+        writer.buffer.append(UInt8(ascii: ":"))
+        value(&writer)
+    }
+
     /// Writes the member `key` with a string.
     public mutating func member(_ key: StaticString, _ string: String) {
         member(key) { $0.write(string) }
@@ -165,6 +175,12 @@ public struct JSONObjectWriter {
     /// Writes the member `key` with an array of strings.
     public mutating func member(_ key: StaticString, _ strings: [String]) {
         member(key) { $0.writeArray(strings) }
+    }
+
+    /// Writes the member `key` with `json`, a value this writer or another wrote before, as it is:
+    /// for a value several documents carry, written once.
+    public mutating func member(_ key: StaticString, written json: [UInt8]) {
+        member(key) { $0.buffer.append(contentsOf: json) }
     }
 }
 

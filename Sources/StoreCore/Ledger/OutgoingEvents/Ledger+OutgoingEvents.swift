@@ -26,14 +26,12 @@ extension Ledger {
         guard let recording = outgoingEvents else { return }
         let now = recording.clock()
         let row = try ledger.lockOutgoingEventState(customerID: customerID)
-        let previous = row.reported.flatMap { try? OutgoingEventJSON.decoder.decode(ReportedCustomerState.self, from: Data($0.utf8)) }
+        let previous = row.reported.flatMap(OutgoingEventJSON.reportedState(from:))
         let catalog = recording.catalog()
-        let transactions = try ledger.transactionsWithoutSignedData(customerID: customerID)
-        let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
+        let sources = try ledger.customerStateSources(customerID: customerID)
         let state = try CustomerState(
-            customerID: customerID, transactions: transactions,
-            renewalInfos: try subscriptionIDs.sorted().compactMap { try ledger.renewalInfo(originalTransactionID: $0) },
-            balances: try ledger.balances(customerID: customerID), catalog: catalog, at: now)
+            customerID: customerID, transactions: sources.transactions, renewalInfos: sources.renewalInfos,
+            balances: sources.balances, catalog: catalog, at: now)
         let classification = OutgoingEventClassifier(
             previous: previous ?? .empty, current: ReportedCustomerState(state),
             level: { catalog?.product(id: $0)?.subscription?.groupLevel }
@@ -45,14 +43,19 @@ extension Ledger {
         let reviewDate = ReportedCustomerState.reviewDate(of: state, after: now)?.millisecondsSince1970
         let reported = classification.reported
         guard !drafts.isEmpty || previous != reported else {
-            try ledger.updateOutgoingEventState(customerID: customerID, sequence: row.sequence, reported: row.reported, reviewDate: reviewDate)
+            if reviewDate != row.reviewDate {
+                try ledger.updateOutgoingEventState(customerID: customerID, sequence: row.sequence, reported: row.reported, reviewDate: reviewDate)
+            }
             return
         }
         // The outbox keeps the host's time, which delivery's schedule and the metrics read.
         let written = Self.nowInMilliseconds()
         let policyVersion = recording.policyVersion()
         var sequence = row.sequence
-        let events = try drafts.map { draft -> OutgoingEvent in
+        var stateWriter = JSONTextWriter(capacity: 512)
+        stateWriter.write(reported)
+        let reportedJSON = stateWriter.bytes
+        let events = drafts.map { draft -> OutgoingEvent in
             sequence += 1
             let id = OutgoingEvent.newID()
             let data = OutgoingEventData(
@@ -60,15 +63,15 @@ extension Ledger {
                 transaction: draft.transaction.map(ReportedTransaction.init), subscription: draft.subscription,
                 previousProductID: draft.previousProductID, effective: draft.effective, grants: draft.grants,
                 previousEntitlements: draft.previousEntitlements, refundRequest: draft.refundRequest, state: reported)
-            let body = try OutgoingEventBody(type: draft.type, timestamp: Date(millisecondsSince1970: written), data: data).text()
+            let body = OutgoingEventBody(type: draft.type, timestamp: Date(millisecondsSince1970: written), data: data).text(state: reportedJSON)
             return OutgoingEvent(
                 id: id, customerID: customerID, sequence: sequence, type: draft.type, createdDate: written, body: body,
                 state: .pending, attempts: 0, nextAttemptDate: written, leaseUntil: 0, lastError: nil, deliveredDate: nil,
                 attemptsSince: written)
         }
         try ledger.insertOutgoingEvents(events)
-        let text = String(decoding: try OutgoingEventJSON.encoder.encode(reported), as: UTF8.self)
-        try ledger.updateOutgoingEventState(customerID: customerID, sequence: sequence, reported: text, reviewDate: reviewDate)
+        try ledger.updateOutgoingEventState(customerID: customerID, sequence: sequence, reported: String(decoding: reportedJSON, as: UTF8.self),
+                                            reviewDate: reviewDate)
     }
 
     /// Reports what the clock alone changed: for each customer (at most `limit`) whose reported

@@ -65,6 +65,17 @@ public struct OutgoingEvent: Sendable, Hashable {
     /// A new event id: `evt_` and 128 random bits in hexadecimal, with no `.` (Standard
     /// Webhooks signs `id.timestamp.body`).
     public static func newID() -> String {
-        "evt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = Array("evt_".utf8)
+        text.reserveCapacity(36)
+        for _ in 0..<2 {
+            var bits = generator.next() as UInt64
+            for _ in 0..<16 {
+                text.append(digits[Int(bits & 0xF)])
+                bits >>= 4
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -26,35 +26,36 @@ public struct OutgoingEventRecording: Sendable {
     }
 }
 
-/// A customer's row beside the outbox: the last sequence number given and the state last
-/// reported, held by the write that reads it until it commits.
+/// A customer's row beside the outbox: the last sequence number given, the state last
+/// reported and when the clock next changes it, held by the write that reads it until it commits.
 public struct OutgoingEventStateRow: Sendable, Hashable {
     /// The sequence number of the customer's latest event; 0 before the first.
     public var sequence: Int64
     /// The state last reported, as JSON; nil before the first report.
     public var reported: String?
+    /// When the clock next changes the state reported, in epoch milliseconds.
+    public var reviewDate: Int64?
 
     /// A row with these values.
-    public init(sequence: Int64, reported: String?) {
+    public init(sequence: Int64, reported: String?, reviewDate: Int64? = nil) {
         self.sequence = sequence
         self.reported = reported
+        self.reviewDate = reviewDate
     }
 }
 
-/// A customer's row beside the outbox as a copy reads it: the customer, the row, and when the
-/// clock next changes the state reported.
+/// A customer's row beside the outbox as a copy reads it: the customer and the row.
 public struct OutgoingEventStateRecord: Sendable, Hashable {
     /// The customer.
     public var customerID: String
-    /// The last sequence number and the state last reported.
+    /// The last sequence number, the state last reported and its review time.
     public var row: OutgoingEventStateRow
     /// When the clock next changes the state, in epoch milliseconds.
-    public var reviewDate: Int64?
+    public var reviewDate: Int64? { row.reviewDate }
 
     /// A record with these values.
-    public init(customerID: String, row: OutgoingEventStateRow, reviewDate: Int64?) {
+    public init(customerID: String, row: OutgoingEventStateRow) {
         self.customerID = customerID
         self.row = row
-        self.reviewDate = reviewDate
     }
 }
