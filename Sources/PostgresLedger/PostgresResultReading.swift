@@ -17,6 +17,7 @@ extension PostgresRow {
         let columns = 0..<PQnfields(result)
         let names = columns.map { String(cString: PQfname(result, $0)) }
         let types = columns.map { PQftype(result, $0) }
+        let indexes = PostgresRow.columnIndexes(of: names)
         return (0..<PQntuples(result)).map { row in
             let values = columns.map { column -> PostgresValue? in
                 guard PQgetisnull(result, row, column) == 0, let start = PQgetvalue(result, row, column) else { return nil }
@@ -30,7 +31,7 @@ extension PostgresRow {
                     return .text(String(decoding: bytes, as: UTF8.self))
                 }
             }
-            return PostgresRow(columnNames: names, values: values, sql: sql)
+            return PostgresRow(columnNames: names, columnIndexes: indexes, values: values, sql: sql)
         }
     }
 

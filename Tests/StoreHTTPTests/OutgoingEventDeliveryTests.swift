@@ -1,6 +1,7 @@
 import Foundation
 import PostgresLedger
 import ServiceCommandLine
+import SQLiteLedger
 import StoreCore
 import StoreService
 import Synchronization
@@ -205,6 +206,29 @@ import Testing
         try await Self.drain(filtered, ledger: ledger)
         #expect(try ledger.outgoingEvents(OutgoingEventQuery(customerID: "bo")).map(\.state) == [.skipped])
         #expect(receiver.deliveries.count == 2)
+    }
+
+    @Test("an event of a type a newer version wrote is delivered as written, and skipped by a delivery that takes named types only")
+    func typeFromANewerVersion() async throws {
+        let location = try Self.location("sqlite")
+        guard case .sqlite(let path) = location else { return }
+        let ledger = try location.open().recordingOutgoingEvents(OutgoingEventRecording())
+        try Self.purchase(1, by: ["ana", "bo"], into: ledger)
+        try Database(path: path).write { try $0.execute("UPDATE outgoing_event SET event_type = 'subscription.paused'") }
+        let receiver = try WebhookReceiver { _ in .accept }
+        defer { receiver.stop() }
+        var options = Self.quickOptions
+        options.types = [.purchaseGranted]
+        let filtered = OutgoingEventDelivery(ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: options)
+        try await Self.drain(filtered, ledger: ledger)
+        #expect(try ledger.outgoingEvents(OutgoingEventQuery()).map(\.state) == [.skipped, .skipped])
+        #expect(try ledger.requeueOutgoingEvents(OutgoingEventQuery(customerID: "bo"), at: Date().millisecondsSince1970) == 1)
+        let all = OutgoingEventDelivery(ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: Self.quickOptions)
+        try await Self.drain(all, ledger: ledger)
+        let delivered = try ledger.outgoingEvents(OutgoingEventQuery(customerID: "bo"))
+        #expect(delivered.map(\.state) == [.delivered] && delivered.map(\.typeName) == ["subscription.paused"])
+        #expect(delivered.first?.type == nil)
+        #expect(receiver.accepted.map(\.id) == delivered.map(\.id))
     }
 
     @Test("an event failing past its time is given up, and an operator's retry sends it again with its id")

@@ -16,6 +16,8 @@ public final class Statement {
     public let sql: String
     /// The names of the result columns (empty for statements that return no rows).
     public let columnNames: [String]
+    /// Each column name's first index, found once for every row the statement returns.
+    private let columnIndexes: [String: Int]
     /// How many `?` parameters the statement takes.
     public let parameterCount: Int
 
@@ -46,6 +48,7 @@ public final class Statement {
         self.columnNames = (0..<sqlite3_column_count(prepared)).map {
             String(cString: sqlite3_column_name(prepared, $0))
         }
+        self.columnIndexes = Row.columnIndexes(of: columnNames)
     }
 
     deinit {
@@ -145,7 +148,7 @@ public final class Statement {
                 return .null
             }
         }
-        return Row(columnNames: columnNames, values: values, sql: sql)
+        return Row(columnNames: columnNames, columnIndexes: columnIndexes, values: values, sql: sql)
     }
 }
 

@@ -73,7 +73,7 @@ extension SQLLedgerTransaction {
         guard !events.isEmpty else { return }
         let rows = events.map { event -> LedgerSQL in
             """
-            (\(event.id), \(event.customerID), \(event.sequence), \(event.type.rawValue), \(event.createdDate), \(event.body),
+            (\(event.id), \(event.customerID), \(event.sequence), \(event.typeName), \(event.createdDate), \(event.body),
              \(event.state.rawValue), \(event.attempts), \(event.nextAttemptDate), \(event.leaseUntil), \(event.lastError),
              \(event.deliveredDate), \(event.attemptsSince))
             """

@@ -7,17 +7,13 @@ extension LedgerRecords {
 
     /// An outgoing event from a row of ``outgoingEventColumns``.
     public static func outgoingEvent(from row: some LedgerRecordRow) throws -> OutgoingEvent {
-        let typeName = try row.text("event_type")
         let stateName = try row.text("state")
-        guard let type = OutgoingEventType(rawValue: typeName) else {
-            throw LedgerStorageFailure(message: "outgoing event of unknown type \(typeName)", isTransient: false)
-        }
         guard let state = OutgoingEvent.DeliveryState(rawValue: stateName) else {
             throw LedgerStorageFailure(message: "outgoing event in unknown state \(stateName)", isTransient: false)
         }
         return OutgoingEvent(
             id: try row.text("event_id"), customerID: try row.text("customer_id"), sequence: try row.integer("sequence"),
-            type: type, createdDate: try row.integer("created_date"), body: try row.text("body"), state: state,
+            typeName: try row.text("event_type"), createdDate: try row.integer("created_date"), body: try row.text("body"), state: state,
             attempts: Int(try row.integer("attempts")), nextAttemptDate: try row.integer("next_attempt_date"),
             leaseUntil: try row.integer("lease_until"), lastError: try row.optionalText("last_error"),
             deliveredDate: try row.optionalInteger("delivered_date"), attemptsSince: try row.integer("attempts_since"))

@@ -88,7 +88,7 @@ extension OperatorPage {
         html += table(
             ["Event", "Customer", "Type", "State", "Attempts", "Written", "Last error"],
             events.map { event in
-                [escape(event.id), escape("\(event.customerID) #\(event.sequence)"), escape(event.type.rawValue), escape(event.state.rawValue),
+                [escape(event.id), escape("\(event.customerID) #\(event.sequence)"), escape(event.typeName), escape(event.state.rawValue),
                  String(event.attempts), escape(time(Date(millisecondsSince1970: event.createdDate))), escape(event.lastError ?? "")]
             }, empty: "None late or given up.")
         return html

@@ -97,7 +97,7 @@ enum EventsCommand: Command {
         for event in events {
             let created = Date(millisecondsSince1970: event.createdDate).formatted(.iso8601)
             let error = event.lastError.map { "  last error: \($0)" } ?? ""
-            Output.line("\(event.id)  \(event.customerID) #\(event.sequence)  \(event.type)  \(event.state.rawValue)  "
+            Output.line("\(event.id)  \(event.customerID) #\(event.sequence)  \(event.typeName)  \(event.state.rawValue)  "
                         + "\(event.attempts) attempt\(event.attempts == 1 ? "" : "s")  \(created)\(error)")
         }
         return 0
@@ -140,7 +140,7 @@ enum EventsCommand: Command {
             id = event.id
             customer = event.customerID
             sequence = event.sequence
-            type = event.type.rawValue
+            type = event.typeName
             state = event.state.rawValue
             attempts = event.attempts
             createdDate = event.createdDate

@@ -65,7 +65,7 @@ extension Ledger {
                 previousEntitlements: draft.previousEntitlements, refundRequest: draft.refundRequest, state: reported)
             let body = OutgoingEventBody(type: draft.type, timestamp: Date(millisecondsSince1970: written), data: data).text(state: reportedJSON)
             return OutgoingEvent(
-                id: id, customerID: customerID, sequence: sequence, type: draft.type, createdDate: written, body: body,
+                id: id, customerID: customerID, sequence: sequence, typeName: draft.type.rawValue, createdDate: written, body: body,
                 state: .pending, attempts: 0, nextAttemptDate: written, leaseUntil: 0, lastError: nil, deliveredDate: nil,
                 attemptsSince: written)
         }

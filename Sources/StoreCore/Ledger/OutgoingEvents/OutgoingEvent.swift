@@ -21,8 +21,11 @@ public struct OutgoingEvent: Sendable, Hashable {
     public var customerID: String
     /// The event's place among the customer's events, from 1.
     public var sequence: Int64
-    /// What it reports.
-    public var type: OutgoingEventType
+    /// What it reports, as the ledger keeps it: one of ``OutgoingEventType``'s names, or the name
+    /// of a type a newer version of StoreRules sharing the ledger wrote.
+    public var typeName: String
+    /// What it reports; nil for a type a newer version wrote, whose body is delivered as written.
+    public var type: OutgoingEventType? { OutgoingEventType(rawValue: typeName) }
     /// When the change was written, in epoch milliseconds.
     public var createdDate: Int64
     /// The JSON every delivery sends, byte for byte.
@@ -44,13 +47,13 @@ public struct OutgoingEvent: Sendable, Hashable {
     public var attemptsSince: Int64
 
     /// An event with every field given.
-    public init(id: String, customerID: String, sequence: Int64, type: OutgoingEventType, createdDate: Int64, body: String,
+    public init(id: String, customerID: String, sequence: Int64, typeName: String, createdDate: Int64, body: String,
                 state: DeliveryState, attempts: Int, nextAttemptDate: Int64, leaseUntil: Int64, lastError: String?,
                 deliveredDate: Int64?, attemptsSince: Int64) {
         self.id = id
         self.customerID = customerID
         self.sequence = sequence
-        self.type = type
+        self.typeName = typeName
         self.createdDate = createdDate
         self.body = body
         self.state = state
