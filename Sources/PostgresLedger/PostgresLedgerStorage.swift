@@ -39,8 +39,14 @@ public final class PostgresLedgerStorage: LedgerStorage {
         try pool.transaction(.repeatableRead, retry: retry) { try body(SQLLedgerTransaction(connection: $0)) }
     }
 
-    public func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
-        try pool.transaction(.readCommitted, retry: retry) { try body(SQLLedgerTransaction(connection: $0)) }
+    public func write<T>(durability: LedgerWriteDurability, _ body: (any LedgerWriting) throws -> T) throws -> T {
+        try pool.transaction(.readCommitted, retry: retry) { connection in
+            if durability == .committed {
+                // Sent with the transaction's first statement; it ends with the transaction.
+                try connection.send("SET LOCAL synchronous_commit = off", [])
+            }
+            return try body(SQLLedgerTransaction(connection: connection))
+        }
     }
 
     /// The claimed transaction and the claim's refusal in one statement, one round trip,

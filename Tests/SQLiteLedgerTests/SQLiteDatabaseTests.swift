@@ -21,6 +21,21 @@ import TestPrerequisites
         #expect(settings.2 == 1)
     }
 
+    @Test("a write that need not wait for the disk commits at synchronous=NORMAL, and the next write waits again at FULL")
+    func writeWithoutWaitingForDisk() throws {
+        let directory = try SQLiteTemporaryDirectory()
+        let database = try Database(path: directory.path("durability.sqlite"))
+        let relaxed = try database.write(waitingForDisk: false) { connection in
+            try connection.execute("CREATE TABLE exposure (customer TEXT)")
+            try connection.execute("INSERT INTO exposure VALUES ('ana')")
+            return try connection.fetchValue(Int.self, "PRAGMA synchronous")
+        }
+        let durable = try database.write { try $0.fetchValue(Int.self, "PRAGMA synchronous") }
+        #expect(relaxed == 1 && durable == 2)
+        #expect(try Database(path: directory.path("durability.sqlite")).read { try $0.fetchValue(Int.self, "SELECT count(*) FROM exposure") } == 1,
+                "the write is committed for every connection")
+    }
+
     @Test func bindsAndReadsEveryStorageClass() throws {
         let directory = try SQLiteTemporaryDirectory()
         let database = try Database(path: directory.path("values.sqlite"))

@@ -38,6 +38,9 @@ public final class Database: @unchecked Sendable {
     private let writes = DatabaseWriteQueue()
     // How many transactions the write queue committed; guarded by `lock`.
     private var queuedCommits = 0
+    /// Whether the writer's commits are at `synchronous=NORMAL`: while a group of writes that
+    /// do not wait for the disk runs, or after setting `FULL` again failed, until it succeeds.
+    private var commitsWithoutWaitingForDisk = false
 
     /// How many transactions grouped writes have committed, however many writes each held.
     var groupCommitCount: Int {
@@ -112,9 +115,13 @@ public final class Database: @unchecked Sendable {
     /// some errors), the writes grouped before it run again in a new one, so `body` may run
     /// more than once and must only read and write through its argument.
     ///
+    /// A write made with `waitingForDisk` false commits without waiting for the disk when every
+    /// write of its group does too (`synchronous=NORMAL` for that commit): it survives the
+    /// process being killed, but a power loss may lose it.
+    ///
     /// - Throws: whatever `body` throws, after rolling back; ``SQLiteError`` when the
     ///   transaction cannot begin (for example inside another transaction) or commit.
-    public func write<T>(_ body: (DatabaseConnection) throws -> T) throws -> T {
+    public func write<T>(waitingForDisk: Bool = true, _ body: (DatabaseConnection) throws -> T) throws -> T {
         if lock.try() {
             defer { lock.unlock() }
             if connection.isInsideTransaction {
@@ -124,7 +131,7 @@ public final class Database: @unchecked Sendable {
         }
         return try withoutActuallyEscaping(body) { body in
             var result: Result<T, any Error>?
-            let job = DatabaseWriteJob { connection in
+            let job = DatabaseWriteJob(waitsForDisk: waitingForDisk) { connection in
                 do {
                     result = .success(try body(connection))
                     return true
@@ -147,6 +154,29 @@ public final class Database: @unchecked Sendable {
     private func runGroup(_ group: [DatabaseWriteJob]) {
         lock.lock()
         defer { lock.unlock() }
+        let waitsForDisk = group.contains(where: \.waitsForDisk)
+        do {
+            try commit(waitingForDisk: waitsForDisk)
+        } catch {
+            // A group that cannot relax commits as any other; one that must wait never runs without.
+            guard !waitsForDisk else {
+                for job in group { job.failure = error }
+                return
+            }
+        }
+        runJobs(group)
+        if !waitsForDisk { try? commit(waitingForDisk: true) }
+    }
+
+    /// Sets whether the connection's commits wait for the disk (`synchronous` FULL or NORMAL).
+    private func commit(waitingForDisk: Bool) throws {
+        guard waitingForDisk == commitsWithoutWaitingForDisk else { return }
+        try connection.execute(waitingForDisk ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+        commitsWithoutWaitingForDisk = !waitingForDisk
+    }
+
+    /// Runs a group's writes on the connection this thread holds.
+    private func runJobs(_ group: [DatabaseWriteJob]) {
         guard group.count > 1 else {
             for job in group { runAlone(job) }
             return

@@ -5,13 +5,17 @@ final class DatabaseWriteJob: @unchecked Sendable {
     /// Runs the write's body on the connection, keeping its result; returns whether the body
     /// succeeded. It may run again when a write grouped with it ends their transaction.
     let run: (DatabaseConnection) -> Bool
+    /// Whether the write's commit waits for the disk (`synchronous=FULL`); a group of writes
+    /// none of which waits commits at `synchronous=NORMAL`.
+    let waitsForDisk: Bool
     /// Why the write's changes were not committed although its body succeeded (the group's
     /// commit failed), if so.
     var failure: (any Error)?
     /// Whether the write ran and its group ended: set by the queue.
     fileprivate var isDone = false
 
-    init(run: @escaping (DatabaseConnection) -> Bool) {
+    init(waitsForDisk: Bool = true, run: @escaping (DatabaseConnection) -> Bool) {
+        self.waitsForDisk = waitsForDisk
         self.run = run
     }
 }

@@ -65,7 +65,7 @@ public final class SQLiteLedgerStorage: LedgerStorage {
         return try readers.read(body)
     }
 
-    public func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
-        try database.write { try body(SQLLedgerTransaction(connection: $0)) }
+    public func write<T>(durability: LedgerWriteDurability, _ body: (any LedgerWriting) throws -> T) throws -> T {
+        try database.write(waitingForDisk: durability == .disk) { try body(SQLLedgerTransaction(connection: $0)) }
     }
 }

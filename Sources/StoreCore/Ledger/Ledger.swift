@@ -163,8 +163,8 @@ public final class Ledger: Sendable {
     /// Runs `body` in a write transaction; a storage failure becomes ``LedgerError/storage(_:)``.
     /// `body` reads and writes storage only: the storage may run it again after a transient
     /// failure.
-    func writing<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
-        try reportingStorageFailures { try storage.write(body) }
+    func writing<T>(durability: LedgerWriteDurability = .disk, _ body: (any LedgerWriting) throws -> T) throws -> T {
+        try reportingStorageFailures { try storage.write(durability: durability, body) }
     }
 
     /// Runs `body`, a call of the storage: a ``LedgerError`` passes as it is, any other error

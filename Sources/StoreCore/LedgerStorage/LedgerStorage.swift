@@ -20,9 +20,9 @@ public protocol LedgerStorage: Sendable {
     /// Runs `body` in a read-only transaction that sees one moment of the ledger.
     func read<T>(_ body: (any LedgerReading) throws -> T) throws -> T
 
-    /// Runs `body` in a write transaction and commits it; when `body` or the commit throws,
-    /// nothing of it is kept.
-    func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T
+    /// Runs `body` in a write transaction and commits it as `durability` says; when `body` or
+    /// the commit throws, nothing of it is kept.
+    func write<T>(durability: LedgerWriteDurability, _ body: (any LedgerWriting) throws -> T) throws -> T
 
     /// A customer's snapshot without signed transactions, as a storefront, an entitlement
     /// read or a decision needs it, read at one moment; a storage whose every statement is a
@@ -35,6 +35,12 @@ public protocol LedgerStorage: Sendable {
 }
 
 extension LedgerStorage {
+    /// Runs `body` in a write transaction and commits it to disk; when `body` or the commit
+    /// throws, nothing of it is kept.
+    public func write<T>(_ body: (any LedgerWriting) throws -> T) throws -> T {
+        try write(durability: .disk, body)
+    }
+
     /// The claimed transaction read in a read transaction.
     public func claimedTransaction(_ claim: TransactionClaim) throws -> ClaimedTransaction {
         try read { try $0.claimedTransaction(claim) }

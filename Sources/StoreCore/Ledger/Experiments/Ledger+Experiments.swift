@@ -6,7 +6,8 @@ extension Ledger {
     /// recording the customers the ledger does not know yet; returns the stored exposure of each
     /// experiment and phase asked about, in the order asked: the one already stored wins over
     /// the one given, so a customer keeps the variant they were first shown however many
-    /// writers record an exposure at once.
+    /// writers record an exposure at once. The write is committed without waiting for the disk
+    /// (``LedgerWriteDurability/committed``).
     ///
     /// - Throws: ``LedgerError/invalidCustomerID(_:)`` or ``LedgerError/invalidExperiment(_:)``
     ///   for an exposure or phase record that breaks the rules of ``ExperimentExposure/validated()``
@@ -20,7 +21,9 @@ extension Ledger {
         guard !asked.isEmpty || !phases.isEmpty else { return [] }
         let customerIDs = Set(asked.map(\.customerID)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let now = Self.nowInMilliseconds()
-        return try writing { ledger in
+        // An exposure lost to a power loss is recorded again by the customer's next decision,
+        // with the variant the same hash gives, so it does not wait for the disk.
+        return try writing(durability: .committed) { ledger in
             for customerID in customerIDs {
                 try ledger.insertCustomer(id: customerID, appAccountToken: nil, createdDate: now)
             }
