@@ -129,6 +129,27 @@ import Testing
         #expect(try events(of: "ana", in: ledger).map(\.type) == [.purchaseGranted, .refundRequestAnswered])
     }
 
+    @Test("pruning deletes the delivered and skipped events written before a time, keeps pending and failed ones, and numbering goes on",
+          arguments: LedgerBackend.available)
+    func prune(on backend: LedgerBackend) throws {
+        let ledger = try recordingLedger(backend, clock: TestClock())
+        for (index, customer) in ["ana", "bo", "cy", "di"].enumerated() {
+            try ingest(Payloads.transaction(id: "c\(index)"), customer: customer, into: ledger)
+        }
+        let now = Date().millisecondsSince1970 + 1_000
+        let taken = try ledger.claimOutgoingEvents(at: now, heldUntil: now + 60_000, limit: 10)
+        let byCustomer = Dictionary(uniqueKeysWithValues: taken.map { ($0.customerID, $0.id) })
+        try ledger.recordOutgoingEventAttempts([
+            (try #require(byCustomer["ana"]), .delivered(at: now)), (try #require(byCustomer["bo"]), .skipped),
+            (try #require(byCustomer["cy"]), .failed(error: "given up")),
+        ], heldUntil: now + 60_000)
+        #expect(try ledger.pruneOutgoingEvents(writtenBefore: 0) == 0, "nothing was written before then")
+        #expect(try ledger.pruneOutgoingEvents(writtenBefore: now) == 2)
+        #expect(try ledger.outgoingEvents(OutgoingEventQuery()).map(\.customerID).sorted() == ["cy", "di"])
+        try ingest(Payloads.transaction(id: "c9"), customer: "ana", into: ledger)
+        #expect(try events(of: "ana", in: ledger).map(\.sequence) == [2], "ana's next event follows the pruned one")
+    }
+
     @Test("a ledger that records no events writes none", arguments: LedgerBackend.available)
     func noRecordingNoEvents(on backend: LedgerBackend) throws {
         let ledger = try backend.freshLedger()

@@ -44,6 +44,11 @@ struct ServeEventsTests {
         let metrics = try restarted.request("GET", "/metrics", key: ServeProcess.adminKey).text
         #expect(metrics.contains("storerules_outgoing_event_attempts_total{outcome=\"delivered\"} 1"), "\(metrics)")
         #expect(!restarted.standardError.contains(try String(contentsOfFile: secretPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+
+        let before = String(Date().millisecondsSince1970 + 1_000)
+        let pruned = try CommandRunner.run(["events", "prune", "--ledger", ledger, "--before", before])
+        #expect(pruned.status == 0 && pruned.standardOutput.hasPrefix("deleted 1 delivered or skipped event "), "\(pruned.standardOutput)")
+        #expect(try CommandRunner.run(["events", "list", "--ledger", ledger]).standardOutput == "no events\n")
     }
 }
 

@@ -127,6 +127,17 @@ extension SQLLedgerTransaction {
         ).count
     }
 
+    public func deleteSentOutgoingEvents(writtenBefore date: Int64, limit: Int) throws -> Int {
+        try connection.rows(
+            """
+            DELETE FROM outgoing_event WHERE event_id IN (
+                SELECT event_id FROM outgoing_event
+                WHERE state IN ('delivered', 'skipped') AND created_date < \(date) LIMIT \(max(limit, 0)))
+            RETURNING event_id
+            """
+        ).count
+    }
+
     /// The conditions of `query` on `outgoing_event`, ignoring its limit.
     private static func condition(of query: OutgoingEventQuery) -> LedgerSQL {
         var conditions: [LedgerSQL] = ["1 = 1"]

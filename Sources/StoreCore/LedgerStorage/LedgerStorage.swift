@@ -274,6 +274,8 @@ public protocol LedgerWriting: LedgerReading {
     /// Makes the events `query` selects that are not pending due again at `now`, their attempts
     /// counted again from then; returns how many.
     func requeueOutgoingEvents(_ query: OutgoingEventQuery, at now: Int64) throws -> Int
+    /// Deletes at most `limit` delivered or skipped events written before `date`; returns how many.
+    func deleteSentOutgoingEvents(writtenBefore date: Int64, limit: Int) throws -> Int
 }
 
 extension LedgerReading {

@@ -14,11 +14,13 @@ enum EventsCommand: Command {
            storerules events list --ledger URL [--state STATE] [--customer ID] [--since TIME] [--limit N] [--json]
            storerules events retry --ledger URL [--customer ID] [ID…]
            storerules events replay --ledger URL (--customer ID | --since TIME | ID…)
+           storerules events prune --ledger URL --before TIME
 
     `serve --events-url URL --events-secret FILE` records each change of a customer as an event in
     the ledger, in the same write as the change, and POSTs it to URL signed as the Standard Webhooks
     specification says. A failing event is retried for three days, then kept as failed: `retry`
     sends failed events again, `replay` sends delivered ones again, each with its id and body.
+    `prune` deletes delivered and skipped events written before TIME; pending and failed ones stay.
 
     Commands:
     \(HelpText.subcommands(subcommands))
@@ -36,6 +38,7 @@ enum EventsCommand: Command {
     }
     static let customer = TypedOption<String>.text("customer", "ID", help: "Only this customer's events.")
     static let since = TypedOption<Date>.time("since", help: "Only events written at or after this time.")
+    static let before = TypedOption<Date>.time("before", help: "Delete the delivered and skipped events written before this time. Required.")
     static let limit = TypedOption<Int>.count("limit", in: 1...100_000, help: "List at most N events, the latest first (default 100).")
     static let jsonFlag = CommandOption.json(help: "Print the events as JSON lines, each with its body.")
 
@@ -48,6 +51,8 @@ enum EventsCommand: Command {
                    options: [ledger.option, customer.option]),
         Subcommand("replay", arguments: "[ID…]", summary: "Send events again whatever their state: these, the customer's, or "
                    + "those written since TIME.", options: [ledger.option, customer.option, since.option]),
+        Subcommand("prune", summary: "Delete the delivered and skipped events written before TIME; pending and failed ones stay.",
+                   options: [ledger.option, before.option]),
     ]
 
     static let syntax = CommandSyntax(name, options: [], subcommands: subcommands)
@@ -58,7 +63,8 @@ enum EventsCommand: Command {
         case "secret": return try writeSecret(parsed)
         case "list": return try list(parsed)
         case "retry", "replay": return try requeue(parsed, replay: command == "replay")
-        default: throw UsageError("unknown events command '\(command)' (secret, list, retry, replay)")
+        case "prune": return try prune(parsed)
+        default: throw UsageError("unknown events command '\(command)' (secret, list, retry, replay, prune)")
         }
     }
 
@@ -114,6 +120,15 @@ enum EventsCommand: Command {
         let query = OutgoingEventQuery(state: replay ? nil : .failed, customerID: customerID, ids: ids, since: since)
         let count = try openLedger(parsed).requeueOutgoingEvents(query, at: Date().millisecondsSince1970)
         Output.line("\(count) event\(count == 1 ? "" : "s") to send again, with \(count == 1 ? "its" : "their") id and body")
+        return 0
+    }
+
+    /// `events prune --before TIME`: the sent events written before TIME deleted.
+    private static func prune(_ parsed: ParsedArguments) throws -> Int32 {
+        try parsed.expectPositionals(atMost: 1)
+        guard let date = try parsed.value(of: before) else { throw UsageError("events prune needs --before TIME") }
+        let count = try openLedger(parsed).pruneOutgoingEvents(writtenBefore: date.millisecondsSince1970)
+        Output.line("deleted \(count) delivered or skipped event\(count == 1 ? "" : "s") written before \(date.formatted(.iso8601))")
         return 0
     }
 

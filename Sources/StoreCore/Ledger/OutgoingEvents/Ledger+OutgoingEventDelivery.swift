@@ -34,6 +34,23 @@ extension Ledger {
         try writing { try $0.requeueOutgoingEvents(query, at: now) }
     }
 
+    /// Deletes the delivered and skipped events written before `date` (epoch milliseconds), in
+    /// writes of at most ``pruneBatch`` each so no write holds the ledger long; pending and
+    /// failed events stay, and each customer's next event is numbered after their last as before.
+    /// Returns how many were deleted.
+    @discardableResult
+    public func pruneOutgoingEvents(writtenBefore date: Int64) throws -> Int {
+        var deleted = 0
+        while true {
+            let batch = try writing { try $0.deleteSentOutgoingEvents(writtenBefore: date, limit: Self.pruneBatch) }
+            deleted += batch
+            if batch < Self.pruneBatch { return deleted }
+        }
+    }
+
+    /// The most events one write of ``pruneOutgoingEvents(writtenBefore:)`` deletes.
+    public static let pruneBatch = 10_000
+
     /// How the outbox stands at `now` (epoch milliseconds).
     public func outgoingEventBacklog(at now: Int64) throws -> OutgoingEventBacklog {
         try reading { try $0.outgoingEventBacklog(at: now) }
