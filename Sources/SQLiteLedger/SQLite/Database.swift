@@ -156,7 +156,7 @@ public final class Database: @unchecked Sendable {
         defer { lock.unlock() }
         let waitsForDisk = group.contains(where: \.waitsForDisk)
         do {
-            try commit(waitingForDisk: waitsForDisk)
+            try setCommitsWaitForDisk(waitsForDisk)
         } catch {
             // A group that cannot relax commits as any other; one that must wait never runs without.
             guard !waitsForDisk else {
@@ -165,14 +165,14 @@ public final class Database: @unchecked Sendable {
             }
         }
         runJobs(group)
-        if !waitsForDisk { try? commit(waitingForDisk: true) }
+        if !waitsForDisk { try? setCommitsWaitForDisk(true) }
     }
 
     /// Sets whether the connection's commits wait for the disk (`synchronous` FULL or NORMAL).
-    private func commit(waitingForDisk: Bool) throws {
-        guard waitingForDisk == commitsWithoutWaitingForDisk else { return }
-        try connection.execute(waitingForDisk ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
-        commitsWithoutWaitingForDisk = !waitingForDisk
+    private func setCommitsWaitForDisk(_ waits: Bool) throws {
+        guard waits == commitsWithoutWaitingForDisk else { return }
+        try connection.execute(waits ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+        commitsWithoutWaitingForDisk = !waits
     }
 
     /// Runs a group's writes on the connection this thread holds.

@@ -155,9 +155,19 @@ public struct JSONObjectWriter {
         member(key) { $0.write(number) }
     }
 
+    /// Writes the member `key` with a number, or leaves it out when `number` is nil.
+    public mutating func member(_ key: StaticString, _ number: Int?) {
+        if let number { member(key) { $0.write(number) } }
+    }
+
     /// Writes the member `key` with `true` or `false`.
     public mutating func member(_ key: StaticString, _ bool: Bool) {
         member(key) { $0.write(bool) }
+    }
+
+    /// Writes the member `key` with `true` or `false`, or leaves it out when `bool` is nil.
+    public mutating func member(_ key: StaticString, _ bool: Bool?) {
+        if let bool { member(key) { $0.write(bool) } }
     }
 
     /// Writes the member `key` with `value`'s JSON.

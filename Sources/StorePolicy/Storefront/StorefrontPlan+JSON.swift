@@ -8,7 +8,7 @@ extension StorefrontPlan: JSONWritable {
     public func writeJSON(to writer: inout JSONTextWriter) {
         writer.writeObject { object in
             object.member("customer_id", customerID)
-            if let customerKnown { object.member("customer_known", customerKnown) }
+            object.member("customer_known", customerKnown)
             object.member("decisions", decisions)
             object.member("placement", placement)
             object.member("policy_version", policyVersion)

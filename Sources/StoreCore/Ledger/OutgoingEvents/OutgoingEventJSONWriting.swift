@@ -9,16 +9,6 @@ extension JSONObjectWriter {
     mutating func member(_ key: StaticString, time: Date?) {
         if let time { member(key, ISO8601Milliseconds.text(of: time)) }
     }
-
-    /// Writes the member `key` with a number, or leaves it out when nil.
-    mutating func member(_ key: StaticString, number: Int?) {
-        if let number { member(key, number) }
-    }
-
-    /// Writes the member `key` with `true` or `false`, or leaves it out when nil.
-    mutating func member(_ key: StaticString, flag: Bool?) {
-        if let flag { member(key, flag) }
-    }
 }
 
 extension ReportedCustomerState: JSONWritable {
@@ -42,11 +32,11 @@ extension ReportedSubscription: JSONWritable {
     /// Writes the subscription.
     public func writeJSON(to writer: inout JSONTextWriter) {
         writer.writeObject { object in
-            object.member("expiration_reason", number: expirationReason)
+            object.member("expiration_reason", expirationReason)
             object.member("expires_date", time: expiresDate)
             object.member("grace_period_expires_date", time: gracePeriodExpiresDate)
             object.member("group_id", groupID)
-            object.member("group_level", number: groupLevel)
+            object.member("group_level", groupLevel)
             object.member("is_family_shared", isFamilyShared)
             object.member("is_trial", isTrial)
             object.member("original_transaction_id", originalTransactionID)
@@ -54,7 +44,7 @@ extension ReportedSubscription: JSONWritable {
             object.member("renews_to_product_id", renewsToProductID)
             object.member("status", status.rawValue)
             object.member("transaction_id", transactionID)
-            object.member("will_auto_renew", flag: willAutoRenew)
+            object.member("will_auto_renew", willAutoRenew)
         }
     }
 }
@@ -68,13 +58,13 @@ extension ReportedTransaction: JSONWritable {
             object.member("expires_date", time: expiresDate)
             object.member("is_family_shared", isFamilyShared)
             object.member("original_transaction_id", originalTransactionID)
-            object.member("price", number: price.map { Int($0) })
+            object.member("price", price.map { Int($0) })
             object.member("product_id", productID)
             object.member("product_type", productType)
             object.member("purchase_date", time: purchaseDate)
             object.member("quantity", quantity)
             object.member("revocation_date", time: revocationDate)
-            object.member("revocation_reason", number: revocationReason)
+            object.member("revocation_reason", revocationReason)
             object.member("storefront", storefront)
             object.member("transaction_id", transactionID)
         }
