@@ -22,8 +22,10 @@ public enum OutgoingEventBench {
     /// The figures, or why they are missing.
     public static func measure(postgresURL: String?) async -> OutgoingEventBenchSection {
         var section = OutgoingEventBenchSection()
+        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-events-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: workspace) }
         do {
-            let (sqlite, recorded) = try ingestFigures(backend: "sqlite") { try sqliteLocation() }
+            let (sqlite, recorded) = try ingestFigures(backend: "sqlite") { try sqliteLocation(in: workspace) }
             section.ingests.append(sqlite)
             if let postgresURL {
                 var servers: [BenchPostgresDatabase] = []
@@ -42,9 +44,9 @@ public enum OutgoingEventBench {
         return section
     }
 
-    /// A new SQLite ledger's location in a new temporary folder.
-    private static func sqliteLocation() throws -> LedgerLocation {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-events-bench-\(UUID().uuidString)")
+    /// A new SQLite ledger's location in a new folder of `workspace`, which the run removes.
+    private static func sqliteLocation(in workspace: URL) throws -> LedgerLocation {
+        let directory = workspace.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return .sqlite(path: directory.appendingPathComponent("ledger.sqlite").path)
     }

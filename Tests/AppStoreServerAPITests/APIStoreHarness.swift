@@ -3,6 +3,7 @@ import Foundation
 import StoreCore
 import SQLiteLedger
 import StoreTesting
+import TestPrerequisites
 
 /// A local store over the Backyard Birds catalog in the Sandbox environment, serving its App
 /// Store Server API, and a client holding a key it made: the client's real code from the JWT
@@ -24,8 +25,7 @@ struct APIStoreHarness {
     let client: AppStoreServerAPIClient
 
     init(retry: Backoff = .never) throws {
-        directory = FileManager.default.temporaryDirectory.appending(path: "api-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("api-store")
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let catalog = try Catalog(contentsOf: packageRoot.appending(path: "Examples/BackyardBirds/Products.storekit"))
         store = try LocalStore(

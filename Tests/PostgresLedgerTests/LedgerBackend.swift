@@ -29,8 +29,7 @@ enum LedgerBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     func freshLocation() throws -> LedgerLocation {
         switch self {
         case .sqlite:
-            let folder = FileManager.default.temporaryDirectory.appending(path: "ledger-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try TestFolders.make("ledger")
             return .sqlite(path: folder.appending(path: "ledger.sqlite").path)
         case .postgres:
             guard let server = Self.postgresServerURL else { throw BackendUnavailable() }

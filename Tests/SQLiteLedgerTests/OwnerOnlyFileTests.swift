@@ -2,6 +2,7 @@ import Foundation
 import StoreCore
 import SQLiteLedger
 import Testing
+import TestPrerequisites
 
 /// A SQLite ledger's files are created readable by their owner alone — the database, and the
 /// write-ahead log and shared memory SQLite makes beside it with the database's mode — while a
@@ -12,8 +13,7 @@ import Testing
     }
 
     static func temporaryPath(_ name: String) throws -> (folder: URL, path: String) {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "owner-only-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("owner-only")
         return (folder, folder.appending(path: name).path)
     }
 

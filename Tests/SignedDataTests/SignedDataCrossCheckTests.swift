@@ -55,8 +55,7 @@ struct SignedDataCrossCheckTests {
     /// Apple's result for every scenario, from one run of `verify.py`.
     static let appleResults: Result<[Scenario: Data], any Error> = Result {
         let setups = try Self.setups.get()
-        let directory = FileManager.default.temporaryDirectory.appending(path: "storerules-crosscheck-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("storerules-crosscheck")
         defer { try? FileManager.default.removeItem(at: directory) }
         let requests = try Scenario.allCases.map { scenario in
             let setup = setups[scenario]!

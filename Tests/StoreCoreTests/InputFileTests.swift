@@ -1,12 +1,12 @@
 import Foundation
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// Reading a file argument: regular files and FIFOs alike, and one-line reasons.
 @Suite struct InputFileTests {
     private func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("input-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("input-file")
         return folder
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import StoreService
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// The cancel screen with the local store playing Apple: a subscriber opens it; the store signs
 /// a Retention Messaging request and posts it to the service over HTTP, which asks the policy's
@@ -61,8 +62,7 @@ import Testing
     func refusalOfUntrustedChainAndOtherApp() throws {
         // In Production, where a request names the app it is about by its Apple ID.
         let app = try ServedStoreLoop(backend: "sqlite", withStoreAPIKey: false, environment: .production, appAppleID: 1234)
-        let strangerDirectory = FileManager.default.temporaryDirectory.appending(path: "stranger-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: strangerDirectory, withIntermediateDirectories: true)
+        let strangerDirectory = try TestFolders.make("stranger-store")
         defer { try? FileManager.default.removeItem(at: strangerDirectory) }
         let stranger = try ServedStoreLoop.store(in: strangerDirectory, authority: try SigningAuthority.generate(),
                                                  environment: .production, appAppleID: 1234)

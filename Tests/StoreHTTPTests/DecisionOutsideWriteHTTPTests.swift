@@ -21,8 +21,7 @@ import TestPrerequisites
           arguments: backends)
     func blockedGrantHoldsUpNoOtherRequest(backend: String) throws {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-decision-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-decision")
         defer { try? FileManager.default.removeItem(at: folder) }
         let authority = try SigningAuthority.generate(name: "StoreRules Decision Tests")
 

@@ -4,6 +4,7 @@ import StorePolicy
 import StoreService
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// An experiment from the first storefront to its statistics: a generated population reads
 /// its storefronts through the service, which records who saw which variant; a driver buys
@@ -43,8 +44,7 @@ import Testing
 
     @Test(arguments: ServedStoreLoop.backends)
     func theReportFindsTheLiftAndNotTheTwin(backend: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "experiment-lift-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("experiment-lift")
         defer { try? FileManager.default.removeItem(at: directory) }
         let authority = try SigningAuthority.generate()
         let store = try ServedStoreLoop.store(in: directory, authority: authority, environment: .sandbox, appAppleID: nil)

@@ -4,6 +4,7 @@ import StorePolicy
 import StoreService
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// Three instances of the service over one ledger deciding a new customer's storefront at the
 /// same moment store one exposure, and every one of them shows the variant stored.
@@ -20,8 +21,7 @@ import Testing
 
     @Test(arguments: ServedStoreLoop.backends)
     func threeInstancesStoreOneVariant(backend: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "exposure-race-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("exposure-race")
         defer { try? FileManager.default.removeItem(at: directory) }
         let authority = try SigningAuthority.generate()
         let configuration = ServiceConfiguration(

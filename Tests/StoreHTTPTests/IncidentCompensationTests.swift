@@ -155,8 +155,7 @@ struct CompensationHarness {
 
     /// A store and a service over an empty ledger on `backend` ("sqlite" or "postgres").
     init(_ backend: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "compensation-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("compensation")
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = packageRoot.appending(path: "Examples/BackyardBirds")
         let authority = try SigningAuthority.generate(name: "StoreRules Compensation Tests")

@@ -6,6 +6,7 @@ import StoreCore
 import StoreService
 import Synchronization
 import Testing
+import TestPrerequisites
 
 /// Outgoing events delivered to a real HTTP receiver: signed as Standard Webhooks says, every one
 /// at least once with one id, each customer's in order, through failures, and by one instance at
@@ -28,8 +29,7 @@ import Testing
 
     /// A new ledger location of `backend`.
     static func location(_ backend: String) throws -> LedgerLocation {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "events-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("events")
         return try DecisionOutsideWriteHTTPTests.ledger(backend, in: folder)
     }
 

@@ -6,6 +6,7 @@ import StoreCore
 import StoreService
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// The test that matters for reconciliation, in process: the local store sends its
 /// notifications to a notification URL nobody answers for a stretch of its clock (deliveries
@@ -16,8 +17,7 @@ import Testing
     @Test("one reconcile after an outage makes the ledger equal to one that missed nothing; a second changes nothing",
           arguments: IncidentCompensationTests.backends)
     func reconcileAfterAnOutage(backend: String) async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "reconcile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("reconcile")
         defer { try? FileManager.default.removeItem(at: directory) }
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = packageRoot.appending(path: "Examples/BackyardBirds")

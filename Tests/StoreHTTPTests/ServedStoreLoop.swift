@@ -45,8 +45,7 @@ final class ServedStoreLoop {
     /// `backend` trusting the store's root, deciding with the Backyard Birds policy, answering
     /// through the store's API unless `withStoreAPIKey` is false.
     init(backend: String, withStoreAPIKey: Bool = true, environment: AppStoreEnvironment = .sandbox, appAppleID: Int64? = nil) throws {
-        directory = FileManager.default.temporaryDirectory.appending(path: "served-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("served-store")
         let authority = try SigningAuthority.generate()
         self.authority = authority
         let example = Self.packageRoot.appending(path: "Examples/BackyardBirds")

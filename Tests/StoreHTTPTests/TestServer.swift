@@ -1,6 +1,7 @@
 import Foundation
 import StoreHTTP
 import StoreService
+import TestPrerequisites
 
 /// An ``HTTPServer`` on a free loopback port over the Backyard Birds example, with a new SQLite
 /// ledger in a temporary folder and no keys.
@@ -13,8 +14,7 @@ final class TestServer {
 
     init(configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        folder = FileManager.default.temporaryDirectory.appending(path: "storerules-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TestFolders.make("storerules-http")
         let service = try Service(configuration: ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,
             ledger: SQLiteLedgerFile(path: folder.appending(path: "ledger.sqlite").path), rootCertificates: [],

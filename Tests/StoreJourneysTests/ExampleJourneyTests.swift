@@ -4,6 +4,7 @@ import StoreCore
 import StoreJourneys
 import StorePolicy
 import Testing
+import TestPrerequisites
 
 /// The examples' journeys, played in process into a fresh SQLite ledger: each step's storefront,
 /// balances and features tell the story its journey.json tells.
@@ -13,8 +14,7 @@ import Testing
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = try PolicyFolder(packageRoot.appending(path: "Examples/\(example)"))
         let journey = try Journey(contentsOf: folder.url.appending(path: "journey.json"))
-        let directory = FileManager.default.temporaryDirectory.appending(path: "journey-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("journey")
         defer { try? FileManager.default.removeItem(at: directory) }
         let runner = try JourneyRunner(folder: folder, journey: journey, ledger: try Ledger(path: directory.appending(path: "ledger.sqlite").path),
                                        storeStatePath: directory.appending(path: "store.sqlite").path,

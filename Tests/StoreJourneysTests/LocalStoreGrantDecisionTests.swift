@@ -5,6 +5,7 @@ import StoreJourneys
 import StorePolicy
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// A local store whose purchases the policy's `grant` hook decides, as `storerules store` runs
 /// it: each decision sees the customer's whole context at the store's time, and a hook that
@@ -19,8 +20,7 @@ import Testing
         let storeTime: StoreTime
 
         init(policy: String) throws {
-            let directory = FileManager.default.temporaryDirectory.appending(path: "store-grants-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let directory = try TestFolders.make("store-grants")
             let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             let catalog = try Catalog(contentsOf: packageRoot.appending(path: "Examples/BackyardBirds/Products.storekit"))
             let engine = try PolicyEngine(source: PolicySource(text: policy), catalog: PolicyCatalog(catalog))

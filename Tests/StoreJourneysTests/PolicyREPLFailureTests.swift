@@ -2,6 +2,7 @@ import Foundation
 import StoreJourneys
 @testable import StorePolicy
 import Testing
+import TestPrerequisites
 
 @Suite struct PolicyREPLFailureTests {
     private static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -9,8 +10,7 @@ import Testing
 
     /// A session on a folder holding `policy`, with Backyard Birds' catalog when `catalog` is true.
     private func session(_ policy: String = "return {}", catalog: Bool = false) throws -> (PolicyREPL, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("repl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("repl")
         try policy.write(to: folder.appendingPathComponent("policy.lua"), atomically: true, encoding: .utf8)
         if catalog {
             try FileManager.default.copyItem(at: Self.examples.appendingPathComponent("Products.storekit"),

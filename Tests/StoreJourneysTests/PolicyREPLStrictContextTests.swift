@@ -2,6 +2,7 @@ import Foundation
 import StoreJourneys
 @testable import StorePolicy
 import Testing
+import TestPrerequisites
 
 @Suite struct PolicyREPLStrictContextTests {
     private static let birds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -12,8 +13,7 @@ import Testing
 
     /// A session on a folder holding `policy` and Backyard Birds' catalog.
     private func session(_ policy: String) throws -> PolicyREPL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("repl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("repl")
         try policy.write(to: folder.appendingPathComponent("policy.lua"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(at: Self.birds.appendingPathComponent("Products.storekit"),
                                          to: folder.appendingPathComponent("Products.storekit"))

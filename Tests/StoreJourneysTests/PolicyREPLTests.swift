@@ -2,11 +2,11 @@ import Foundation
 import StoreJourneys
 @testable import StorePolicy
 import Testing
+import TestPrerequisites
 
 @Suite struct PolicyREPLTests {
     private func session(_ policy: String = "return { plan_icon = function(ctx, plan) return 'bird' end }") throws -> (PolicyREPL, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("repl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("repl")
         try policy.write(to: folder.appendingPathComponent("policy.lua"), atomically: true, encoding: .utf8)
         return (try PolicyREPL(folder: PolicyFolder(folder)), folder)
     }

@@ -2,6 +2,7 @@ import Foundation
 import LuaBridge
 import StorePolicy
 import Testing
+import TestPrerequisites
 
 /// The fields of `ctx`, `ctx.customer` and a subscription entry are declared once
 /// (``ContextTable``, from `CPolicyContext`'s declaration). These tie what else names them to
@@ -70,8 +71,7 @@ import Testing
     }
 
     @Test func theTestLibrarysContextBuildsEveryDeclaredFieldAsItsKindAndNoOther() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-declaration-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-declaration")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "fields_test.lua")
         try (Self.describing + """

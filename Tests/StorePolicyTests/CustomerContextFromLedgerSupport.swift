@@ -3,6 +3,7 @@ import StoreCore
 import SQLiteLedger
 @testable import StorePolicy
 import StoreTesting
+import TestPrerequisites
 
 /// The Backyard Birds example (its `.storekit` and `policy.lua`) and a ledger fed with
 /// purchases signed by a local authority and verified, as the pipeline feeds it.
@@ -35,8 +36,7 @@ final class BackyardBirdsLedger {
     init() throws {
         guard let catalog = try Self.folder.loadCatalog() else { throw MissingCatalog() }
         self.catalog = catalog
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-context-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("storerules-context")
         ledger = try Ledger(path: directory.appendingPathComponent("ledger.sqlite").path)
         verifier = try SignedDataVerifier(
             rootCertificates: [Self.authority.rootCertificate], bundleId: "com.example.backyardbirds", environment: .sandbox)

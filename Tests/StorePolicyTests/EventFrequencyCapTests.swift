@@ -3,6 +3,7 @@ import StoreCore
 import SQLiteLedger
 @testable import StorePolicy
 import Testing
+import TestPrerequisites
 
 /// `ctx.customer.events`: the frequency cap docs/policy.md shows — at most 3 times a week,
 /// never twice within an hour.
@@ -67,8 +68,7 @@ import Testing
 
     @Test("events the ledger recorded reach the hook through the customer's state")
     func eventsFromTheLedger() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("events")
         defer { try? FileManager.default.removeItem(at: directory) }
         let ledger = try Ledger(path: directory.appendingPathComponent("ledger.sqlite").path)
         for minutes in [3 * 1_440.0, 2 * 1_440.0, 30] {

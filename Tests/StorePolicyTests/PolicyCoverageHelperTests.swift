@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StorePolicy
+import TestPrerequisites
 
 @Suite struct PolicyCoverageHelperTests {
     /// A function in another table (lines 2–7), a local helper (8–10), a helper nothing calls
@@ -39,8 +40,7 @@ import Testing
     """
 
     private func coverage() throws -> PolicyCoverage {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-coverage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-coverage")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "policy_test.lua")
         try Self.tests.write(to: file, atomically: true, encoding: .utf8)

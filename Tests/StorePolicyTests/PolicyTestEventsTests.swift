@@ -1,6 +1,7 @@
 import Foundation
 @testable import StorePolicy
 import Testing
+import TestPrerequisites
 
 /// Events reach a policy's own tests through `context{}` and a decision's input through its
 /// JSON, and the frequency cap docs/policy.md prints passes the test printed beside it.
@@ -9,8 +10,7 @@ import Testing
 
     /// The outcomes of the tests `tests` (a `policy_test.lua`) run against `policy`.
     static func outcomes(policy: String, tests: String) throws -> [PolicyTestRunner.Outcome] {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-events-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-events")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "policy_test.lua")
         try tests.write(to: file, atomically: true, encoding: .utf8)

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import StorePolicy
 import Testing
+import TestPrerequisites
 
 @Suite struct PolicyTestRunnerTests {
     private let policy = """
@@ -16,8 +17,7 @@ import Testing
     """
 
     private func run(_ tests: String, selected: @escaping (String) -> Bool = { _ in true }) throws -> [PolicyTestRunner.Outcome] {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-runner-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-runner")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "policy_test.lua")
         try tests.write(to: file, atomically: true, encoding: .utf8)
@@ -158,8 +158,7 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
     """
 
     @Test func theLinesThatRanAreCountedAgainstTheLinesThatHoldCode() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-coverage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-coverage")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "policy_test.lua")
         try """

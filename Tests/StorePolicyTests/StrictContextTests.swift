@@ -2,6 +2,7 @@ import Foundation
 import StoreCore
 import StorePolicy
 import Testing
+import TestPrerequisites
 
 @Suite struct StrictContextTests {
     private let subscriber = PolicyContext(customer: CustomerContext(
@@ -133,8 +134,7 @@ import Testing
     }
 
     @Test func contextInATestFileIsStrictAsWell() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-strict-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-strict")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "policy_test.lua")
         try """

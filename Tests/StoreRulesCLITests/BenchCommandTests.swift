@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// What `storerules bench` says about the build it runs in.
 @Suite struct BenchCommandTests {
     @Test("a debug build says so in the first line of its figures")
     func aDebugBuildSaysSo() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-note-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("bench-note")
         defer { try? FileManager.default.removeItem(at: directory) }
         let alone = directory.appendingPathComponent("storerules")
         try FileManager.default.copyItem(at: CommandRunner.executable, to: alone)

@@ -1,4 +1,5 @@
 import Foundation
+import TestPrerequisites
 
 /// Runs the built `storerules` binary and captures what it prints.
 struct CommandRunner {
@@ -59,8 +60,7 @@ struct CommandRunner {
 
     /// A temporary policy folder holding `policy` (and a copy of nothing else).
     static func policyFolder(_ policy: String, files: [String: String] = [:]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-cli")
         try policy.write(to: folder.appendingPathComponent("policy.lua"), atomically: true, encoding: .utf8)
         for (name, text) in files {
             try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)

@@ -3,13 +3,13 @@ import SQLiteLedger
 import StoreCore
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// `storerules experiments report`: its options reach the report, and it prints JSON, text or
 /// an HTML page. The report's figures are tested in process (StoreServiceTests).
 @Suite struct ExperimentsCommandTests {
     @Test func theReportTakesItsOptionsAndPrintsJSONTextOrAPage() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "experiments-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("experiments")
         defer { try? FileManager.default.removeItem(at: folder) }
         let ledgerPath = folder.appending(path: "ledger.sqlite").path
         let report = ["experiments", "report", "Examples/BackyardBirds", "--ledger", ledgerPath]

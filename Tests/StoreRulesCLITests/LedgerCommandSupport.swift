@@ -2,6 +2,7 @@ import Foundation
 import PostgresLedger
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// A folder for `storerules ledger` tests: the trusted root's PEM file, input files, and
 /// ledgers on SQLite or on the test PostgreSQL server.
@@ -18,8 +19,7 @@ struct LedgerWorkspace {
     let rootPath: String
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("ledger-cli")
         rootPath = directory.appendingPathComponent("root.pem").path
         try ServiceProcess.authority.rootCertificate.pemRepresentation.write(toFile: rootPath, atomically: true, encoding: .utf8)
     }

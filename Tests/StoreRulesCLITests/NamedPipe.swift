@@ -1,4 +1,5 @@
 import Foundation
+import TestPrerequisites
 
 /// A FIFO in a temporary folder that hands `text` to the first process that opens it, as a
 /// shell's `<(…)` does.
@@ -9,8 +10,7 @@ struct NamedPipe {
     /// Makes the FIFO and starts writing `text` into it on a thread of its own; the write
     /// finishes once a reader opens the FIFO.
     init(serving text: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("fifo")
         path = folder.appendingPathComponent("input").path
         guard mkfifo(path, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
         let path = path

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// The files that hold customers' purchases and decisions — a SQLite ledger with its
 /// write-ahead log and shared memory, a decision log — are created readable by their owner
@@ -12,8 +13,7 @@ import Testing
 
     /// A temporary folder for one test.
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "owner-only-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("owner-only")
         return folder
     }
 

@@ -8,8 +8,7 @@ import TestPrerequisites
 struct PolicyReleaseTests {
     /// A copy of the Backyard Birds folder whose `plan_icon` for the Premium pass is `icon`.
     private static func folder(icon: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("release-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("release")
         let example = CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds")
         try FileManager.default.copyItem(at: example.appendingPathComponent("Products.storekit"), to: folder.appendingPathComponent("Products.storekit"))
         let original = try String(contentsOf: example.appendingPathComponent("policy.lua"), encoding: .utf8)

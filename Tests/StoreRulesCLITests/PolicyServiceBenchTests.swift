@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// The service section of `storerules bench`.
 @Suite struct PolicyServiceBenchTests {
@@ -23,8 +24,7 @@ import Testing
     }
 
     @Test func withoutAServiceBinaryBesideItTheSectionIsSkippedWithANote() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-alone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("bench-alone")
         defer { try? FileManager.default.removeItem(at: directory) }
         let alone = directory.appendingPathComponent("storerules")
         try FileManager.default.copyItem(at: CommandRunner.executable, to: alone)

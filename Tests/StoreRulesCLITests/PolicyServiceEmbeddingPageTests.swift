@@ -10,8 +10,7 @@ import TestPrerequisites
     static let page = CommandRunner.packageRoot.appendingPathComponent("docs/embedding.md")
 
     @Test func theEmbeddingPagesCodeRunsAndDecidesAsItSays() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("embedding-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("embedding")
         defer { try? FileManager.default.removeItem(at: directory) }
         // A copy of the example, whose policy the reload below changes.
         let folderURL = directory.appendingPathComponent("BackyardBirds")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// `storerules run`: a journey's steps as JSON lines, storefront pages, a broken journey's line
 /// and the run's temporary folder. What the examples' journeys decide is tested in process
@@ -44,8 +45,7 @@ import Testing
 
     @Test("without --ledger the run removes its temporary folder, signing keys included; with it, keeps the ledger, the store state and the certificates")
     func theTemporaryFolderIsRemoved() throws {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("run-tmp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let temporary = try TestFolders.make("run-tmp")
         let result = try CommandRunner.run(["run", "Examples/CaffeinePal", "--json"], environment: ["TMPDIR": temporary.path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)

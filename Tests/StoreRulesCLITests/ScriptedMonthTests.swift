@@ -206,8 +206,7 @@ import TestPrerequisites
     @Test(.enabled(if: TestPrerequisite.runs(AppleLibrary.isInstalled), "needs .venv: run scripts/crosscheck/setup.sh"))
     func everyPayloadVerifiesWithApplesLibraryUnderTheStoresRootAndOnlyThere() throws {
         let payloads = try month.payloads()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-month-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("storerules-month")
         defer { try? FileManager.default.removeItem(at: directory) }
         let configurations = Configuration.allCases
         let requests = try configurations.enumerated().flatMap { index, configuration in

@@ -10,8 +10,7 @@ import TestPrerequisites
 struct ServeEventsTests {
     @Test("an event committed while the receiver is down survives SIGKILL of serve and is delivered, verified, after the restart")
     func eventSurvivesKill() throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "serve-events-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("serve-events")
         let secretPath = directory.appending(path: "events.secret").path
         let made = try CommandRunner.run(["events", "secret", secretPath])
         #expect(made.status == 0 && !made.standardOutput.contains("whsec_"), "the secret is written, never printed")

@@ -10,8 +10,7 @@ import TestPrerequisites
 struct ServeFleetEventsTests {
     @Test("three instances deliver each event once, each customer's in order")
     func fleetDeliversEachEventOnce() throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "fleet-events-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("fleet-events")
         defer { try? FileManager.default.removeItem(at: directory) }
         let secretPath = directory.appending(path: "events.secret").path
         #expect(try CommandRunner.run(["events", "secret", secretPath]).status == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// `serve --api-keys` with a file that holds no key — empty, or comments and blank lines only —
 /// fails at start saying so, before it opens (and creates) the ledger.
@@ -7,8 +8,7 @@ import Testing
     @Test("a keys file without keys fails at start with 'holds no keys' and creates no ledger",
           arguments: ["", "# the keys go here\n\n   \n"])
     func keysFileWithoutKeysFailsAtStart(text: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "serve-keys-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("serve-keys")
         defer { try? FileManager.default.removeItem(at: folder) }
         let keys = folder.appending(path: "keys").path
         try text.write(toFile: keys, atomically: true, encoding: .utf8)

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// Running `storerules serve`: HTTPS, keys re-read on SIGHUP, the decision log.
 @Suite(.serialized) struct ServeOperationTests {
     @Test("with --tls-cert and --tls-key it serves HTTPS, which a TLS client that trusts the certificate reads")
     func servesHTTPS() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("serve-tls")
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
@@ -30,8 +30,7 @@ import Testing
 
     @Test("a TLS key that does not fit its certificate is said apart, before the ledger is opened")
     func mismatchedTLSKeyIsRefusedFirst() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("serve-tls")
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Synchronization
 import Testing
+import TestPrerequisites
 
 /// A running `storerules serve` over a temporary copy of the Backyard Birds folder, trusting
 /// ``ServiceProcess/authority``'s root, listening on a free loopback port; requests go through
@@ -43,8 +44,7 @@ final class ServeProcess: @unchecked Sendable {
     /// `auth: false` starts it with `--insecure-no-auth` instead of keys. It trusts `rootPEM`,
     /// or ``ServiceProcess/authority``'s root.
     init(ledger: String? = nil, auth: Bool = true, extra: [String] = [], folder existing: URL? = nil, rootPEM: String? = nil) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("serve")
         if let existing {
             folder = existing
         } else {

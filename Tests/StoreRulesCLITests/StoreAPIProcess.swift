@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// A local store made through `storerules store` over the Backyard Birds example in the
 /// Sandbox environment, its `api` running on a free loopback port, and a key it accepts.
@@ -17,8 +18,7 @@ final class StoreAPIProcess: @unchecked Sendable {
     private var process: Process?
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appending(path: "store-api-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("store-api")
         ledgerPath = directory.appending(path: "ledger.sqlite").path
         rootPath = directory.appending(path: "root.pem").path
     }

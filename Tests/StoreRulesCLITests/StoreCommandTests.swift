@@ -1,6 +1,7 @@
 import Foundation
 import StoreCore
 import Testing
+import TestPrerequisites
 
 /// `storerules store`, driven across several processes that share one ledger file.
 @Suite struct StoreCommandTests {
@@ -13,8 +14,7 @@ import Testing
 
         init(folder: String = CommandRunner.packageRoot.appendingPathComponent("Examples/BackyardBirds").path,
              options: [String] = []) throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-cli-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let directory = try TestFolders.make("store-cli")
             self.folder = folder
             self.options = options
             ledger = directory.appendingPathComponent("ledger.sqlite").path

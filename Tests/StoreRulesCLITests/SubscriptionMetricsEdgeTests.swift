@@ -3,6 +3,7 @@ import SignedData
 import StoreCore
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// Subscriptions at the edges of the definitions, read by the judge and by the ledger at
 /// several times: a trial upgraded before it ends, a renewal in another currency, a trial that
@@ -10,8 +11,7 @@ import Testing
 /// refunded trial, and reports as of the very instant of an event or of a time before them all.
 @Suite struct SubscriptionMetricsEdgeTests {
     static func ledger() throws -> (path: String, ledger: Ledger) {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "metrics-edges-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("metrics-edges")
         let path = directory.appending(path: "ledger.sqlite").path
         let ledger = try Ledger(path: path)
         func t(_ day: Int, _ hour: Int = 0, month: Int = 3) -> Date { SubscriptionMetricsHandCountedTests.time(day, hour, month: month) }

@@ -3,6 +3,7 @@ import SignedData
 import StoreCore
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// Five days of five customers, each figure worked out by hand, read by the judge
 /// (`scripts/metrics-judge/judge.py`) and by the ledger: a check of the judge itself.
@@ -34,8 +35,7 @@ import Testing
     }
 
     static func ledger() throws -> (path: String, ledger: Ledger) {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "metrics-hand-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("metrics-hand")
         let path = directory.appending(path: "ledger.sqlite").path
         let ledger = try Ledger(path: path)
         func t(_ day: Int, _ hour: Int = 0, month: Int = 3) -> Date { time(day, hour, month: month) }

@@ -11,8 +11,7 @@ import Testing
 @Suite(.serialized) struct SubscriptionMetricsJudgeTests {
     /// The year, played once on SQLite, and its ledger file.
     static let played: Result<(year: MetricsYear, ledger: String), any Error> = Result {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "metrics-year-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("metrics-year")
         let path = directory.appending(path: "ledger.sqlite").path
         let year = try MetricsYear.play(into: try Ledger(path: path), directory: directory, customers: 200, seed: 2025)
         return (year, path)

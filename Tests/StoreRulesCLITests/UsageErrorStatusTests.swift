@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPrerequisites
 
 /// Every mistake in how a command is called exits with 64 and points to the command's help,
 /// whichever command it is and wherever in the command the mistake is found.
@@ -42,8 +43,7 @@ import Testing
 
     /// Runs `body` with a new folder holding the trusted root, and the path of a ledger not made yet.
     static func withRootAndLedger(_ body: (_ folder: URL, _ root: String, _ ledger: String) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "keyless-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("keyless")
         defer { try? FileManager.default.removeItem(at: folder) }
         let root = folder.appending(path: "root.pem").path
         try ServiceProcess.authority.rootCertificate.pemRepresentation.write(toFile: root, atomically: true, encoding: .utf8)

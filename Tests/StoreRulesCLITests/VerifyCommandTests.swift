@@ -2,6 +2,7 @@ import Foundation
 import StoreCore
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// `storerules verify`: signed data made by a local signing authority, verified by the binary: its
 /// inputs, the kind a payload's shape shows, the check a failure names with Apple's status, and
@@ -39,8 +40,7 @@ import Testing
     let rootPath: String
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-verify-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("storerules-verify")
         rootPath = directory.appendingPathComponent("root.pem").path
         try Self.authority.rootCertificate.pemRepresentation.write(toFile: rootPath, atomically: true, encoding: .utf8)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import StoreService
 import Testing
+import TestPrerequisites
 
 /// A decision log names customers and what was decided for them: its file is created readable
 /// by its owner alone, at start and when it is reopened after a rotation, and a file that is
@@ -12,8 +13,7 @@ import Testing
 
     @Test("a decision log file is created 0600, and again 0600 when reopened after a rotation moved it")
     func createdOwnerOnly() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "decision-log-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("decision-log")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "decisions.jsonl").path
         let log = try DecisionLog(appendingTo: path)
@@ -25,8 +25,7 @@ import Testing
 
     @Test("an existing decision log file keeps its mode")
     func existingFileKeepsItsMode() throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "decision-log-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("decision-log")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appending(path: "decisions.jsonl").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data("{}\n".utf8), attributes: [.posixPermissions: 0o640]))

@@ -1,4 +1,5 @@
 import Foundation
+import TestPrerequisites
 
 /// A temporary copy of the Backyard Birds folder — its catalog, and its policy or `policy`
 /// in its place — for a test that edits the folder under a running service.
@@ -8,8 +9,7 @@ struct ExampleFolderCopy {
     init(policy: String? = nil) throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "Examples/BackyardBirds")
-        url = FileManager.default.temporaryDirectory.appending(path: "storerules-folder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TestFolders.make("storerules-folder")
         try FileManager.default.copyItem(at: example.appending(path: "Products.storekit"), to: url.appending(path: "Products.storekit"))
         if let policy {
             try policy.write(to: url.appending(path: "policy.lua"), atomically: true, encoding: .utf8)

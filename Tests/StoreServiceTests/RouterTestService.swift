@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import Foundation
 import StoreService
 import StoreTesting
+import TestPrerequisites
 
 /// The service's HTTP API in process, as Hummingbird's `HummingbirdTesting` serves an
 /// application: each request goes through the router's whole middleware chain (request id,
@@ -24,8 +25,7 @@ struct RouterTestService {
     init(log: @escaping @Sendable (String) -> Void = { _ in }, configure: (inout ServiceConfiguration) -> Void = { _ in },
          decisionLog: DecisionLog? = nil, offerSigner: PromotionalOfferSignatureIssuer? = nil) throws {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        folder = FileManager.default.temporaryDirectory.appending(path: "storerules-router-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TestFolders.make("storerules-router")
         authority = try SigningAuthority.generate(name: "StoreRules Router Tests")
         var configuration = ServiceConfiguration(
             folder: packageRoot.appending(path: "Examples/BackyardBirds").path,

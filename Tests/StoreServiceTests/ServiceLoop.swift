@@ -4,6 +4,7 @@ import StoreCore
 import SQLiteLedger
 import StoreService
 import StoreTesting
+import TestPrerequisites
 
 /// The local store playing Apple, and a service over a new SQLite ledger whose customer `ana`
 /// bought a box of pellets and fed four of them to the birds: notifications go from the store
@@ -33,8 +34,7 @@ struct ServiceLoop {
     /// A loop whose store runs on `clock`; its service decides at the store's clock, read from
     /// the store's state file, when `serviceFollowsStoreClock`, else at the host's.
     init(clock: StoreClock = .system, serviceFollowsStoreClock: Bool = false) throws {
-        directory = FileManager.default.temporaryDirectory.appending(path: "service-loop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("service-loop")
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = packageRoot.appending(path: "Examples/BackyardBirds")
         store = try LocalStore(

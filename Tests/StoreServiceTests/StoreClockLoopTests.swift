@@ -4,6 +4,7 @@ import SQLiteLedger
 import StoreService
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// A developer who advances the local store's clock sees what it lapsed through a service that
 /// follows the store's clock, and only through one that does.
@@ -39,8 +40,7 @@ import Testing
 
     @Test("the clock reader refuses a missing file and a file that is not a store's state, naming the file")
     func readerRefusesWhatIsNotAStoreState() throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "store-clock-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("store-clock")
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appending(path: "missing.sqlite").path
         #expect { try LocalStoreClockReader(statePath: missing) } throws: { "\($0)".contains("\(missing) does not exist") }

@@ -4,6 +4,7 @@ import SQLiteLedger
 import StoreService
 import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// `POST /v1/transactions` grants a purchase only to the account its signed app account token
 /// names: another customer presenting the same signed transaction is refused with `409`, is
@@ -13,8 +14,7 @@ import Testing
     func sharedReceiptIsRefusedAndTheOwnerIsGranted() throws {
         let service = try RouterTestService()
         defer { service.cleanUp() }
-        let folder = FileManager.default.temporaryDirectory.appending(path: "storerules-ownership-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("storerules-ownership")
         defer { try? FileManager.default.removeItem(at: folder) }
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let store = try LocalStore(

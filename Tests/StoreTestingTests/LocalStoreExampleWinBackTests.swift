@@ -3,14 +3,14 @@ import Foundation
 import SQLiteLedger
 @testable import StoreTesting
 import Testing
+import TestPrerequisites
 
 /// The Backyard Birds example's win-back offer, in the local store its catalog makes: a lapsed
 /// Premium watcher's renewal info names the offer, and redeeming it resubscribes at its price.
 @Suite struct LocalStoreExampleWinBackTests {
     /// A local store over the Backyard Birds catalog and a new SQLite ledger, on a manual clock.
     static func backyardBirds() throws -> (store: LocalStore, ledger: Ledger) {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "example-win-back-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestFolders.make("example-win-back")
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let catalog = try Catalog(contentsOf: packageRoot.appending(path: "Examples/BackyardBirds/Products.storekit"))
         let ledger = try Ledger(path: directory.appending(path: "ledger.sqlite").path)

@@ -2,6 +2,7 @@ import Foundation
 @testable import StoreCore
 import SQLiteLedger
 @testable import StoreTesting
+import TestPrerequisites
 
 /// A local store over a fresh ledger file and a fresh store state file, with a manual clock,
 /// for the local store tests.
@@ -130,8 +131,7 @@ struct StoreHarness {
     /// win-back offers of `pass.premium`.
     init(settings: String? = nil, premiumWinBackOffers: String? = nil, clock: StoreClock = .manual(startingAt: start),
          configure: (inout LocalStore.Configuration) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("local-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestFolders.make("local-store")
         ledger = try Ledger(path: directory.appendingPathComponent("ledger.sqlite").path)
         var configuration = LocalStore.Configuration(bundleID: Self.bundleID, clock: clock)
         configure(&configuration)

@@ -10,7 +10,7 @@ enum CustomerSnapshotStatement {
     static func statement(customerID: String) -> LedgerSQL {
         """
         SELECT
-          \(sql: stateSourceColumns(customerID: customerID)),
+          \(sql: stateSourceColumns(customerID: customerID, transactions: allTransactions(customerID: customerID))),
           (SELECT \(.jsonArray(columns: ["name", "event_count", "last_date"])) FROM (
              \(sql: LedgerRecords.eventCountsQuery(customerID: customerID))) AS c
           ) AS event_counts,
@@ -24,20 +24,56 @@ enum CustomerSnapshotStatement {
         """
     }
 
-    /// The statement reading only what a customer's state is derived from: their transactions
-    /// without signed data, their subscriptions' renewal infos and their balances.
-    static func stateSourcesStatement(customerID: String) -> LedgerSQL {
-        "SELECT \(sql: stateSourceColumns(customerID: customerID))"
+    /// The statement reading only what a customer's reported state is derived from: their
+    /// transactions that can speak for it (``reportedStateTransactions(customerID:)``) without
+    /// signed data, their subscriptions' renewal infos and their balances.
+    static func reportedStateSourcesStatement(customerID: String) -> LedgerSQL {
+        "SELECT \(sql: reportedStateSourceColumns(customerID: customerID))"
     }
 
-    /// The columns `transactions`, `renewal_infos` and `balances` of `customerID`.
-    private static func stateSourceColumns(customerID: String) -> LedgerSQL {
+    /// The columns `transactions`, `renewal_infos` and `balances` of what `customerID`'s
+    /// reported state is derived from.
+    static func reportedStateSourceColumns(customerID: String) -> LedgerSQL {
+        stateSourceColumns(customerID: customerID, transactions: reportedStateTransactions(customerID: customerID))
+    }
+
+    /// Every transaction of `customerID` without signed data, oldest purchase first.
+    static func allTransactions(customerID: String) -> LedgerSQL {
+        """
+        SELECT \(sql: LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction
+        WHERE customer_id = \(customerID) ORDER BY purchase_date, transaction_id\(.binaryCollation)
+        """
+    }
+
+    /// The transactions of `customerID` that can speak for their entitlements and subscription
+    /// statuses, without signed data, oldest purchase first: every one but consumables (never
+    /// an entitlement) and the auto-renewable transactions that cannot be their subscription's
+    /// latest (``Product/SubscriptionInfo/Status/latestTransaction(of:)``) because a transaction
+    /// of the same subscription in the same group, not upgraded, ends strictly later. So a
+    /// customer's years of renewals cost one transaction a subscription, and a
+    /// ``CustomerState`` built from these has the entitlements and statuses of one built from all.
+    static func reportedStateTransactions(customerID: String) -> LedgerSQL {
         let subscription = TransactionProductType.autoRenewableSubscription.rawValue
         return """
-            (SELECT \(.jsonArray(columns: transactionColumns)) FROM (
-               SELECT \(sql: LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction
-               WHERE customer_id = \(customerID) ORDER BY purchase_date, transaction_id\(.binaryCollation)) AS t
-            ) AS transactions,
+            SELECT \(sql: LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction AS t
+            WHERE customer_id = \(customerID) AND product_type <> \(TransactionProductType.consumable.rawValue)
+              AND NOT (product_type = \(subscription) AND EXISTS (
+                SELECT 1 FROM store_transaction AS later
+                WHERE later.original_transaction_id = t.original_transaction_id AND later.customer_id = t.customer_id
+                  AND later.product_type = \(subscription) AND later.is_upgraded = \(false)
+                  AND (later.subscription_group_id = t.subscription_group_id
+                       OR (later.subscription_group_id IS NULL AND t.subscription_group_id IS NULL AND later.product_id = t.product_id))
+                  AND COALESCE(later.expires_date, later.purchase_date) > COALESCE(t.expires_date, t.purchase_date)))
+            ORDER BY purchase_date, transaction_id\(.binaryCollation)
+            """
+    }
+
+    /// The columns `transactions` (as `transactions` selects them), `renewal_infos` and
+    /// `balances` of `customerID`.
+    private static func stateSourceColumns(customerID: String, transactions: LedgerSQL) -> LedgerSQL {
+        let subscription = TransactionProductType.autoRenewableSubscription.rawValue
+        return """
+            (SELECT \(.jsonArray(columns: transactionColumns)) FROM (\(sql: transactions)) AS t) AS transactions,
             (SELECT \(.jsonArray(columns: renewalInfoColumns)) FROM (
                SELECT \(sql: LedgerRecords.renewalInfoColumns) FROM renewal_info WHERE original_transaction_id IN (
                  SELECT original_transaction_id FROM store_transaction
@@ -83,20 +119,25 @@ enum CustomerSnapshotStatement {
 }
 
 /// What a customer's state is derived from: their transactions without signed data (oldest
-/// first), their subscriptions' renewal infos and their balances that are not zero.
+/// first; all of them, or those that can speak for the reported state), their subscriptions'
+/// renewal infos and their balances that are not zero.
 public typealias CustomerStateSources = (transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], balances: [String: Int])
 
 extension SQLLedgerTransaction {
-    /// The customer's state sources: in one statement where statements are round trips
-    /// (PostgreSQL), else in one read of each kind, which costs SQLite less than gathering JSON.
-    public func customerStateSources(customerID: String) throws -> CustomerStateSources {
+    /// What the customer's reported state (``ReportedCustomerState``) is derived from: the
+    /// transactions that can speak for it (``CustomerSnapshotStatement/reportedStateTransactions(customerID:)``),
+    /// their subscriptions' renewal infos and their balances. In one statement where statements
+    /// are round trips (PostgreSQL), else in one read of each kind, which costs SQLite less than
+    /// gathering JSON.
+    public func reportedStateSources(customerID: String) throws -> CustomerStateSources {
         guard connection.dialect == .postgres else {
-            let transactions = try transactionsWithoutSignedData(customerID: customerID)
+            let transactions = try connection.rows(CustomerSnapshotStatement.reportedStateTransactions(customerID: customerID))
+                .map(LedgerRecords.transaction(from:))
             let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
             return (transactions, try subscriptionIDs.sorted().compactMap { try renewalInfo(originalTransactionID: $0) },
                     try balances(customerID: customerID))
         }
-        guard let row = try connection.firstRow(CustomerSnapshotStatement.stateSourcesStatement(customerID: customerID)) else {
+        guard let row = try connection.firstRow(CustomerSnapshotStatement.reportedStateSourcesStatement(customerID: customerID)) else {
             throw LedgerStorageFailure(kind: .permanent, message: "the customer's state sources returned no row")
         }
         return try CustomerSnapshotStatement.stateSources(from: row)

@@ -49,16 +49,39 @@ extension SQLLedgerTransaction {
     }
 
     public func lockOutgoingEventState(customerID: String) throws -> OutgoingEventStateRow {
-        // The no-op update of an existing row holds it, as a new row is held, until commit.
+        guard let row = try connection.firstRow("\(sql: Self.holdingOutgoingEventState(customerID: customerID)) RETURNING sequence, reported, review_date")
+        else { throw LedgerStorageFailure(message: "the outbox row of \(customerID) was not returned", isTransient: true) }
+        return try Self.outgoingEventStateRow(from: row)
+    }
+
+    public func holdOutgoingEventState(customerID: String) throws -> HeldOutgoingEventState {
+        guard connection.dialect == .postgres else {
+            return (try lockOutgoingEventState(customerID: customerID), try reportedStateSources(customerID: customerID))
+        }
+        // Sent with the read that follows, in one round trip. That read is a statement of its
+        // own, so it sees what the writes committed before the row was held.
+        try connection.send(Self.holdingOutgoingEventState(customerID: customerID))
         guard let row = try connection.firstRow(
             """
-            INSERT INTO outgoing_event_state (customer_id, sequence, reported, review_date) VALUES (\(customerID), 0, NULL, NULL)
-            ON CONFLICT (customer_id) DO UPDATE SET sequence = outgoing_event_state.sequence
-            RETURNING sequence, reported, review_date
+            SELECT sequence, reported, review_date, \(sql: CustomerSnapshotStatement.reportedStateSourceColumns(customerID: customerID))
+            FROM outgoing_event_state WHERE customer_id = \(customerID)
             """)
         else { throw LedgerStorageFailure(message: "the outbox row of \(customerID) was not returned", isTransient: true) }
-        return OutgoingEventStateRow(sequence: try row.integer("sequence"), reported: try row.optionalText("reported"),
-                                     reviewDate: try row.optionalInteger("review_date"))
+        return (try Self.outgoingEventStateRow(from: row), try CustomerSnapshotStatement.stateSources(from: row))
+    }
+
+    /// Makes the customer's outbox row when missing; the no-op update of an existing row holds
+    /// it, as a new row is held, until commit.
+    private static func holdingOutgoingEventState(customerID: String) -> LedgerSQL {
+        """
+        INSERT INTO outgoing_event_state (customer_id, sequence, reported, review_date) VALUES (\(customerID), 0, NULL, NULL)
+        ON CONFLICT (customer_id) DO UPDATE SET sequence = outgoing_event_state.sequence
+        """
+    }
+
+    private static func outgoingEventStateRow(from row: some LedgerRecordRow) throws -> OutgoingEventStateRow {
+        OutgoingEventStateRow(sequence: try row.integer("sequence"), reported: try row.optionalText("reported"),
+                              reviewDate: try row.optionalInteger("review_date"))
     }
 
     public func updateOutgoingEventState(customerID: String, sequence: Int64, reported: String?, reviewDate: Int64?) throws {

@@ -93,12 +93,7 @@ public struct SQLLedgerTransaction<Connection: LedgerSQLConnection>: LedgerWriti
     }
 
     public func transactionsWithoutSignedData(customerID: String) throws -> [StoredTransaction] {
-        try connection.rows(
-            """
-            SELECT \(sql: LedgerRecords.transactionColumnsWithoutSignedData) FROM store_transaction
-            WHERE customer_id = \(customerID) ORDER BY purchase_date, transaction_id\(.binaryCollation)
-            """
-        ).map(LedgerRecords.transaction(from:))
+        try connection.rows(CustomerSnapshotStatement.allTransactions(customerID: customerID)).map(LedgerRecords.transaction(from:))
     }
 
     public func latestTransactions(customerID: String) throws -> [StoredTransaction] {

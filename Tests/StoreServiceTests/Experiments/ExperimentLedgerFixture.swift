@@ -3,6 +3,7 @@ import SQLiteLedger
 import StoreCore
 import StorePolicy
 import StoreTesting
+import TestPrerequisites
 
 /// A SQLite ledger in a temporary folder holding an experiment's exposures and its customers'
 /// signed transactions, for reports whose figures a test works out by hand.
@@ -17,8 +18,7 @@ struct ExperimentLedgerFixture {
     private var transactionNumber = 0
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appending(path: "storerules-experiments-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TestFolders.make("storerules-experiments")
         ledger = try Ledger(path: folder.appending(path: "ledger.sqlite").path)
         authority = try SigningAuthority.generate(name: "StoreRules Experiment Reports")
     }

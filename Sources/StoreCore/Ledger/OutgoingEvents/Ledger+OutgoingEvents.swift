@@ -25,10 +25,9 @@ extension Ledger {
     ) throws {
         guard let recording = outgoingEvents else { return }
         let now = recording.clock()
-        let row = try ledger.lockOutgoingEventState(customerID: customerID)
+        let (row, sources) = try ledger.holdOutgoingEventState(customerID: customerID)
         let previous = row.reported.flatMap(OutgoingEventJSON.reportedState(from:))
         let catalog = recording.catalog()
-        let sources = try ledger.customerStateSources(customerID: customerID)
         let state = try CustomerState(
             customerID: customerID, transactions: sources.transactions, renewalInfos: sources.renewalInfos,
             balances: sources.balances, catalog: catalog, at: now)

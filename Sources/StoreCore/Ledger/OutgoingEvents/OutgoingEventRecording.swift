@@ -59,3 +59,7 @@ public struct OutgoingEventStateRecord: Sendable, Hashable {
         self.row = row
     }
 }
+
+/// A customer's row beside the outbox, held for the write, and what their reported state is
+/// derived from, read once the row was held.
+public typealias HeldOutgoingEventState = (row: OutgoingEventStateRow, sources: CustomerStateSources)
