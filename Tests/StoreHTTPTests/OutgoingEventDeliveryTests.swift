@@ -185,6 +185,29 @@ import TestPrerequisites
         #expect(receiver.deliveries.count == 40, "no event sent twice")
     }
 
+    @Test("stopping lets the round under way end: an event the receiver was answering is recorded delivered and not sent again")
+    func stopEndsTheRoundUnderWay() async throws {
+        let ledger = try Self.ledger("sqlite")
+        try Self.purchase(1, by: ["ana"], into: ledger)
+        let receiver = try WebhookReceiver { _ in .slow(seconds: 1) }
+        defer { receiver.stop() }
+        let delivery = OutgoingEventDelivery(
+            ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: Self.quickOptions)
+        try await withTaskExecutorPreference(DedicatedThreadExecutor.shared) {
+            delivery.start()
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try ledger.outgoingEvents(OutgoingEventQuery()).allSatisfy({ $0.leaseUntil == 0 }) {
+                guard ContinuousClock.now < deadline else { throw DrainTimeout() }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            await delivery.stop()
+        }
+        let events = try ledger.outgoingEvents(OutgoingEventQuery())
+        #expect(!events.isEmpty && events.allSatisfy { $0.state == .delivered }, "\(events.map(\.state))")
+        #expect(receiver.accepted.count == events.count)
+    }
+
     @Test("410 Gone keeps the event as failed and lets the customer's next go; other types than those asked for are skipped")
     func goneAndSkipped() async throws {
         let ledger = try Self.ledger("sqlite")

@@ -10,9 +10,9 @@ import Synchronization
 /// instance of a fleet sends it meanwhile), sends them at once, a customer's next event waiting
 /// for the previous, and records every result in one write. A failed event is tried again after
 /// an exponential backoff with jitter, for ``Options/giveUpAfter`` from its creation; then it is
-/// kept as failed (`storerules events retry` sends it again). An instance stopped in the middle
-/// of a round leaves its events to be taken again when their hold ends: a receiver may see an
-/// event twice, always with the same `webhook-id`.
+/// kept as failed (`storerules events retry` sends it again). ``stop()`` lets the round under
+/// way end; an instance killed in the middle of a round leaves its events to be taken again
+/// when their hold ends: a receiver may see an event twice, always with the same `webhook-id`.
 ///
 /// Each round also reports what the clock alone changed since the last
 /// (``Ledger/reviewOutgoingEventStates(limit:)``): periods that ended with nothing received.
@@ -42,6 +42,7 @@ public final class OutgoingEventDelivery: Sendable {
     private let metrics: ServiceMetrics?
     private let log: @Sendable (String) -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let stopping = Atomic<Bool>(false)
 
     /// A delivery of `ledger`'s events to `sink`, counting in `metrics` and telling `log` of
     /// failures of the outbox itself (a failed attempt is the event's own record).
@@ -56,8 +57,9 @@ public final class OutgoingEventDelivery: Sendable {
 
     /// Starts delivering in the background until ``stop()``.
     public func start() {
+        stopping.store(false, ordering: .releasing)
         let task = Task { [self] in
-            while !Task.isCancelled {
+            while !stopping.load(ordering: .acquiring) {
                 do {
                     try ledger.reviewOutgoingEventStates()
                 } catch {
@@ -65,7 +67,9 @@ public final class OutgoingEventDelivery: Sendable {
                 }
                 let sent: Int
                 do {
-                    sent = try await deliverDueEvents()
+                    // A task of its own, which stopping does not cancel: its attempts end and are recorded.
+                    let round = Task { try await deliverDueEvents() }
+                    sent = try await round.value
                 } catch {
                     log("outgoing events: the outbox could not be read or written: \(error)")
                     sent = 0
@@ -77,10 +81,17 @@ public final class OutgoingEventDelivery: Sendable {
         self.task.withLock { $0 = task }
     }
 
-    /// Stops delivering: the round under way is cancelled, and its events, taken but not recorded,
-    /// are taken again when their hold ends.
-    public func stop() {
-        task.withLock { $0?.cancel() }
+    /// Stops delivering and returns once it has: no round starts after the call, and the round
+    /// under way ends as any round does — its attempts answered or timed out (the sink's timeout
+    /// bounds the wait) and their results recorded — so a receiver that accepted an event is not
+    /// sent it again. An instance killed instead leaves its round's events to be taken again
+    /// when their hold ends.
+    public func stop() async {
+        stopping.store(true, ordering: .releasing)
+        let task = task.withLock { $0 }
+        // Cancelling ends an idle pause at once; the round under way is a task of its own.
+        task?.cancel()
+        await task?.value
     }
 
     /// One round: takes the events due now, sends them, records the results. Returns how many

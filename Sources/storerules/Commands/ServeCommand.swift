@@ -203,7 +203,7 @@ enum ServeCommand: Command {
             Output.error("storerules serve: sending outgoing events to \(WebhookSender.printable(events.url))")
         }
         await signals.wait()
-        delivery?.stop()
+        await delivery?.stop()
         refunds?.stop()
         schedule?.stop()
         server.stop(grace: .seconds(10))
