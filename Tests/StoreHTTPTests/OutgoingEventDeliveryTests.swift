@@ -194,8 +194,8 @@ import TestPrerequisites
         let delivery = OutgoingEventDelivery(
             ledger: ledger, sink: WebhookSender(url: receiver.url, secret: Self.secret), options: Self.quickOptions)
         try await withTaskExecutorPreference(DedicatedThreadExecutor.shared) {
-            delivery.start()
-            let deadline = ContinuousClock.now + .seconds(30)
+            delivery.start(on: DedicatedThreadExecutor.shared)
+            let deadline = ContinuousClock.now + .seconds(60)
             while try ledger.outgoingEvents(OutgoingEventQuery()).allSatisfy({ $0.leaseUntil == 0 }) {
                 guard ContinuousClock.now < deadline else { throw DrainTimeout() }
                 try await Task.sleep(for: .milliseconds(5))

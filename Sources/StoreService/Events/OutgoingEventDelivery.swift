@@ -55,10 +55,13 @@ public final class OutgoingEventDelivery: Sendable {
         self.log = log
     }
 
-    /// Starts delivering in the background until ``stop()``.
-    public func start() {
+    /// Starts delivering in the background until ``stop()``: on `executor` when given, else on
+    /// the global concurrent executor. A round's reads and writes of the ledger block the thread
+    /// they run on, so an embedder whose own tasks share that pool may give delivery a thread of
+    /// its own.
+    public func start(on executor: (any TaskExecutor)? = nil) {
         stopping.store(false, ordering: .releasing)
-        let task = Task { [self] in
+        let task = Task(executorPreference: executor) { [self] in
             while !stopping.load(ordering: .acquiring) {
                 do {
                     try ledger.reviewOutgoingEventStates()
@@ -68,7 +71,7 @@ public final class OutgoingEventDelivery: Sendable {
                 let sent: Int
                 do {
                     // A task of its own, which stopping does not cancel: its attempts end and are recorded.
-                    let round = Task { try await deliverDueEvents() }
+                    let round = Task(executorPreference: executor) { [self] in try await deliverDueEvents() }
                     sent = try await round.value
                 } catch {
                     log("outgoing events: the outbox could not be read or written: \(error)")

@@ -7,7 +7,7 @@ import Synchronization
 /// to validate against the OpenAPI document after the suites ran (`scripts/test.sh` does).
 enum ContractExchanges {
     private static let file: Mutex<FileHandle?> = Mutex(ProcessInfo.processInfo.environment["STORERULES_CONTRACT_EXCHANGES"].flatMap { path in
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let handle = FileHandle(forWritingAtPath: path)
         _ = try? handle?.seekToEnd()
         return handle
