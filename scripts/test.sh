@@ -35,13 +35,13 @@ fi
 
 summary="$scratch/summary"
 
-# Runs `swift test` with the given options after a label; a test that hangs fails the run within
-# minutes instead of holding the machine. The run's closing line is kept for the summary.
+# Runs a test command after a label; a test that hangs fails the run within minutes instead of
+# holding the machine. The run's closing line is kept for the summary.
 run_swift_tests() {
     local label=$1 output
     shift
-    output="$scratch/output"
-    timeout --kill-after=30s 30m swift test --skip-build --parallel "$@" 2>&1 | tee "$output" || {
+    output="$scratch/output-${label//[^a-zA-Z]/-}"
+    timeout --kill-after=30s 30m "$@" 2>&1 | tee "$output" || {
         # The tests' status, or tee's failure when they passed: either fails the run.
         status=${PIPESTATUS[0]}
         [ "$status" -ne 0 ] || status=1
@@ -54,9 +54,29 @@ run_swift_tests() {
 }
 
 swift build --build-tests
+# The command line's tests spend most of their time waiting for the processes they start, so
+# they run beside the others, in two test processes of their own with their own threads (the
+# bundle run directly, as SwiftPM allows one `swift test` at a time): the suites from P on, and
+# every other; their output follows the others'.
+test_bundle="$(swift build --show-bin-path)/StoreRulesPackageTests.xctest"
+later_suites='StoreRulesCLITests\.[P-Z]'
+run_swift_tests "Swift tests of the command line, suites P to Z" "$test_bundle" --testing-library swift-testing \
+    --filter "$later_suites" >"$scratch/command-line-tests-later" 2>&1 &
+command_line_tests_later=$!
+run_swift_tests "Swift tests of the command line, the other suites" "$test_bundle" --testing-library swift-testing \
+    --filter StoreRulesCLITests --skip "$later_suites" >"$scratch/command-line-tests" 2>&1 &
+command_line_tests=$!
 # The route tests' requests and answers are recorded, to be checked against the contract below.
 exchanges="$scratch/exchanges.jsonl"
-STORERULES_CONTRACT_EXCHANGES="$exchanges" run_swift_tests "Swift tests"
+in_process_status=0
+(STORERULES_CONTRACT_EXCHANGES="$exchanges" run_swift_tests "Swift tests in process" \
+    swift test --skip-build --parallel --skip StoreRulesCLITests) || in_process_status=$?
+command_line_status=0
+wait "$command_line_tests_later" || command_line_status=$?
+wait "$command_line_tests" || command_line_status=$?
+cat "$scratch/command-line-tests-later" "$scratch/command-line-tests"
+[ "$in_process_status" -eq 0 ] || exit "$in_process_status"
+[ "$command_line_status" -eq 0 ] || exit "$command_line_status"
 
 # The contract: the OpenAPI document is valid OpenAPI 3.1, and every request the route tests
 # made and every answer they got is what it says.
@@ -71,7 +91,7 @@ echo "Contract: $(grep ' exchanges, ' "$scratch/contract-output")" >>"$summary"
 # off: LeakSanitizer reports Swift's live globals at exit.
 swift build --build-tests --sanitize=address --scratch-path .build/asan
 ASAN_OPTIONS=detect_leaks=0 run_swift_tests "Swift tests under AddressSanitizer" \
-    --sanitize=address --scratch-path .build/asan --skip StoreRulesCLITests
+    swift test --skip-build --parallel --sanitize=address --scratch-path .build/asan --skip StoreRulesCLITests
 
 # Every fuzz target, briefly; a crash fails the run and keeps its input in Fuzz/Regressions.
 fuzz_seconds="${STORERULES_FUZZ_SECONDS:-20}"

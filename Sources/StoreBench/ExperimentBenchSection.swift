@@ -22,9 +22,9 @@ public struct ExperimentBenchSection: Sendable, Encodable {
     public static let storefrontRatioGoal = ExperimentStorefrontFigures.ratioGoal, reportGoalSeconds = ExperimentReportBench.goalSeconds
 
     /// Measures both parts: the storefront for `seconds` per run serving `folder` (by default
-    /// the Backyard Birds example), the report on SQLite and on the server at `postgresURL`.
-    /// A failure is recorded as the reason that part did not run.
-    public static func measure(seconds: Int, folder: URL?, postgresURL: String?) -> ExperimentBenchSection {
+    /// the Backyard Birds example), the report on SQLite and on the server at `postgresURL`,
+    /// over ledgers of `scale`'s size. A failure is recorded as the reason that part did not run.
+    public static func measure(seconds: Int, folder: URL?, postgresURL: String?, scale: BenchScale = .full) -> ExperimentBenchSection {
         var section = ExperimentBenchSection()
         if seconds <= 0 {
             section.storefrontSkipped = "--http-seconds 0"
@@ -45,8 +45,10 @@ public struct ExperimentBenchSection: Sendable, Encodable {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            section.reports.append(try ExperimentReportBench.sqlite(in: directory))
-            if let postgresURL { section.reports.append(try ExperimentReportBench.postgres(serverURL: postgresURL)) }
+            section.reports.append(try ExperimentReportBench.sqlite(in: directory, customers: scale.filledCustomers))
+            if let postgresURL {
+                section.reports.append(try ExperimentReportBench.postgres(serverURL: postgresURL, customers: scale.filledCustomers))
+            }
         } catch {
             section.reportFailed = "\(error)"
         }

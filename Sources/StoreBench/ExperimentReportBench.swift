@@ -6,18 +6,19 @@ import StoreCore
 import StoreService
 
 /// An experiment report at scale: a ledger holding 100,000 exposed customers and 1,000,000
-/// transactions, filled by bulk SQL (``ExperimentBulkRows``), and the time the report over it
-/// takes, on SQLite and, when a server is given, on PostgreSQL.
+/// transactions (``BenchScale/filledCustomers``, ten transactions each), filled by bulk SQL
+/// (``ExperimentBulkRows``), and the time the report over it takes, on SQLite and, when a server
+/// is given, on PostgreSQL.
 struct ExperimentReportBench {
-    static let customers = 100_000
-    static let transactions = 1_000_000
     static let experiment = "bench_paywall"
     static let phase = "0123456789ab"
     /// The goal: a report over this ledger in at most this many seconds.
     static let goalSeconds = 5.0
 
     /// Fills a new ledger on `backend` and times the report over it.
-    static func measure(backend: String, location: LedgerLocation, execute: (String) throws -> Void) throws -> ExperimentReportFigures {
+    static func measure(backend: String, location: LedgerLocation, customers: Int,
+                        execute: (String) throws -> Void) throws -> ExperimentReportFigures {
+        let transactions = customers * 10
         let ledger = try location.open()
         let start = Date().millisecondsSince1970 - 60 * 86_400_000
         let rows = ExperimentBulkRows(backend: backend, customers: customers, transactions: transactions, start: start,
@@ -45,22 +46,22 @@ struct ExperimentReportBench {
     }
 
     /// The figures on a new SQLite ledger in `directory`.
-    static func sqlite(in directory: URL) throws -> ExperimentReportFigures {
+    static func sqlite(in directory: URL, customers: Int) throws -> ExperimentReportFigures {
         let path = directory.appendingPathComponent("report.sqlite").path
         let location = LedgerLocation.sqlite(path: path)
         _ = try location.open()
         let database = try Database(path: path)
-        return try measure(backend: "sqlite", location: location) { sql in try database.write { try $0.execute(sql) } }
+        return try measure(backend: "sqlite", location: location, customers: customers) { sql in try database.write { try $0.execute(sql) } }
     }
 
     /// The figures on a new database of the server at `serverURL`, dropped after.
-    static func postgres(serverURL: String) throws -> ExperimentReportFigures {
+    static func postgres(serverURL: String, customers: Int) throws -> ExperimentReportFigures {
         let database = try BenchPostgresDatabase(serverURL: serverURL)
         defer { try? database.drop() }
         let location = LedgerLocation.postgres(url: database.url)
         _ = try location.open()
         let connection = try PostgresConnection(url: database.url)
-        return try measure(backend: "postgres", location: location) { sql in
+        return try measure(backend: "postgres", location: location, customers: customers) { sql in
             _ = try connection.execute(sql)
             _ = try connection.execute("ANALYZE")
         }

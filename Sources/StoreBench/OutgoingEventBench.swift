@@ -12,25 +12,26 @@ import StoreService
 /// a receiver on loopback (``StoreHTTP``'s server answering `204`), signed, through
 /// ``OutgoingEventDelivery`` with the options `serve` uses.
 public enum OutgoingEventBench {
-    /// Customers of each round, each renewing a monthly subscription ``renewals`` times.
-    public static let customers = 300
+    /// Each customer of a round (``BenchScale/eventCustomers``) buys a monthly subscription and
+    /// renews it until it has this many periods.
     public static let renewals = 12
     /// The goals: ingests with events at least this share of those without, and events delivered a second.
     public static let ingestRatioGoal = 0.9
     public static let deliveryGoal = 1_000.0
 
     /// The figures, or why they are missing.
-    public static func measure(postgresURL: String?) async -> OutgoingEventBenchSection {
+    public static func measure(postgresURL: String?, scale: BenchScale = .full) async -> OutgoingEventBenchSection {
         var section = OutgoingEventBenchSection()
         let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-events-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: workspace) }
         do {
-            let (sqlite, recorded) = try ingestFigures(backend: "sqlite") { try sqliteLocation(in: workspace) }
+            let customers = scale.eventCustomers
+            let (sqlite, recorded) = try ingestFigures(backend: "sqlite", customers: customers) { try sqliteLocation(in: workspace) }
             section.ingests.append(sqlite)
             if let postgresURL {
                 var servers: [BenchPostgresDatabase] = []
                 defer { for server in servers { try? server.drop() } }
-                let (postgres, _) = try ingestFigures(backend: "postgres") {
+                let (postgres, _) = try ingestFigures(backend: "postgres", customers: customers) {
                     let server = try BenchPostgresDatabase(serverURL: postgresURL)
                     servers.append(server)
                     return .postgres(url: server.url)
@@ -52,13 +53,14 @@ public enum OutgoingEventBench {
     }
 
     /// The best rate of each kind over the rounds, and the last ledger that recorded events.
-    private static func ingestFigures(backend: String, location: () throws -> LedgerLocation) throws -> (OutgoingEventIngestFigures, Ledger) {
+    private static func ingestFigures(backend: String, customers: Int,
+                                      location: () throws -> LedgerLocation) throws -> (OutgoingEventIngestFigures, Ledger) {
         var without = 0.0, with = 0.0
         var recorded: Ledger?
         for _ in 0..<BenchRounds.count {
-            without = max(without, try ingestRate(into: try location().open()))
+            without = max(without, try ingestRate(into: try location().open(), customers: customers))
             let ledger = try location().open().recordingOutgoingEvents(OutgoingEventRecording())
-            with = max(with, try ingestRate(into: ledger))
+            with = max(with, try ingestRate(into: ledger, customers: customers))
             recorded = ledger
         }
         guard let recorded else { throw BenchFailure("no round ran") }
@@ -70,8 +72,8 @@ public enum OutgoingEventBench {
     /// Notifications a second: each customer's subscription bought, then renewed month after
     /// month, each period brought by a `DID_RENEW` notification carrying its transaction and
     /// renewal info, customers in turn. The notifications are made before the clock starts.
-    private static func ingestRate(into ledger: Ledger) throws -> Double {
-        let deliveries = try notifications()
+    private static func ingestRate(into ledger: Ledger, customers: Int) throws -> Double {
+        let deliveries = try notifications(customers: customers)
         let started = ContinuousClock.now
         for delivery in deliveries {
             _ = try ledger.ingest(notification: delivery.notification, transaction: delivery.transaction, renewalInfo: delivery.renewal,
@@ -81,7 +83,7 @@ public enum OutgoingEventBench {
     }
 
     /// One round's notifications, in the order they are ingested.
-    private static func notifications() throws -> [(notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload,
+    private static func notifications(customers: Int) throws -> [(notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload,
                                                     renewal: JWSRenewalInfoDecodedPayload, customer: String)] {
         let start = Date().addingTimeInterval(-Double(renewals - 1) * 30 * 86_400 - 86_400)
         var deliveries: [(ResponseBodyV2DecodedPayload, JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload, String)] = []

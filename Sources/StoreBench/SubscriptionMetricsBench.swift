@@ -8,16 +8,14 @@ import StoreCore
 /// over a year, monthly subscriptions renewed ten times (the first a free trial for two
 /// customers in three, one in five in euros, one transaction in ninety-seven refunded), filled by
 /// bulk SQL (``ExperimentBulkRows``), and the time a year by day takes, on SQLite and, when a
-/// server is given, on PostgreSQL.
+/// server is given, on PostgreSQL (``BenchScale/filledCustomers`` customers, ten transactions each).
 public enum SubscriptionMetricsBench {
-    static let customers = 100_000
-    static let transactions = 1_000_000
     /// The goal: a year by day in at most this many seconds.
     public static let goalSeconds = 3.0
 
     /// The figures on a new SQLite ledger in a temporary folder, and on a new database of the
-    /// server at `postgresURL` when given; a failure is recorded as the reason.
-    public static func measure(postgresURL: String?) -> SubscriptionMetricsBenchSection {
+    /// server at `postgresURL` when given, of `scale`'s size; a failure is recorded as the reason.
+    public static func measure(postgresURL: String?, scale: BenchScale = .full) -> SubscriptionMetricsBenchSection {
         var section = SubscriptionMetricsBenchSection()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-metrics-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -26,7 +24,7 @@ public enum SubscriptionMetricsBench {
             let path = directory.appendingPathComponent("metrics.sqlite").path
             _ = try LedgerLocation.sqlite(path: path).open()
             let database = try Database(path: path)
-            section.figures.append(try measure(backend: "sqlite", location: .sqlite(path: path)) { sql in
+            section.figures.append(try measure(backend: "sqlite", location: .sqlite(path: path), customers: scale.filledCustomers) { sql in
                 try database.write { try $0.execute(sql) }
             })
             if let postgresURL {
@@ -37,7 +35,7 @@ public enum SubscriptionMetricsBench {
                 // Settled as autovacuum leaves a table by the time a year is counted: its
                 // statistics and visibility map up to date, so the covering index is read
                 // without the table.
-                section.figures.append(try measure(backend: "postgres", location: .postgres(url: server.url),
+                section.figures.append(try measure(backend: "postgres", location: .postgres(url: server.url), customers: scale.filledCustomers,
                                                    execute: { _ = try connection.execute($0) },
                                                    settle: { _ = try connection.execute("VACUUM ANALYZE") }))
             }
@@ -47,8 +45,9 @@ public enum SubscriptionMetricsBench {
         return section
     }
 
-    private static func measure(backend: String, location: LedgerLocation, execute: (String) throws -> Void,
+    private static func measure(backend: String, location: LedgerLocation, customers: Int, execute: (String) throws -> Void,
                                 settle: () throws -> Void = {}) throws -> SubscriptionMetricsFigures {
+        let transactions = customers * 10
         let ledger = try location.open()
         let day: Int64 = 86_400_000
         let yearStart = SubscriptionMetricsInterval.day.start(of: Date()).millisecondsSince1970 - 365 * day

@@ -4,9 +4,9 @@ import TestPrerequisites
 
 /// The service section of `storerules bench`.
 @Suite struct PolicyServiceBenchTests {
-    /// Every section, as `storerules bench` runs by default; the other tests choose theirs.
+    /// Every section, as `storerules bench` runs by default, at the quick size; the other tests choose theirs.
     @Test func theBenchLoadTestsTheServiceBesideIt() throws {
-        let result = try CommandRunner.run(["bench", "--json", "--iterations", "200", "--service-requests", "400", "--http-seconds", "0"])
+        let result = try CommandRunner.run(["bench", "--json", "--quick", "--iterations", "200", "--service-requests", "400", "--http-seconds", "0"])
         #expect(result.status == 0, "\(result.standardError)")
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(figures["service_requests"] as? Int == 401)
@@ -21,6 +21,11 @@ import TestPrerequisites
                        "jwt_signs_per_second", "ledger_ingests_per_second", "sqlite_reads_per_second_alone"] {
             #expect((figures[figure] as? Double ?? 0) > 0, "every section runs when none is chosen: \(figure)")
         }
+        let report = try #require((figures["experiment_report"] as? [[String: Any]])?.first, "\(figures.keys.sorted())")
+        #expect(report["customers"] as? Int == 1_000 && report["transactions"] as? Int == 10_000, "the quick size: \(report)")
+        let ingests = try #require((figures["outgoing_event_ingests"] as? [[String: Any]])?.first, "\(figures.keys.sorted())")
+        #expect(ingests["notifications"] as? Int == 20 * 12, "\(ingests)")
+        #expect(figures["outgoing_events_failed"] == nil && figures["experiment_report_failed"] == nil)
     }
 
     @Test func withoutAServiceBinaryBesideItTheSectionIsSkippedWithANote() throws {

@@ -58,7 +58,7 @@ enum BenchCommand: Command {
     subscriptions of 100,000 customers, renewed ten times), filled by bulk SQL, on SQLite and with
     --postgres on PostgreSQL (goal: ≤ \(Int(SubscriptionMetricsBench.goalSeconds)) s).
 
-    Events: \(OutgoingEventBench.customers * OutgoingEventBench.renewals) notifications (\(OutgoingEventBench.customers) customers' monthly subscriptions bought and renewed
+    Events: \(BenchScale.full.eventCustomers * OutgoingEventBench.renewals) notifications (\(BenchScale.full.eventCustomers) customers' monthly subscriptions bought and renewed
     \(OutgoingEventBench.renewals - 1) times) ingested into a ledger that records outgoing events against the same into one
     that does not, best of \(BenchRounds.count) alternating rounds, on SQLite and with --postgres on PostgreSQL (goal:
     ≥ \(OutgoingEventBench.ingestRatioGoal)×); then the last round's events delivered, signed, to a receiver on loopback with
@@ -68,7 +68,9 @@ enum BenchCommand: Command {
       swift build -c release && .build/release/storerules bench
 
     On a debug build the first line says so (on stderr with --json): its figures are not
-    representative.
+    representative. --quick fills \(BenchScale.quick.filledCustomers) customers for the report and the metrics and
+    ingests \(BenchScale.quick.eventCustomers) customers' notifications a round: a check in seconds that every section
+    runs, whose figures are not to compare either.
 
     Options:
     \(HelpText.options(syntax.options))
@@ -78,6 +80,8 @@ enum BenchCommand: Command {
         help: "Print one JSON object (engine_ns_per_decision, swift_closure_ns_per_decision, c_api_ns_per_decision, "
             + "decisions_per_second_1_thread, decisions_per_second_2_threads, …, service_requests_per_second, service_p50_ms, "
             + "service_p99_ms, service_failed_requests; service_skipped when the load test did not run).")
+    static let quickFlag = CommandOption.flag(
+        "quick", help: "Small filled ledgers and rounds of ingests: checks that each section runs; its figures are not to compare.")
     static let iterations = TypedOption<Int>.positive(
         "iterations", help: "Decisions per measurement (default 100000); each figure is the best of 5 rounds taken in turn.")
     static let serviceFolder = TypedOption<URL>.value(
@@ -103,6 +107,7 @@ enum BenchCommand: Command {
 
     static let syntax = CommandSyntax(name, options: [
         jsonFlag, iterations.option, serviceFolder.option, serviceRequests.option, httpSeconds.option, sectionsOption.option, postgres.option,
+        quickFlag,
     ])
 
     /// What a debug build says before its figures.
@@ -121,6 +126,7 @@ enum BenchCommand: Command {
         let postgresURL = try parsed.value(of: postgres)
             ?? ProcessInfo.processInfo.environment[LedgerBench.postgresEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         let sections = try BenchSection.parse(try parsed.value(of: sectionsOption))
+        let scale = parsed.flag(quickFlag) ? BenchScale.quick : .full
         var report = BenchReport()
         if sections.contains(.decisions) { report.decisions = try DecisionBench.measure(iterations: iterations) }
         if sections.contains(.policy) { report.policy = try PolicyBench.measure(folder: serviceFolder) }
@@ -134,13 +140,14 @@ enum BenchCommand: Command {
             report.http = HTTPBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
         }
         if sections.contains(.experiments) {
-            report.experiments = ExperimentBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL)
+            report.experiments = ExperimentBenchSection.measure(seconds: httpSeconds, folder: serviceFolder, postgresURL: postgresURL,
+                                                                scale: scale)
         }
         if sections.contains(.metrics) {
-            report.metrics = SubscriptionMetricsBench.measure(postgresURL: postgresURL)
+            report.metrics = SubscriptionMetricsBench.measure(postgresURL: postgresURL, scale: scale)
         }
         if sections.contains(.events) {
-            report.events = await OutgoingEventBench.measure(postgresURL: postgresURL)
+            report.events = await OutgoingEventBench.measure(postgresURL: postgresURL, scale: scale)
         }
         if parsed.printsJSON {
             Output.line(try Output.json(report))
