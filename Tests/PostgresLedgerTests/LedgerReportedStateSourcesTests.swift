@@ -76,7 +76,7 @@ import TestPrerequisites
         let renewal = Payloads.renewalInfo(originalID: "m0", productID: "pass.yearly", signedAt: 370 * Self.day, autoRenew: .on)
         _ = try ledger.ingest(renewalInfo: renewal, jwsRepresentation: Payloads.jws(renewal))
 
-        let sources = try ledger.storage.write { try $0.reportedStateSources(customerID: "ana") }
+        let sources = try ledger.storage.write { try $0.holdOutgoingEventState(customerID: "ana").sources }
         #expect(Set(sources.transactions.map(\.id)) == ["y1", "u0", "u1", "f3", "n2", "album", "theme", "p0", "p1", "p2"],
                 "the yearly plan ends after every monthly period, the upgraded one too; an upgraded plan that ends later cannot supersede; the refunded renewal ends last")
         #expect(sources.renewalInfos.map(\.originalTransactionID) == ["m0"])

@@ -24,15 +24,10 @@ enum CustomerSnapshotStatement {
         """
     }
 
-    /// The statement reading only what a customer's reported state is derived from: their
-    /// transactions that can speak for it (``reportedStateTransactions(customerID:)``) without
-    /// signed data, their subscriptions' renewal infos and their balances.
-    static func reportedStateSourcesStatement(customerID: String) -> LedgerSQL {
-        "SELECT \(sql: reportedStateSourceColumns(customerID: customerID))"
-    }
-
     /// The columns `transactions`, `renewal_infos` and `balances` of what `customerID`'s
-    /// reported state is derived from.
+    /// reported state is derived from: their transactions that can speak for it
+    /// (``reportedStateTransactions(customerID:)``) without signed data, their subscriptions'
+    /// renewal infos and their balances.
     static func reportedStateSourceColumns(customerID: String) -> LedgerSQL {
         stateSourceColumns(customerID: customerID, transactions: reportedStateTransactions(customerID: customerID))
     }
@@ -124,25 +119,6 @@ enum CustomerSnapshotStatement {
 public typealias CustomerStateSources = (transactions: [StoredTransaction], renewalInfos: [StoredRenewalInfo], balances: [String: Int])
 
 extension SQLLedgerTransaction {
-    /// What the customer's reported state (``ReportedCustomerState``) is derived from: the
-    /// transactions that can speak for it (``CustomerSnapshotStatement/reportedStateTransactions(customerID:)``),
-    /// their subscriptions' renewal infos and their balances. In one statement where statements
-    /// are round trips (PostgreSQL), else in one read of each kind, which costs SQLite less than
-    /// gathering JSON.
-    public func reportedStateSources(customerID: String) throws -> CustomerStateSources {
-        guard connection.dialect == .postgres else {
-            let transactions = try connection.rows(CustomerSnapshotStatement.reportedStateTransactions(customerID: customerID))
-                .map(LedgerRecords.transaction(from:))
-            let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
-            return (transactions, try subscriptionIDs.sorted().compactMap { try renewalInfo(originalTransactionID: $0) },
-                    try balances(customerID: customerID))
-        }
-        guard let row = try connection.firstRow(CustomerSnapshotStatement.reportedStateSourcesStatement(customerID: customerID)) else {
-            throw LedgerStorageFailure(kind: .permanent, message: "the customer's state sources returned no row")
-        }
-        return try CustomerSnapshotStatement.stateSources(from: row)
-    }
-
     /// The customer's snapshot without signed transactions, read in one statement
     /// (``CustomerSnapshotStatement``): one round trip where a statement is one.
     public func customerSnapshotInOneStatement(customerID: String) throws -> CustomerSnapshot {

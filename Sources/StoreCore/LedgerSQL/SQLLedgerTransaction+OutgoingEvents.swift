@@ -56,7 +56,13 @@ extension SQLLedgerTransaction {
 
     public func holdOutgoingEventState(customerID: String) throws -> HeldOutgoingEventState {
         guard connection.dialect == .postgres else {
-            return (try lockOutgoingEventState(customerID: customerID), try reportedStateSources(customerID: customerID))
+            // Statements are no round trips here, and one read of each kind costs SQLite less than gathering JSON.
+            let row = try lockOutgoingEventState(customerID: customerID)
+            let transactions = try connection.rows(CustomerSnapshotStatement.reportedStateTransactions(customerID: customerID))
+                .map(LedgerRecords.transaction(from:))
+            let subscriptionIDs = Set(transactions.filter { $0.productType == .autoRenewableSubscription }.map(\.originalID))
+            let renewalInfos = try subscriptionIDs.sorted().compactMap { try renewalInfo(originalTransactionID: $0) }
+            return (row, (transactions, renewalInfos, try balances(customerID: customerID)))
         }
         // Sent with the read that follows, in one round trip. That read is a statement of its
         // own, so it sees what the writes committed before the row was held.

@@ -184,14 +184,11 @@ public protocol LedgerReading {
 
 /// The writes of one ledger transaction, beside its reads.
 public protocol LedgerWriting: LedgerReading {
-    /// What the customer's reported state (``ReportedCustomerState``) is derived from, as this
-    /// write sees it: every transaction that can speak for their entitlements and subscription
-    /// statuses, not their whole history; in one statement where statements are round trips.
-    func reportedStateSources(customerID: String) throws -> CustomerStateSources
     /// The customer's row beside the outbox, held as ``lockOutgoingEventState(customerID:)``
-    /// holds it, then what their reported state is derived from as
-    /// ``reportedStateSources(customerID:)`` reads it once the row is held: in one round trip
-    /// where statements are round trips.
+    /// holds it, then what their reported state (``ReportedCustomerState``) is derived from, as
+    /// this write sees it once the row is held: every transaction that can speak for their
+    /// entitlements and subscription statuses, not their whole history. In one round trip where
+    /// statements are round trips.
     func holdOutgoingEventState(customerID: String) throws -> HeldOutgoingEventState
     /// The transaction with this id, its row held for this write until it commits.
     func lockTransaction(id: String) throws -> StoredTransaction?
