@@ -5,7 +5,7 @@ import Testing
 /// servers already record: SQLite counts the steps, so each keeps its position; PostgreSQL
 /// names them, so each keeps its name and order.
 @Suite struct LedgerMigrationsTests {
-    @Test("SQLite's history is the nineteen steps its files count, in their order")
+    @Test("SQLite's history is the twenty steps its files count, in their order")
     func sqliteHistory() {
         #expect(LedgerMigrator.ledger(.sqlite).migrations.map(\.name) == [
             "create ledger tables",
@@ -27,10 +27,11 @@ import Testing
             "keep the storefront of transactions",
             "index transactions for subscription metrics by storefront",
             "create outgoing event tables",
+            "index transactions and exposures for experiment reports by customer",
         ])
     }
 
-    @Test("PostgreSQL's history is the seventeen steps its servers name, in their order")
+    @Test("PostgreSQL's history is the eighteen steps its servers name, in their order")
     func postgresHistory() {
         #expect(LedgerMigrator.ledger(.postgres).migrations.map(\.name) == [
             "create ledger tables",
@@ -50,6 +51,7 @@ import Testing
             "keep the storefront of transactions",
             "index transactions for subscription metrics by storefront",
             "create outgoing event tables",
+            "index transactions and exposures for experiment reports by customer",
         ])
     }
 }

@@ -49,7 +49,7 @@ public enum LedgerMigrations {
         LedgerMigration("keep the currency and offer discount type of transactions", apply: keepTransactionCurrencies),
         // An experiment's report reads each customer's transactions by purchase time from an
         // index that holds every column it needs.
-        LedgerMigration("index transactions for experiment reports", apply: ExperimentReportIndex.create),
+        LedgerMigration("index transactions for experiment reports", apply: ExperimentReportIndex.createFirstForm),
         LedgerMigration("index transactions for subscription metrics", apply: SubscriptionMetricsIndex.createWithoutStorefront),
         // Transactions keep the storefront they were bought in, read from each stored JWS, so
         // that the metrics can be counted per storefront from the index.
@@ -58,6 +58,9 @@ public enum LedgerMigrations {
         LedgerMigration("create outgoing event tables") {
             try $0.create([LedgerSchemaDescription.outgoingEvent, LedgerSchemaDescription.outgoingEventState])
         },
+        // A report reads each customer's transactions by subscription and currency, and a
+        // phase's exposures by customer, so that SQLite counts each group as it reads it.
+        LedgerMigration("index transactions and exposures for experiment reports by customer", apply: ExperimentReportIndex.recreate),
     ]
 
     private static func keyVersionsByDigest(_ database: LedgerMigrationContext) throws {

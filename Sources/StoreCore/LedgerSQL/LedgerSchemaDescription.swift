@@ -257,6 +257,7 @@ public enum LedgerSchemaDescription {
 
     /// Each customer's first exposure to each phase of an experiment (``ExperimentExposure``):
     /// one row per customer, experiment and phase, which keeps the variant they were shown.
+    /// A report reads a phase's exposures in customer order (``ExperimentReportIndex``).
     public static let experimentExposure = LedgerTable(
         "experiment_exposure",
         [
@@ -270,7 +271,7 @@ public enum LedgerSchemaDescription {
             LedgerColumn("placement", .text, nullable: true),
         ],
         constraints: ["PRIMARY KEY (customer_id, experiment, phase)"],
-        indexes: [LedgerIndex("experiment_exposure_by_variant", on: "experiment, phase, variant, exposed_date")])
+        indexes: [ExperimentReportIndex.exposures])
 
     /// What each phase of an experiment declared when it was first recorded
     /// (``ExperimentPhaseRecord``): its variants and weights as a JSON array of

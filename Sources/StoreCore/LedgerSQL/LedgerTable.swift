@@ -107,16 +107,19 @@ public struct LedgerIndex: Sendable {
     public let columns: String
     /// The condition of a partial index.
     public let condition: String?
+    /// Whether no two rows may hold the same values in its columns.
+    public let isUnique: Bool
 
-    /// Describes an index.
-    public init(_ name: String, on columns: String, where condition: String? = nil) {
+    /// Describes an index, unique when `unique`.
+    public init(_ name: String, on columns: String, where condition: String? = nil, unique: Bool = false) {
         self.name = name
         self.columns = columns
         self.condition = condition
+        isUnique = unique
     }
 
-    /// The `CREATE INDEX` statement, on `table`.
+    /// The `CREATE INDEX` (or `CREATE UNIQUE INDEX`) statement, on `table`.
     func createStatement(on table: String) -> String {
-        "CREATE INDEX \(name) ON \(table) (\(columns))" + (condition.map { " WHERE \($0)" } ?? "")
+        "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(columns))" + (condition.map { " WHERE \($0)" } ?? "")
     }
 }

@@ -79,15 +79,20 @@ public struct ExperimentAggregateFigures: Sendable {
         }
     }
 
-    /// Takes a row of ``LedgerRecords/revenueQuery(_:capRanks:maturedCustomers:)``.
+    /// Takes a row of ``LedgerRecords/revenueQuery(_:capRanks:maturedCustomers:)``: a variant's
+    /// figures in one currency, for every horizon.
     mutating func addRevenue(_ row: some LedgerRecordRow) throws {
-        let position = try horizonPosition(row)
         let variant = try row.text("variant"), currency = try row.text("currency")
-        horizons[position].caps[currency] = try row.real("cap")
-        horizons[position].revenue[variant, default: [:]][currency] = RevenueTotals(
-            customers: Int(try row.integer("customers")), sum: try row.real("net_sum"), squares: try row.real("net_squares"))
-        horizons[position].capped[variant, default: [:]][currency] = RevenueTotals(
-            sum: try row.real("capped_sum"), squares: try row.real("capped_squares"))
+        for position in horizons.indices {
+            let customers = Int(try row.integer("customers_\(position)"))
+            // A currency some customers paid in within another horizon's window only.
+            guard customers > 0 else { continue }
+            horizons[position].caps[currency] = try row.real("cap_\(position)")
+            horizons[position].revenue[variant, default: [:]][currency] = RevenueTotals(
+                customers: customers, sum: try row.real("net_sum_\(position)"), squares: try row.real("net_squares_\(position)"))
+            horizons[position].capped[variant, default: [:]][currency] = RevenueTotals(
+                sum: try row.real("capped_sum_\(position)"), squares: try row.real("capped_squares_\(position)"))
+        }
     }
 
     /// Takes a row of ``LedgerRecords/currenciesLeftOutQuery(_:rates:)``.
@@ -114,9 +119,10 @@ public struct ExperimentAggregateFigures: Sendable {
             exposed = other.exposed
             firstExposure = other.firstExposure
             lastExposure = other.lastExposure
+            for position in horizons.indices { horizons[position].matured = other.horizons[position].matured }
+        case .exposureChecks:
             policyVersions = other.policyVersions
             customersInSeveralVariants = other.customersInSeveralVariants
-            for position in horizons.indices { horizons[position].matured = other.horizons[position].matured }
         case .outcomes:
             for position in horizons.indices { horizons[position].outcomes = other.horizons[position].outcomes }
         case .revenue:

@@ -2,15 +2,22 @@ import Foundation
 
 /// The statements that aggregate an experiment's phase for a report, written once for both
 /// databases: each one metric family over the whole phase and every horizon at once, grouped
-/// by variant (and horizon), so the database reads each customer's transactions once and Swift
-/// reads a row per variant and horizon.
+/// by variant, so the database reads each customer's transactions once and Swift reads a row
+/// per variant (and currency).
 ///
 /// The statements over matured customers join the phase's exposures matured for the shortest
-/// horizon to the transactions purchased within the longest window, `[exposed_date,
-/// exposed_date + longest horizon)`, read from the index `store_transaction_for_experiments`
-/// alone (``ExperimentReportIndex``). Each horizon's figures are then taken from the rows in
-/// its own window, over the customers matured for it.
+/// horizon, one customer after another (`experiment_exposure_by_phase`), to their transactions
+/// purchased within the longest window, `[exposed_date, exposed_date + longest horizon)`, read
+/// subscription by subscription and currency by currency from the index
+/// `store_transaction_for_experiments` alone (``ExperimentReportIndex``): SQLite then forms each
+/// customer's groups as it reads them, without sorting. Each horizon's figures are taken from
+/// the rows in its own window, over the customers matured for it.
 extension LedgerRecords {
+    /// The memory each sort or hash table of a report's read may take on PostgreSQL
+    /// (`work_mem`), against the server's default of 4 MB: 100,000 matured customers' groups
+    /// fit in it.
+    public static let reportWorkMemory = "64MB"
+
     /// The exposures of the phase: per variant, every customer, those matured for each horizon
     /// (`matured_0`, `matured_1`, … in the order of ``ExperimentAggregatesQuery/horizons``),
     /// and the first and last exposure.
@@ -100,56 +107,69 @@ extension LedgerRecords {
             """
     }
 
-    /// Net revenue per matured customer who has a row in `customer_revenue`, summed per
-    /// horizon (its position in ``ExperimentAggregatesQuery/horizons``), variant and currency,
-    /// as it is and capped, with each horizon's and currency's cap (the customers without a
-    /// row count with 0, which adds nothing). The cap is the value at nearest rank
-    /// `capRanks[h]` of all `maturedCustomers[h]` values sorted from the smallest: the
-    /// customers without a row come first, so it is the value at position `capRank −
-    /// (maturedCustomers − customers with a row)` of the rows, or 0 when that position is
-    /// before the first.
+    /// Net revenue per matured customer who paid within the window, summed per variant and
+    /// currency for each horizon (`customers_0`, `net_sum_0`, `net_squares_0`, `capped_sum_0`,
+    /// `capped_squares_0`, `cap_0`, …), as it is and capped, with each horizon's and currency's
+    /// cap (the customers without a value count with 0, which adds nothing).
+    ///
+    /// The cap is the value at nearest rank `capRanks[h]` of all `maturedCustomers[h]` values
+    /// sorted from the smallest, the customers without a value among them as 0: counted from
+    /// the largest, the value at position `maturedCustomers[h] − capRanks[h]` (from 0) of the
+    /// customers with a value, or 0 when there are not that many. Each is picked by a
+    /// `LIMIT 1 OFFSET` over one currency's values, which keeps only that many of the largest.
     public static func revenueQuery(_ query: ExperimentAggregatesQuery, capRanks: [Int], maturedCustomers: [Int]) -> LedgerSQL {
-        let capPosition = zip(capRanks, maturedCustomers).enumerated().map { position, figures -> LedgerSQL in
-            "WHEN \(sql: String(position)) THEN \(figures.0) - (\(figures.1) - n.with_value)"
+        let source = query.rates == nil ? "spent_by_window" : "customer_revenue"
+        let caps = zip(capRanks, maturedCustomers).enumerated().map { position, figures -> LedgerSQL in
+            let net = "w.net_\(position)"
+            return """
+                coalesce((SELECT \(sql: net) FROM \(sql: source) w WHERE w.currency = c.currency AND \(sql: net) IS NOT NULL
+                          ORDER BY \(sql: net) DESC LIMIT 1 OFFSET \(sql: String(max(0, figures.1 - figures.0)))), 0) AS cap_\(sql: String(position))
+                """
         }
+        let sums = query.horizons.indices.map { position -> LedgerSQL in
+            let net = "w.net_\(position)", cap = "c.cap_\(position)", index = String(position)
+            return """
+                \(sql: cap) AS cap_\(sql: index), count(\(sql: net)) AS customers_\(sql: index),
+                coalesce(sum(\(sql: net)), 0) AS net_sum_\(sql: index), coalesce(sum(\(sql: net) * \(sql: net)), 0) AS net_squares_\(sql: index),
+                coalesce(sum(CASE WHEN \(sql: net) > \(sql: cap) THEN \(sql: cap) ELSE \(sql: net) END), 0) AS capped_sum_\(sql: index),
+                coalesce(sum(CASE WHEN \(sql: net) > \(sql: cap) THEN \(sql: cap) * \(sql: cap) ELSE \(sql: net) * \(sql: net) END), 0) AS capped_squares_\(sql: index)
+                """
+        }
+        let capColumns = query.horizons.indices.map { "c.cap_\($0)" }.joined(separator: ", ")
         return """
             WITH \(sql: customerRevenue(query)),
-            counted AS (SELECT horizon, currency, count(*) AS with_value FROM customer_revenue GROUP BY horizon, currency),
-            ranked AS (
-                SELECT horizon, currency, net, row_number() OVER (PARTITION BY horizon, currency ORDER BY net) AS position
-                FROM customer_revenue
-            ),
             cap AS MATERIALIZED (
-                SELECT r.horizon, r.currency, r.net AS cap
-                FROM ranked r JOIN counted n ON n.horizon = r.horizon AND n.currency = r.currency
-                WHERE r.position = CASE r.horizon \(sql: .joined(capPosition, separator: " ")) END
-            ),
-            capped AS (
-                SELECT r.horizon, r.variant, r.currency, r.net, coalesce(c.cap, 0) AS cap
-                FROM customer_revenue r LEFT JOIN cap c ON c.horizon = r.horizon AND c.currency = r.currency
+                SELECT c.currency, \(sql: .joined(caps, separator: ",\n"))
+                FROM (SELECT DISTINCT currency FROM \(sql: source)) AS c
             )
-            SELECT horizon, variant, currency, cap, count(*) AS customers, sum(net) AS net_sum, sum(net * net) AS net_squares,
-                   sum(CASE WHEN net > cap THEN cap ELSE net END) AS capped_sum,
-                   sum(CASE WHEN net > cap THEN cap * cap ELSE net * net END) AS capped_squares
-            FROM capped GROUP BY horizon, variant, currency, cap
+            SELECT w.variant, w.currency, \(sql: .joined(sums, separator: ",\n"))
+            FROM \(sql: source) w JOIN cap c ON c.currency = w.currency
+            GROUP BY w.variant, w.currency, \(sql: capColumns)
             """
     }
 
     /// The currencies matured customers paid in within each horizon's window that `rates`
     /// has no rate for, by horizon, then code.
     public static func currenciesLeftOutQuery(_ query: ExperimentAggregatesQuery, rates: ExperimentCurrencyRates) -> LedgerSQL {
-        """
-        WITH \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)), \(sql: rateTable(rates))
-        SELECT horizon, currency FROM spent WHERE currency NOT IN (SELECT currency FROM rate)
-        GROUP BY horizon, currency ORDER BY horizon, currency\(.binaryCollation)
-        """
+        let perHorizon = query.horizons.indices.map { position -> LedgerSQL in
+            """
+            SELECT DISTINCT \(sql: String(position)) AS horizon, currency FROM spent_by_window
+            WHERE net_\(sql: String(position)) IS NOT NULL AND currency NOT IN (SELECT currency FROM rate)
+            """
+        }
+        return """
+            WITH \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)), \(sql: rateTable(rates))
+            SELECT horizon, currency FROM (\(sql: .joined(perHorizon, separator: "\nUNION ALL\n"))) AS left_out
+            ORDER BY horizon, currency\(.binaryCollation)
+            """
     }
 
     /// `matured`: each customer of the phase matured for the shortest horizon, their variant
-    /// and first exposure, in epoch ms.
+    /// and first exposure, in epoch ms; read where it is joined, so that it comes in customer
+    /// order.
     private static func maturedCustomers(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
         """
-        matured AS (
+        matured AS NOT MATERIALIZED (
             SELECT customer_id, variant, exposed_date FROM experiment_exposure
             WHERE experiment = \(query.experiment) AND phase = \(query.phase) AND exposed_date <= \(query.latestExposureMaturedForAny)
         )
@@ -168,9 +188,11 @@ extension LedgerRecords {
     /// discount is `FREE_TRIAL`.
     private static let isFreeTrial = "t.offer_type = 1 AND t.offer_discount_type = 'FREE_TRIAL'"
 
-    /// `spent`: per horizon (its position), each customer matured for it who has a priced
-    /// transaction within its window, and their net revenue per currency in milli-units: the
-    /// prices of the window's transactions, less those revoked before the window ends.
+    /// `spent_by_window`: each matured customer who has a priced transaction within the longest
+    /// window, per currency, with their net revenue in milli-units for each horizon (`net_0`,
+    /// `net_1`, …: the prices of the window's transactions, less those revoked before the
+    /// window ends), or NULL for a horizon they are not matured for or did not pay within.
+    /// Summed first per subscription, as the transactions come from the index.
     private static func spentPerCurrency(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
         let nets = query.horizons.enumerated().map { position, days -> LedgerSQL in
             let end: LedgerSQL = "m.exposed_date + \(ExperimentAggregatesQuery.milliseconds(ofHorizon: days))"
@@ -181,20 +203,21 @@ extension LedgerRecords {
         let perHorizon = query.horizons.enumerated().map { position, days -> LedgerSQL in
             let index = String(position)
             return """
-                SELECT \(sql: index) AS horizon, customer_id, variant, currency, net_\(sql: index) AS net FROM spent_by_window
-                WHERE exposed_date <= \(query.latestMaturedExposure(horizon: days))
-                  AND first_purchase < exposed_date + \(ExperimentAggregatesQuery.milliseconds(ofHorizon: days))
+                CASE WHEN exposed_date <= \(query.latestMaturedExposure(horizon: days))
+                      AND min(first_purchase) < exposed_date + \(ExperimentAggregatesQuery.milliseconds(ofHorizon: days))
+                     THEN CAST(sum(net_\(sql: index)) AS DOUBLE PRECISION) END AS net_\(sql: index)
                 """
         }
         return """
-            spent_by_window AS (
+            spent_by_subscription AS (
                 SELECT m.customer_id, m.variant, m.exposed_date, t.currency, min(t.purchase_date) AS first_purchase,
                        \(sql: .joined(nets, separator: ",\n"))
                 FROM matured m JOIN store_transaction t ON \(sql: inLongestWindow(query)) AND t.price IS NOT NULL AND t.currency IS NOT NULL
-                GROUP BY m.customer_id, m.variant, m.exposed_date, t.currency
+                GROUP BY m.customer_id, m.variant, m.exposed_date, t.original_transaction_id, t.currency
             ),
-            spent AS (
-                \(sql: .joined(perHorizon, separator: "\nUNION ALL\n"))
+            spent_by_window AS MATERIALIZED (
+                SELECT customer_id, variant, currency, \(sql: .joined(perHorizon, separator: ",\n"))
+                FROM spent_by_subscription GROUP BY customer_id, variant, exposed_date, currency
             )
             """
     }
@@ -207,23 +230,24 @@ extension LedgerRecords {
         return "rate(currency, factor) AS (VALUES \(sql: .joined(rows, separator: ", ")))"
     }
 
-    /// `customer_revenue`: per horizon, each matured customer's net revenue, as a
-    /// floating-point number of milli-units, per currency — or, with rates, converted and
-    /// added up in the target currency, the currencies without a rate left out.
+    /// With `rates`, `customer_revenue`: each matured customer's net revenue for each horizon
+    /// (`net_0`, `net_1`, …), converted from each currency with a rate and added up in the
+    /// target currency (the currencies without a rate left out); without, what
+    /// `spent_by_window` holds per currency.
     private static func customerRevenue(_ query: ExperimentAggregatesQuery) -> LedgerSQL {
         guard let rates = query.rates else {
-            return """
-                \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)),
-                customer_revenue AS MATERIALIZED (SELECT horizon, variant, currency, CAST(net AS DOUBLE PRECISION) AS net FROM spent)
-                """
+            return "\(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query))"
+        }
+        let converted = query.horizons.indices.map { position -> LedgerSQL in
+            "sum(s.net_\(sql: String(position)) * r.factor) AS net_\(sql: String(position))"
         }
         return """
             \(sql: maturedCustomers(query)), \(sql: spentPerCurrency(query)), \(sql: rateTable(rates)),
             customer_revenue AS MATERIALIZED (
-                SELECT s.horizon, s.customer_id, s.variant, CAST(\(rates.targetCurrency) AS TEXT) AS currency,
-                       sum(CAST(s.net AS DOUBLE PRECISION) * r.factor) AS net
-                FROM spent s JOIN rate r ON r.currency = s.currency
-                GROUP BY s.horizon, s.customer_id, s.variant
+                SELECT s.customer_id, s.variant, CAST(\(rates.targetCurrency) AS TEXT) AS currency,
+                       \(sql: .joined(converted, separator: ", "))
+                FROM spent_by_window s JOIN rate r ON r.currency = s.currency
+                GROUP BY s.customer_id, s.variant
             )
             """
     }

@@ -1,9 +1,12 @@
-/// What one read of an experiment report counts: the report is counted in three reads, the
-/// exposures first, then the outcomes and the revenue side by side.
+/// What one read of an experiment report counts: the report is counted in four reads, the
+/// exposures first, then the revenue, the outcomes and the exposures' checks side by side.
 public enum ExperimentAggregatesPart: Sendable, Hashable {
     /// Per variant, the customers exposed and those matured for each horizon, the first and
-    /// last exposure, the policy versions, the customers found in several variants.
+    /// last exposure.
     case exposures
+    /// The policy versions of the phase's exposures, and the customers found in several
+    /// variants.
+    case exposureChecks
     /// Per horizon and variant, the yes-or-no metrics of the matured customers.
     case outcomes
     /// Per horizon, variant and currency, net revenue as it is and capped, with the caps and

@@ -5,9 +5,9 @@ extension Ledger {
     /// What a report of an experiment's phase counts for each of `horizons` (in days), per
     /// variant, aggregated in the database: a statement per metric family grouped by variant,
     /// each reading every customer's transactions once for every horizon, so no customer is
-    /// loaded into memory. The exposures are counted first; then the outcomes and the revenue,
-    /// in two reads side by side (a transaction stored between them may count in one and not
-    /// the other). The definitions, the same on SQLite and PostgreSQL, for
+    /// loaded into memory. The exposures are counted first; then the revenue, the outcomes and
+    /// the exposures' checks, in reads side by side (a transaction stored between them may
+    /// count in one and not the other). The definitions, the same on SQLite and PostgreSQL, for
     /// each horizon:
     ///
     /// - **Exposed**: the customers with an exposure to the variant in the phase (one each).
@@ -49,7 +49,9 @@ extension Ledger {
         let query = try ExperimentAggregatesQuery(experiment: experiment, phase: phase, horizons: horizons, asOf: asOf,
                                                   revenueCapPercentile: revenueCapPercentile, rates: rates)
         var figures = try reading { try $0.experimentAggregates(query, counting: .exposures) }
-        let parts: [ExperimentAggregatesPart] = [.outcomes, .revenue(capRanks: figures.capRanks, maturedCustomers: figures.maturedCustomers)]
+        // The longest first, so that the short checks follow the outcomes on a machine of two cores.
+        let parts: [ExperimentAggregatesPart] = [.revenue(capRanks: figures.capRanks, maturedCustomers: figures.maturedCustomers),
+                                                 .outcomes, .exposureChecks]
         let counted = Mutex<[Int: Result<ExperimentAggregateFigures, any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: parts.count) { position in
             let result = Result { try reading { try $0.experimentAggregates(query, counting: parts[position]) } }
