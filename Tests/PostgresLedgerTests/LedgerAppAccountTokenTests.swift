@@ -95,31 +95,15 @@ import Testing
     }
 
     /// Writes `customers` with their tokens verbatim, and takes the ledger back to before the
-    /// token migration (the migrations after it undone too), as a ledger of an earlier version was.
+    /// token migration (the tables of the migrations after it dropped, the others finding
+    /// nothing to do when they run again), as a ledger of an earlier version was.
     static func asStoredByAnEarlierVersion(_ location: LedgerLocation, customers: [(String, String)]) throws {
         switch location {
         case .sqlite(let path):
-            let database = try Database(path: path)
-            try database.write { connection in
+            try Database(path: path).write { connection in
                 for (id, token) in customers {
                     try connection.execute("INSERT INTO customer (id, app_account_token, created_date) VALUES (?, ?, 0)", [id, token])
                 }
-                let version: Int64 = try connection.fetchValue(Int64.self, "PRAGMA user_version") ?? 0
-                try connection.execute("DROP TABLE notification_conflict")
-                try connection.execute("DROP TABLE reconciliation_mark")
-                try connection.execute("DROP TABLE consumption_request")
-                try connection.execute("DROP TABLE renewal_extension")
-                try connection.execute("DROP TABLE experiment_exposure")
-                try connection.execute("DROP TABLE experiment_phase")
-                try connection.execute("DROP TABLE outgoing_event")
-                try connection.execute("DROP TABLE outgoing_event_state")
-                // The token migration is the fourteenth from the end: the conflict table's, the
-                // events' numbering, the reconciliation marks', the refund requests', the
-                // win-back offers' column, the prices', the experiment tables', the
-                // currencies', the experiment reports' index, the metrics' index, the
-                // storefronts', the metrics' index again and the outbox's tables follow it, and
-                // run again (the numbering, the columns and the indexes find nothing to do).
-                try connection.execute("PRAGMA user_version = \(version - 14)")
             }
         case .postgres(let url):
             let connection = try PostgresConnection(url: url)
@@ -127,24 +111,9 @@ import Testing
                 try connection.execute("INSERT INTO customer (id, app_account_token, created_date) VALUES ($1, $2, 0)",
                                        [.text(id), .text(token)])
             }
-            try connection.execute("DROP TABLE notification_conflict")
-            try connection.execute("DROP TABLE reconciliation_mark")
-            try connection.execute("DROP TABLE consumption_request")
-            try connection.execute("DROP TABLE renewal_extension")
-            try connection.execute("DROP TABLE experiment_exposure")
-            try connection.execute("DROP TABLE experiment_phase")
-            try connection.execute("DROP TABLE outgoing_event")
-            try connection.execute("DROP TABLE outgoing_event_state")
-            try connection.execute("""
-                DELETE FROM storerules_migrations
-                WHERE name IN ('canonicalise app account tokens', 'create notification conflict table', 'create reconciliation mark table',
-                               'create consumption request and renewal extension tables',
-                               'keep eligible win-back offers of renewal info', 'keep the price of transactions',
-                               'create experiment tables', 'keep the currency and offer discount type of transactions',
-                               'index transactions for experiment reports', 'index transactions for subscription metrics',
-                               'keep the storefront of transactions', 'index transactions for subscription metrics by storefront',
-                               'create outgoing event tables')
-                """)
         }
+        let laterTables = ["notification_conflict", "reconciliation_mark", "consumption_request", "renewal_extension",
+                           "experiment_exposure", "experiment_phase", "outgoing_event", "outgoing_event_state"]
+        try location.takeBack(toBefore: "canonicalise app account tokens", undoing: laterTables.map { "DROP TABLE \($0)" })
     }
 }
