@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Installs what is needed, then runs the whole StoreRules test suite: the Swift tests (with
-# the cross-check against Apple's App Store Server Library, and the PostgreSQL suites against
-# a throwaway server started here, or the one STORERULES_TEST_POSTGRES_URL names), the route
-# tests' requests and answers against the OpenAPI contract, the same
-# in-process tests again under AddressSanitizer, every fuzz target for a short bounded time, the
-# example policies' own tests, the storefront page in headless Chromium, and the alert rules
-# under promtool; then what ran.
+# Installs what is needed, then runs the whole StoreRules test suite: the Swift tests, built once
+# with AddressSanitizer (with the cross-check against Apple's App Store Server Library, and the
+# PostgreSQL suites against a throwaway server started here, or the one
+# STORERULES_TEST_POSTGRES_URL names), the route tests' requests and answers against the OpenAPI
+# contract, every fuzz target for a short bounded time, the example policies' own tests, the
+# storefront page in headless Chromium, and the alert rules under promtool; then what ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,14 +52,21 @@ run_swift_tests() {
     echo "$label: $(grep 'Test run with' "$output" | tail -1 | sed -E 's/.*Test run with //; s/\x1b\[[0-9;]*m//g')" >>"$summary"
 }
 
-swift build --build-tests
+# One build for every Swift test, with AddressSanitizer: a memory error in Lua's C, in the
+# bridge's host functions, in the transport or in the OpenSSL, SQLite and libpq callers fails
+# the run, in the test process and in the storerules processes the command line's tests start.
+# Leak checks are off: LeakSanitizer reports Swift's live globals at exit.
+build=(--sanitize=address --scratch-path .build/asan)
+swift build --build-tests "${build[@]}"
+binaries="$(swift build "${build[@]}" --show-bin-path)"
+export ASAN_OPTIONS=detect_leaks=0
 # The command line's tests spend most of their time waiting for the processes they start, so
 # they run beside the others, in two test processes of their own with their own threads (the
-# bundle run directly, as SwiftPM allows one `swift test` at a time): the suites from P on, and
+# bundle run directly, as SwiftPM allows one `swift test` at a time): the suites from L on, and
 # every other; their output follows the others'.
-test_bundle="$(swift build --show-bin-path)/StoreRulesPackageTests.xctest"
-later_suites='StoreRulesCLITests\.[P-Z]'
-run_swift_tests "Swift tests of the command line, suites P to Z" "$test_bundle" --testing-library swift-testing \
+test_bundle="$binaries/StoreRulesPackageTests.xctest"
+later_suites='StoreRulesCLITests\.[L-Z]'
+run_swift_tests "Swift tests of the command line, suites L to Z" "$test_bundle" --testing-library swift-testing \
     --filter "$later_suites" >"$scratch/command-line-tests-later" 2>&1 &
 command_line_tests_later=$!
 run_swift_tests "Swift tests of the command line, the other suites" "$test_bundle" --testing-library swift-testing \
@@ -70,7 +76,7 @@ command_line_tests=$!
 exchanges="$scratch/exchanges.jsonl"
 in_process_status=0
 (STORERULES_CONTRACT_EXCHANGES="$exchanges" run_swift_tests "Swift tests in process" \
-    swift test --skip-build --parallel --skip StoreRulesCLITests) || in_process_status=$?
+    swift test --skip-build --parallel "${build[@]}" --skip StoreRulesCLITests) || in_process_status=$?
 command_line_status=0
 wait "$command_line_tests_later" || command_line_status=$?
 wait "$command_line_tests" || command_line_status=$?
@@ -85,14 +91,6 @@ contract=Sources/StoreService/Contract/openapi.json
 .venv-contract/bin/python scripts/contract/validate_exchanges.py --require-coverage "$contract" "$exchanges" | tee "$scratch/contract-output"
 echo "Contract: $(grep ' exchanges, ' "$scratch/contract-output")" >>"$summary"
 
-# AddressSanitizer over Lua's C, OpenSSL's, SQLite's and libpq's callers, the bridge's host
-# functions and the transport: every test that runs in the test process. The command line's
-# tests start the storerules binary as a process of its own and ran above. Leak checks are
-# off: LeakSanitizer reports Swift's live globals at exit.
-swift build --build-tests --sanitize=address --scratch-path .build/asan
-ASAN_OPTIONS=detect_leaks=0 run_swift_tests "Swift tests under AddressSanitizer" \
-    swift test --skip-build --parallel --sanitize=address --scratch-path .build/asan --skip StoreRulesCLITests
-
 # Every fuzz target, briefly; a crash fails the run and keeps its input in Fuzz/Regressions.
 fuzz_seconds="${STORERULES_FUZZ_SECONDS:-20}"
 fuzz_output="$scratch/fuzz-output"
@@ -101,10 +99,11 @@ echo "Fuzz targets: $(sed -n 's/^fuzz: no crash in //p' "$fuzz_output" | wc -w),
 
 examples=0
 for policy in Examples/*/policy.lua; do
-    .build/debug/storerules test "$(dirname "$policy")"
+    "$binaries/storerules" test "$(dirname "$policy")"
     examples=$((examples + 1))
 done
 echo "Example policies' tests: $examples folders passed" >>"$summary"
+export STORERULES="$binaries/storerules"
 scripts/storefront-screenshot.sh
 echo "Storefront page in headless Chromium: rendered" >>"$summary"
 scripts/experiments-report-screenshot.sh
