@@ -62,7 +62,9 @@ import Testing
         {"hook": "no_such_hook"}
         {"hook": "show_merchandising", "args": ["home"]}
         """
-        let result = try CommandRunner.run(["eval", folder.path, "--jsonl"], input: input)
+        // A deadline far past the budget, so that the budget is what stops the loop however
+        // busy the machine.
+        let result = try CommandRunner.run(["eval", folder.path, "--jsonl", "--deadline-ms", "20000"], input: input)
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 5)
