@@ -21,9 +21,7 @@ enum ExperimentReportIndex {
         let firstForm = LedgerIndex(
             transactions.name,
             on: "customer_id, purchase_date, original_transaction_id, price, currency, offer_type, offer_discount_type, revocation_date")
-        let statement = firstForm.createStatement(on: "store_transaction")
-            .replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS ")
-        try database.execute(LedgerSQL(stringLiteral: statement))
+        try database.execute(LedgerSQL(stringLiteral: firstForm.createStatement(on: "store_transaction", ifNotExists: true)))
     }
 
     /// Replaces the transactions' index by its form by subscription and currency, and the
@@ -33,8 +31,6 @@ enum ExperimentReportIndex {
         try database.execute(LedgerSQL(stringLiteral: "DROP INDEX IF EXISTS \(transactions.name)"))
         try database.execute(LedgerSQL(stringLiteral: transactions.createStatement(on: "store_transaction")))
         try database.execute("DROP INDEX IF EXISTS experiment_exposure_by_variant")
-        let statement = exposures.createStatement(on: "experiment_exposure")
-            .replacingOccurrences(of: "CREATE UNIQUE INDEX ", with: "CREATE UNIQUE INDEX IF NOT EXISTS ")
-        try database.execute(LedgerSQL(stringLiteral: statement))
+        try database.execute(LedgerSQL(stringLiteral: exposures.createStatement(on: "experiment_exposure", ifNotExists: true)))
     }
 }

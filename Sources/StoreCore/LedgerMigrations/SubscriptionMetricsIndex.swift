@@ -13,9 +13,7 @@ enum SubscriptionMetricsIndex {
     /// migration that first indexed transactions for the metrics made, before transactions
     /// kept their storefront.
     static func createWithoutStorefront(_ database: LedgerMigrationContext) throws {
-        let statement = LedgerIndex(index.name, on: columns).createStatement(on: "store_transaction")
-            .replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS ")
-        try database.execute(LedgerSQL(stringLiteral: statement))
+        try database.execute(LedgerSQL(stringLiteral: LedgerIndex(index.name, on: columns).createStatement(on: "store_transaction", ifNotExists: true)))
     }
 
     /// Replaces the index by its form with the storefront.

@@ -118,8 +118,10 @@ public struct LedgerIndex: Sendable {
         isUnique = unique
     }
 
-    /// The `CREATE INDEX` (or `CREATE UNIQUE INDEX`) statement, on `table`.
-    func createStatement(on table: String) -> String {
-        "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(columns))" + (condition.map { " WHERE \($0)" } ?? "")
+    /// The `CREATE INDEX` (or `CREATE UNIQUE INDEX`) statement, on `table`; with
+    /// `ifNotExists`, one that does nothing when an index of that name exists.
+    func createStatement(on table: String, ifNotExists: Bool = false) -> String {
+        "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(ifNotExists ? "IF NOT EXISTS " : "")\(name) ON \(table) (\(columns))"
+            + (condition.map { " WHERE \($0)" } ?? "")
     }
 }
