@@ -13,6 +13,9 @@ import StoreCore
 /// The lock is recursive: a `read` inside a `write` on the same thread joins the open
 /// transaction, while a `write` inside another transaction fails with an ``SQLiteError``.
 ///
+/// The write-ahead log is copied back into the file on a connection and thread of its own
+/// (``DatabaseCheckpointer``), not inside the commit that fills it.
+///
 /// Writes from several threads at once commit in groups: each runs in its own savepoint of one
 /// transaction, and the transaction commits once for all of them (one `fsync`), before any of
 /// their `write` calls returns.
@@ -36,11 +39,18 @@ public final class Database: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private let connection: DatabaseConnection
     private let writes = DatabaseWriteQueue()
+    // Copies the write-ahead log into the file away from the writes.
+    private let checkpointer: DatabaseCheckpointer
     // How many transactions the write queue committed; guarded by `lock`.
     private var queuedCommits = 0
     /// Whether the writer's commits are at `synchronous=NORMAL`: while a group of writes that
     /// do not wait for the disk runs, or after setting `FULL` again failed, until it succeeds.
     private var commitsWithoutWaitingForDisk = false
+
+    /// How many checkpoints of the write-ahead log ran, on the checkpointer's queue and in commits.
+    var checkpointCounts: DatabaseCheckpointer.Counts {
+        checkpointer.checkpointCounts
+    }
 
     /// How many transactions grouped writes have committed, however many writes each held.
     var groupCommitCount: Int {
@@ -87,9 +97,12 @@ public final class Database: @unchecked Sendable {
         }
         self.path = path
         self.connection = connection
+        checkpointer = DatabaseCheckpointer(path: path)
+        checkpointer.install(on: connection.handle)
     }
 
     deinit {
+        checkpointer.uninstall(from: connection.handle)
         connection.close()
     }
 

@@ -63,6 +63,8 @@ public final class Ledger: Sendable {
     /// How the ledger records outgoing events in the writes that change customers; nil when it
     /// records none (see ``recordingOutgoingEvents(_:)``).
     public let outgoingEvents: OutgoingEventRecording?
+    /// The experiment phases this ledger saw stored, which exposures need not write again.
+    let recordedPhases = RecordedExperimentPhases()
 
     /// Keeps the ledger in `storage`, whose schema is up to date, recording outgoing events as
     /// `outgoingEvents` says (none by default).

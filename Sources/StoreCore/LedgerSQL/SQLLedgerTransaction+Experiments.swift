@@ -28,19 +28,23 @@ extension SQLLedgerTransaction {
         ).map(LedgerRecords.experimentPhase(from:))
     }
 
-    public func insertExposures(_ exposures: [ExperimentExposure]) throws {
-        guard !exposures.isEmpty else { return }
+    @discardableResult
+    public func insertExposures(_ exposures: [ExperimentExposure]) throws -> Set<ExperimentExposureKey> {
+        guard !exposures.isEmpty else { return [] }
         let rows = exposures.map { exposure -> LedgerSQL in
             """
             (\(exposure.customerID), \(exposure.experiment), \(exposure.phase), \(exposure.variant),
              \(exposure.exposedDate.millisecondsSince1970), \(exposure.policyVersion), \(exposure.hook), \(exposure.placement))
             """
         }
-        try connection.send(
+        return Set(try connection.rows(
             """
             INSERT INTO experiment_exposure (\(sql: LedgerRecords.exposureColumns)) VALUES \(sql: .joined(rows, separator: ", "))
-            ON CONFLICT (customer_id, experiment, phase) DO NOTHING
-            """)
+            ON CONFLICT (customer_id, experiment, phase) DO NOTHING RETURNING customer_id, experiment, phase
+            """
+        ).map { row in
+            ExperimentExposureKey(customerID: try row.text("customer_id"), experiment: try row.text("experiment"), phase: try row.text("phase"))
+        })
     }
 
     public func insertExperimentPhases(_ phases: [ExperimentPhaseRecord]) throws {

@@ -254,8 +254,10 @@ public protocol LedgerWriting: LedgerReading {
     /// Records a renewal extension request, replacing the one with its request identifier.
     func upsertRenewalExtension(_ record: RenewalExtensionRecord) throws
     /// Stores each exposure, of a customer the ledger knows, unless its customer has one for
-    /// its experiment and phase, in one statement; the stored one stays as it is.
-    func insertExposures(_ exposures: [ExperimentExposure]) throws
+    /// its experiment and phase, in one statement; the stored one stays as it is. Returns the
+    /// keys of the exposures this statement stored.
+    @discardableResult
+    func insertExposures(_ exposures: [ExperimentExposure]) throws -> Set<ExperimentExposureKey>
     /// Stores each phase record unless one of its experiment and phase is stored, in one
     /// statement; the stored one stays as it is.
     func insertExperimentPhases(_ phases: [ExperimentPhaseRecord]) throws

@@ -16,34 +16,46 @@ extension Ledger {
     public func recordExposures(_ exposures: [ExperimentExposure], phases: [ExperimentPhaseRecord]) throws -> [ExperimentExposure] {
         for exposure in exposures { try exposure.validated() }
         for phase in phases { try phase.validated() }
-        var seen = Set<ExposureKey>()
-        let asked = exposures.filter { seen.insert(ExposureKey($0)).inserted }
-        guard !asked.isEmpty || !phases.isEmpty else { return [] }
+        var seen = Set<ExperimentExposureKey>()
+        let asked = exposures.filter { seen.insert(ExperimentExposureKey($0)).inserted }
+        // A phase this ledger saw stored is not written again: each exposure's write then
+        // holds the exposure alone.
+        let unrecorded = recordedPhases.unrecorded(phases)
+        guard !asked.isEmpty || !unrecorded.isEmpty else { return [] }
         let customerIDs = Set(asked.map(\.customerID)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let now = Self.nowInMilliseconds()
         // An exposure lost to a power loss is recorded again by the customer's next decision,
         // with the variant the same hash gives, so it does not wait for the disk.
-        return try writing(durability: .committed) { ledger in
+        let kept = try writing(durability: .committed) { ledger in
             for customerID in customerIDs {
                 try ledger.insertCustomer(id: customerID, appAccountToken: nil, createdDate: now)
             }
-            try ledger.insertExperimentPhases(phases.sorted { ExperimentPhaseKey($0) < ExperimentPhaseKey($1) })
+            try ledger.insertExperimentPhases(unrecorded.sorted { ExperimentPhaseKey($0) < ExperimentPhaseKey($1) })
             // In key order, so that two writers never wait on each other's rows in a cycle.
-            try ledger.insertExposures(asked.sorted { ExposureKey($0) < ExposureKey($1) })
-            var stored: [ExposureKey: ExperimentExposure] = [:]
-            for customerID in customerIDs {
+            let inserted = try ledger.insertExposures(asked.sorted { ExperimentExposureKey($0) < ExperimentExposureKey($1) })
+            // Only a customer who had an exposure already is read back: the one stored wins.
+            var stored: [ExperimentExposureKey: ExperimentExposure] = [:]
+            for customerID in Set(asked.filter { !inserted.contains(ExperimentExposureKey($0)) }.map(\.customerID)) {
                 for exposure in try ledger.exposures(customerID: customerID) {
-                    stored[ExposureKey(exposure)] = exposure
+                    stored[ExperimentExposureKey(exposure)] = exposure
                 }
             }
             return try asked.map { exposure in
-                guard let kept = stored[ExposureKey(exposure)] else {
+                let key = ExperimentExposureKey(exposure)
+                if inserted.contains(key) {
+                    var written = exposure
+                    written.exposedDate = Date(millisecondsSince1970: exposure.exposedDate.millisecondsSince1970)
+                    return written
+                }
+                guard let kept = stored[key] else {
                     throw LedgerError.storage(LedgerStorageFailure(
                         message: "the exposure of \(exposure.customerID) to \(exposure.experiment) was not stored", isTransient: true))
                 }
                 return kept
             }
         }
+        recordedPhases.noteStored(unrecorded)
+        return kept
     }
 
     /// A customer's exposures to experiments, by exposure time, then experiment and phase.
@@ -58,32 +70,5 @@ extension Ledger {
     /// when each phase was first recorded.
     public func experimentPhases(experiment: String?) throws -> [ExperimentPhaseRecord] {
         try reading { try $0.experimentPhases(experiment: experiment) }
-    }
-}
-
-/// What makes an exposure one of a kind: its customer, experiment and phase, ordered byte by
-/// byte.
-private struct ExposureKey: Hashable, Comparable {
-    let parts: [[UInt8]]
-
-    init(_ exposure: ExperimentExposure) {
-        parts = [Array(exposure.customerID.utf8), Array(exposure.experiment.utf8), Array(exposure.phase.utf8)]
-    }
-
-    static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.parts.lexicographicallyPrecedes(rhs.parts) { $0.lexicographicallyPrecedes($1) }
-    }
-}
-
-/// What makes a phase record one of a kind: its experiment and phase, ordered byte by byte.
-private struct ExperimentPhaseKey: Comparable {
-    let parts: [[UInt8]]
-
-    init(_ phase: ExperimentPhaseRecord) {
-        parts = [Array(phase.experiment.utf8), Array(phase.phase.utf8)]
-    }
-
-    static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.parts.lexicographicallyPrecedes(rhs.parts) { $0.lexicographicallyPrecedes($1) }
     }
 }

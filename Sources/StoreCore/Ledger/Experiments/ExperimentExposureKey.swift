@@ -1,0 +1,28 @@
+/// What makes an exposure one of a kind in the ledger: its customer, experiment and phase,
+/// ordered byte by byte (the order writers take their rows in).
+public struct ExperimentExposureKey: Hashable, Sendable, Comparable {
+    /// The customer exposed.
+    public let customerID: String
+    /// The experiment's name.
+    public let experiment: String
+    /// The experiment's phase.
+    public let phase: String
+
+    /// The key of an exposure with these fields.
+    public init(customerID: String, experiment: String, phase: String) {
+        self.customerID = customerID
+        self.experiment = experiment
+        self.phase = phase
+    }
+
+    /// The key of `exposure`.
+    public init(_ exposure: ExperimentExposure) {
+        self.init(customerID: exposure.customerID, experiment: exposure.experiment, phase: exposure.phase)
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        [lhs.customerID, lhs.experiment, lhs.phase].lexicographicallyPrecedes([rhs.customerID, rhs.experiment, rhs.phase]) {
+            $0.utf8.lexicographicallyPrecedes($1.utf8)
+        }
+    }
+}
