@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 @testable import SQLiteLedger
@@ -75,6 +76,14 @@ import TestPrerequisites
         finished.wait()
         #expect(database.checkpointCounts.inline > 0)
         #expect(try database.read { try $0.fetchValue(Int.self, "SELECT count(*) FROM blob") } == 301)
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func sqliteKeepsNoMemoryStatisticsWhoseMutexEveryAllocationWouldTake() throws {
+        let (directory, database) = try blobDatabase()
+        try writeBlobs(2, to: database)
+        #expect(try database.read { try $0.fetchValue(Int.self, "SELECT count(*) FROM blob") } == 2)
+        #expect(sqlite3_memory_used() == 0)
         withExtendedLifetime(directory) {}
     }
 }

@@ -70,6 +70,7 @@ public final class Database: @unchecked Sendable {
         if !path.isEmpty, path != ":memory:" {
             OwnerOnlyFile.makeIfMissing(path)
         }
+        SQLiteLibrary.configured
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let code = sqlite3_open_v2(path, &handle, flags, nil)

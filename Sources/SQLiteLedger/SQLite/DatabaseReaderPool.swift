@@ -11,6 +11,7 @@ final class DatabaseReaderPool: Sendable {
 
     /// Opens `size` read-only connections to the file at `path`, which must exist.
     init(path: String, size: Int, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        SQLiteLibrary.configured
         var connections: [DatabaseConnection] = []
         for _ in 0..<size {
             var handle: OpaquePointer?

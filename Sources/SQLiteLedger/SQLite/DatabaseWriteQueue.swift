@@ -23,13 +23,16 @@ final class DatabaseWriteJob: @unchecked Sendable {
 /// The writes waiting for a database's connection, run in groups that commit once.
 ///
 /// A thread that finds no write running leads: it takes the waiting writes (its own first)
-/// and runs them as one group, then wakes the others; writes that arrive meanwhile wait for
-/// the next group, which one of their threads leads. Under load each commit, and so each
-/// `fsync`, serves every write that queued during the one before; alone, a write commits by
-/// itself at once.
+/// and runs them as one group, then wakes their threads. Writes that arrived meanwhile form
+/// the next group, which the same thread runs at once, up to ``groupsPerLeader`` groups, so
+/// the connection does not stand idle while a woken thread is scheduled to lead; after that one
+/// of their threads leads. Under load each commit, and so each `fsync`, serves every write that
+/// queued during the one before; alone, a write commits by itself at once.
 final class DatabaseWriteQueue: @unchecked Sendable {
     /// The most writes one group runs, which bounds how long a group holds the connection.
     static let maximumGroupSize = 64
+    /// The most groups one thread runs in a row before it returns to its own work.
+    static let groupsPerLeader = 4
 
     private let condition = NSCondition()
     private var waiting: [DatabaseWriteJob] = []
@@ -45,12 +48,17 @@ final class DatabaseWriteQueue: @unchecked Sendable {
                 continue
             }
             isLeading = true
-            let group = Array(waiting.prefix(Self.maximumGroupSize))
-            waiting.removeFirst(group.count)
-            condition.unlock()
-            runGroup(group)
-            condition.lock()
-            for member in group { member.isDone = true }
+            var groups = 0
+            repeat {
+                let group = Array(waiting.prefix(Self.maximumGroupSize))
+                waiting.removeFirst(group.count)
+                condition.unlock()
+                runGroup(group)
+                condition.lock()
+                for member in group { member.isDone = true }
+                condition.broadcast()
+                groups += 1
+            } while !waiting.isEmpty && groups < Self.groupsPerLeader
             isLeading = false
             condition.broadcast()
         }
