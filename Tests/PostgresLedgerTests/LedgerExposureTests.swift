@@ -70,6 +70,18 @@ import Testing
         #expect(try ledger.customers().map(\.id).sorted() == ["ana", "bo"])
     }
 
+    @Test("customer ids equal as Swift strings but spelled in other bytes are two customers, each keeping the exposure recorded for it",
+          arguments: LedgerBackend.available)
+    func customerIDsAreToldApartByTheirBytes(on backend: LedgerBackend) throws {
+        let ledger = try backend.freshLedger()
+        let precomposed = Self.exposure("caf\u{E9}", variant: "control"), decomposed = Self.exposure("cafe\u{301}", variant: "annual")
+        #expect(precomposed.customerID == decomposed.customerID, "Swift compares the two ids as equal")
+        #expect(try ledger.recordExposures([precomposed, decomposed], phases: [Self.phase()]) == [precomposed, decomposed])
+        #expect(try ledger.exposures(customerID: "caf\u{E9}").map(\.variant) == ["control"])
+        #expect(try ledger.exposures(customerID: "cafe\u{301}").map(\.variant) == ["annual"])
+        #expect(try ledger.recordExposures([decomposed], phases: [Self.phase()]).map(\.variant) == ["annual"])
+    }
+
     @Test("three writers exposing the same customers at once store one row each, with one variant, and all return it",
           arguments: LedgerBackend.available, [false, true])
     func concurrentWritersStoreOneRow(on backend: LedgerBackend, separateInstances: Bool) throws {

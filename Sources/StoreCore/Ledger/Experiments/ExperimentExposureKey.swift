@@ -1,5 +1,6 @@
 /// What makes an exposure one of a kind in the ledger: its customer, experiment and phase,
-/// ordered byte by byte (the order writers take their rows in).
+/// compared and ordered byte by byte, as the ledger compares them (the order is the one writers
+/// take their rows in), so two names Swift holds equal but spelled in other bytes stay apart.
 public struct ExperimentExposureKey: Hashable, Sendable, Comparable {
     /// The customer exposed.
     public let customerID: String
@@ -18,6 +19,18 @@ public struct ExperimentExposureKey: Hashable, Sendable, Comparable {
     /// The key of `exposure`.
     public init(_ exposure: ExperimentExposure) {
         self.init(customerID: exposure.customerID, experiment: exposure.experiment, phase: exposure.phase)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.customerID.utf8.elementsEqual(rhs.customerID.utf8) && lhs.experiment.utf8.elementsEqual(rhs.experiment.utf8)
+            && lhs.phase.utf8.elementsEqual(rhs.phase.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for part in [customerID, experiment, phase] {
+            hasher.combine(part.utf8.count)
+            for byte in part.utf8 { hasher.combine(byte) }
+        }
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {

@@ -1,4 +1,5 @@
-/// What makes a phase record one of a kind: its experiment and phase, ordered byte by byte.
+/// What makes a phase record one of a kind: its experiment and phase, compared and ordered
+/// byte by byte, as the ledger compares them.
 struct ExperimentPhaseKey: Hashable, Sendable, Comparable {
     let experiment: String
     let phase: String
@@ -6,6 +7,17 @@ struct ExperimentPhaseKey: Hashable, Sendable, Comparable {
     init(_ record: ExperimentPhaseRecord) {
         experiment = record.experiment
         phase = record.phase
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.experiment.utf8.elementsEqual(rhs.experiment.utf8) && lhs.phase.utf8.elementsEqual(rhs.phase.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for part in [experiment, phase] {
+            hasher.combine(part.utf8.count)
+            for byte in part.utf8 { hasher.combine(byte) }
+        }
     }
 
     static func < (lhs: Self, rhs: Self) -> Bool {

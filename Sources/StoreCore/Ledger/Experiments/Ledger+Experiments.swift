@@ -22,7 +22,7 @@ extension Ledger {
         // holds the exposure alone.
         let unrecorded = recordedPhases.unrecorded(phases)
         guard !asked.isEmpty || !unrecorded.isEmpty else { return [] }
-        let customerIDs = Set(asked.map(\.customerID)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let customerIDs = Self.distinctByBytes(asked.map(\.customerID)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let now = Self.nowInMilliseconds()
         // An exposure lost to a power loss is recorded again by the customer's next decision,
         // with the variant the same hash gives, so it does not wait for the disk.
@@ -35,7 +35,7 @@ extension Ledger {
             let inserted = try ledger.insertExposures(asked.sorted { ExperimentExposureKey($0) < ExperimentExposureKey($1) })
             // Only a customer who had an exposure already is read back: the one stored wins.
             var stored: [ExperimentExposureKey: ExperimentExposure] = [:]
-            for customerID in Set(asked.filter { !inserted.contains(ExperimentExposureKey($0)) }.map(\.customerID)) {
+            for customerID in Self.distinctByBytes(asked.filter { !inserted.contains(ExperimentExposureKey($0)) }.map(\.customerID)) {
                 for exposure in try ledger.exposures(customerID: customerID) {
                     stored[ExperimentExposureKey(exposure)] = exposure
                 }
@@ -56,6 +56,12 @@ extension Ledger {
         }
         recordedPhases.noteStored(unrecorded)
         return kept
+    }
+
+    /// `ids` without repeats, told apart by their bytes as the ledger tells them apart.
+    private static func distinctByBytes(_ ids: [String]) -> [String] {
+        var seen = Set<[UInt8]>()
+        return ids.filter { seen.insert(Array($0.utf8)).inserted }
     }
 
     /// A customer's exposures to experiments, by exposure time, then experiment and phase.
