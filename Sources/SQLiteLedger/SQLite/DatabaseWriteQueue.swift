@@ -56,11 +56,11 @@ final class DatabaseWriteQueue: @unchecked Sendable {
                 runGroup(group)
                 condition.lock()
                 for member in group { member.isDone = true }
-                condition.broadcast()
                 groups += 1
-            } while !waiting.isEmpty && groups < Self.groupsPerLeader
-            isLeading = false
-            condition.broadcast()
+                if waiting.isEmpty || groups == Self.groupsPerLeader { isLeading = false }
+                // Wakes the group's threads, and, once this thread stops leading, the next leader.
+                condition.broadcast()
+            } while isLeading
         }
         condition.unlock()
     }

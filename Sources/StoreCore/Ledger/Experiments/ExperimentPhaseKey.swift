@@ -1,26 +1,13 @@
-/// What makes a phase record one of a kind: its experiment and phase, compared and ordered
-/// byte by byte, as the ledger compares them.
+/// What makes a phase record one of a kind: its experiment and phase, compared and ordered by
+/// their bytes, as the ledger compares them.
 struct ExperimentPhaseKey: Hashable, Sendable, Comparable {
-    let experiment: String
-    let phase: String
+    private let parts: [[UInt8]]
 
     init(_ record: ExperimentPhaseRecord) {
-        experiment = record.experiment
-        phase = record.phase
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.experiment.utf8.elementsEqual(rhs.experiment.utf8) && lhs.phase.utf8.elementsEqual(rhs.phase.utf8)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        for part in [experiment, phase] {
-            hasher.combine(part.utf8.count)
-            for byte in part.utf8 { hasher.combine(byte) }
-        }
+        parts = [Array(record.experiment.utf8), Array(record.phase.utf8)]
     }
 
     static func < (lhs: Self, rhs: Self) -> Bool {
-        [lhs.experiment, lhs.phase].lexicographicallyPrecedes([rhs.experiment, rhs.phase]) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        lhs.parts.lexicographicallyPrecedes(rhs.parts) { $0.lexicographicallyPrecedes($1) }
     }
 }
