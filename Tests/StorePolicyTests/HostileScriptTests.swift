@@ -26,7 +26,9 @@ import Testing
     @Test(arguments: cases.indices)
     func hostileHookIsContainedAndTheNextDecisionIsCorrect(index: Int) throws {
         let hostile = Self.cases[index]
-        let engine = try makeEngine("""
+        // The deadline stands far past the instruction budget and the memory limit, so that
+        // they, not a busy machine's clock, stop each attack; the attack must still end in 5 s.
+        let engine = try PolicyEngine(source: PolicySource(text: """
         local policy = {}
         function policy.show_merchandising(ctx, placement)
             if placement == "attack" then
@@ -35,7 +37,7 @@ import Testing
             return placement == "home"
         end
         return policy
-        """)
+        """), catalog: testCatalog, limits: .init(instructionBudget: 5_000_000, deadline: .seconds(4), memoryLimit: 16 << 20))
         let started = ContinuousClock.now
         let attacked = engine.showMerchandising(newCustomer, placement: "attack")
         #expect(ContinuousClock.now - started < .seconds(5), "\(hostile.name) was not stopped in time")
