@@ -44,14 +44,34 @@ import TestPrerequisites
         let (directory, database) = try blobDatabase()
         try writeBlobs(80, to: database)
         _ = counts(of: database) { $0.inBackground > 0 && !$0.isScheduled }
-        // A checkpoint that began among the writes copied the log up to its start; this
-        // write's asks for one over the rest, with no write beside it.
+        // A checkpoint that began among the writes copied the log up to its start; the next
+        // write copies the rest itself.
         try writeBlobs(1, to: database)
-        _ = counts(of: database) { $0.inBackground > 1 && !$0.isScheduled }
+        #expect(database.checkpointCounts.finishing == 1)
         try writeBlobs(80, to: database)
+        #expect(database.checkpointCounts.logsStartedOver > 0)
         let logPages = (try FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int ?? 0) / 4096
         // 161 rows make about 2,700 pages of log; once checkpointed, the log starts over.
         #expect(logPages < 2_000, "the log holds \(logPages) pages")
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func steadyWritesPastTheThresholdCopyTheLogOnceAndStartItOverNotAtEveryCommit() throws {
+        let directory = try SQLiteTemporaryDirectory()
+        let database = try Database(path: directory.path("steady.sqlite"))
+        try database.write { try $0.execute("CREATE TABLE note (text BLOB NOT NULL)") }
+        // Each write adds a page or two of log: about 6,000 pages in all, in many small commits.
+        for _ in 0..<4_000 {
+            try database.write(waitingForDisk: false) { try $0.execute("INSERT INTO note (text) VALUES (randomblob(3000))") }
+        }
+        let counts = counts(of: database) { !$0.isScheduled }
+        // Once a checkpoint on the queue copied most of the log, one commit copies the rest and
+        // the log starts over; a checkpoint at every commit past 1,000 pages would run hundreds.
+        #expect(counts.inBackground > 0)
+        #expect(counts.finishing > 0)
+        #expect(counts.inBackground + counts.finishing + counts.inline <= 24, "\(counts)")
+        #expect(counts.logsStartedOver > 0)
+        #expect(try database.read { try $0.fetchValue(Int.self, "SELECT count(*) FROM note") } == 4_000)
         withExtendedLifetime(directory) {}
     }
 

@@ -3,25 +3,35 @@ import Dispatch
 import Synchronization
 
 /// Copies a database's write-ahead log back into its file on a connection and thread of its
-/// own, so that no write waits for it.
+/// own, so that no write waits for most of it.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that brings the log past 1,000 pages:
 /// that commit writes the pages into the file and waits for the disk twice, while every write
-/// queued behind it waits too. With a checkpointer installed on the writer, a commit past
-/// ``backgroundPages`` only asks for a passive checkpoint on the checkpointer's queue, which
-/// runs beside later writes and reads (a passive checkpoint takes no lock a writer or reader
-/// waits for). Should the log still reach ``inlinePages`` (readers holding old pages, or writes
-/// outrunning the disk), the commit checkpoints itself, as SQLite would have, so the log stays
-/// bounded.
+/// queued behind it waits too. With a checkpointer installed on the writer:
+///
+/// - a commit that brings the log ``backgroundPages`` pages past its start, or past what the
+///   last checkpoint found, asks for a passive checkpoint on the checkpointer's queue, which
+///   runs beside later writes and reads (a passive checkpoint takes no lock a writer or reader
+///   waits for);
+/// - the first commit after a checkpoint that copied all it found copies the few pages written
+///   meanwhile itself, so the whole log is in the file and the next write starts it over (a log
+///   is only started over once all of it is copied, which a checkpoint beside steady writes
+///   never sees);
+/// - should the log still reach ``inlinePages`` (readers holding old pages, or writes
+///   outrunning the disk), the commit checkpoints itself, as SQLite would have, so the log stays
+///   bounded.
+///
+/// So a log under steady writes is copied once, not again at every commit past the threshold.
 final class DatabaseCheckpointer: @unchecked Sendable {
-    /// Pages of log after a commit at which a checkpoint is asked for: SQLite's own default.
+    /// Pages written to the log since its start or its last checkpoint at which a checkpoint is
+    /// asked for: SQLite's own threshold.
     static let backgroundPages: Int32 = 1_000
     /// Pages of log after a commit at which the writer checkpoints itself.
     static let inlinePages: Int32 = 4_000
 
     private let path: String
     private let queue = DispatchQueue(label: "SQLiteLedger.DatabaseCheckpointer")
-    private let counts = Mutex(Counts())
+    private let progress = Mutex(Progress())
     // The checkpointer's own connection, opened on first use; touched on `queue` only.
     private var connection: OpaquePointer?
 
@@ -31,8 +41,61 @@ final class DatabaseCheckpointer: @unchecked Sendable {
         var isScheduled = false
         /// Checkpoints run on the checkpointer's queue.
         var inBackground = 0
+        /// Checkpoints the writer ran in its commit to copy what was written beside one run on the queue.
+        var finishing = 0
         /// Checkpoints the writer ran in its commit because the log reached ``inlinePages``.
         var inline = 0
+        /// Times a commit found the log started over, all of it having been copied.
+        var logsStartedOver = 0
+    }
+
+    /// Where the copying of the current log stands, with the counts.
+    private struct Progress {
+        var counts = Counts()
+        /// Pages in the log at the last commit; fewer at the next means the log started over.
+        var logPages: Int32 = 0
+        /// Pages the log held when the last checkpoint of it ran; 0 before one.
+        var checkpointedLog: Int32 = 0
+        /// Pages of the log that checkpoint copied into the file: fewer than it held when a
+        /// reader still needed the others.
+        var copiedPages: Int32 = 0
+        /// Whether the writer copied the rest of the log since the last checkpoint on the queue.
+        var isFinished = false
+
+        /// Records a checkpoint that found `log` pages and copied `copied` of them, unless the
+        /// log has started over since.
+        mutating func checkpointed(log: Int32, copied: Int32) {
+            let isCurrentLog = log <= logPages
+            checkpointedLog = isCurrentLog ? log : 0
+            copiedPages = isCurrentLog ? copied : 0
+        }
+
+        /// What a commit that left `pages` pages of log leads to.
+        mutating func step(afterCommitWith pages: Int32) -> Step {
+            if pages < logPages {
+                counts.logsStartedOver += 1
+                checkpointedLog = 0
+                copiedPages = 0
+                isFinished = false
+            }
+            logPages = pages
+            guard !counts.isScheduled else { return .none }
+            if pages >= DatabaseCheckpointer.inlinePages { return .inline }
+            guard pages >= DatabaseCheckpointer.backgroundPages else { return .none }
+            if pages - checkpointedLog >= DatabaseCheckpointer.backgroundPages {
+                counts.isScheduled = true
+                return .background
+            }
+            // The last checkpoint copied all it found; the writer copies what came after.
+            guard checkpointedLog > 0, copiedPages == checkpointedLog, !isFinished else { return .none }
+            isFinished = true
+            return .finish
+        }
+    }
+
+    /// What a commit leads to.
+    private enum Step {
+        case none, background, finish, inline
     }
 
     /// A checkpointer for the database file at `path`.
@@ -42,7 +105,7 @@ final class DatabaseCheckpointer: @unchecked Sendable {
 
     /// How many checkpoints ran so far.
     var checkpointCounts: Counts {
-        counts.withLock { $0 }
+        progress.withLock { $0.counts }
     }
 
     /// Installs the checkpointer on `writer`, in place of SQLite's automatic checkpoint. The
@@ -63,43 +126,55 @@ final class DatabaseCheckpointer: @unchecked Sendable {
 
     /// What a commit of `writer` that left `pages` pages of log asks for.
     fileprivate func committed(pages: Int32, writer: OpaquePointer?) {
-        if pages >= Self.inlinePages {
-            sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            counts.withLock { $0.inline += 1 }
+        let step = progress.withLock { $0.step(afterCommitWith: pages) }
+        switch step {
+        case .none:
             return
+        case .background:
+            queue.async { self.checkpoint() }
+        case .finish, .inline:
+            var log: Int32 = 0, copied: Int32 = 0
+            guard sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) == SQLITE_OK else { return }
+            progress.withLock { progress in
+                progress.checkpointed(log: log, copied: copied)
+                if step == .inline { progress.counts.inline += 1 } else { progress.counts.finishing += 1 }
+            }
         }
-        guard pages >= Self.backgroundPages else { return }
-        let asks = counts.withLock { counts in
-            defer { counts.isScheduled = true }
-            return !counts.isScheduled
-        }
-        guard asks else { return }
-        queue.async { self.checkpoint() }
     }
 
     /// A passive checkpoint on the checkpointer's connection. A failure (the file could not be
     /// opened, a reader still holds every page) leaves the log to the next one.
     private func checkpoint() {
-        defer { counts.withLock { $0.isScheduled = false } }
-        if connection == nil {
-            var handle: OpaquePointer?
-            let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-            guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
-                sqlite3_close_v2(handle)
-                return
-            }
-            // The file's pages are copied from the log and flushed as the writer's would be; a
-            // connection finds the file in WAL mode, and opens its log, only once it reads it.
-            guard sqlite3_exec(handle, "PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK,
-                  sqlite3_exec(handle, "SELECT count(*) FROM sqlite_schema", nil, nil, nil) == SQLITE_OK
-            else {
-                sqlite3_close_v2(handle)
-                return
-            }
-            connection = handle
+        var log: Int32 = 0, copied: Int32 = 0
+        let result = connectionOpened().map { sqlite3_wal_checkpoint_v2($0, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) }
+        progress.withLock { progress in
+            progress.counts.isScheduled = false
+            guard result == SQLITE_OK else { return }
+            progress.counts.inBackground += 1
+            progress.checkpointed(log: log, copied: copied)
+            progress.isFinished = false
         }
-        guard sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) == SQLITE_OK else { return }
-        counts.withLock { $0.inBackground += 1 }
+    }
+
+    /// The checkpointer's connection, opened on first use; nil when the file cannot be opened.
+    private func connectionOpened() -> OpaquePointer? {
+        if let connection { return connection }
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK else {
+            sqlite3_close_v2(handle)
+            return nil
+        }
+        // The file's pages are copied from the log and flushed as the writer's would be; a
+        // connection finds the file in WAL mode, and opens its log, only once it reads it.
+        guard sqlite3_exec(handle, "PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK,
+              sqlite3_exec(handle, "SELECT count(*) FROM sqlite_schema", nil, nil, nil) == SQLITE_OK
+        else {
+            sqlite3_close_v2(handle)
+            return nil
+        }
+        connection = handle
+        return handle
     }
 }
 
