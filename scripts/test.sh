@@ -7,6 +7,7 @@
 # storefront page in headless Chromium, and the alert rules under promtool; then what ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+started=$(date +%s)
 
 scripts/bootstrap.sh --test
 scripts/crosscheck/setup.sh
@@ -33,6 +34,12 @@ if [ -z "${STORERULES_TEST_POSTGRES_URL:-}" ]; then
 fi
 
 summary="$scratch/summary"
+# Adds a line to the summary, with how far into the run it was written.
+note() {
+    local elapsed=$(($(date +%s) - started))
+    printf '%s (at %dm%02ds)\n' "$1" $((elapsed / 60)) $((elapsed % 60)) >>"$summary"
+}
+note "Set-up: the tools and the test tooling's environments installed"
 
 # Runs a test command after a label; a test that hangs fails the run within minutes instead of
 # holding the machine. The run's closing line is kept for the summary.
@@ -49,7 +56,7 @@ run_swift_tests() {
         fi
         exit "$status"
     }
-    echo "$label: $(grep 'Test run with' "$output" | tail -1 | sed -E 's/.*Test run with //; s/\x1b\[[0-9;]*m//g')" >>"$summary"
+    note "$label: $(grep 'Test run with' "$output" | tail -1 | sed -E 's/.*Test run with //; s/\x1b\[[0-9;]*m//g')"
 }
 
 # One build for every Swift test, with AddressSanitizer: a memory error in Lua's C, in the
@@ -58,6 +65,7 @@ run_swift_tests() {
 # Leak checks are off: LeakSanitizer reports Swift's live globals at exit.
 build=(--sanitize=address --scratch-path .build/asan)
 swift build --build-tests "${build[@]}"
+note "Build with AddressSanitizer: done"
 binaries="$(swift build "${build[@]}" --show-bin-path)"
 export ASAN_OPTIONS=detect_leaks=0
 # The command line's tests spend most of their time waiting for the processes they start, so
@@ -89,32 +97,32 @@ cat "$scratch/command-line-tests-later" "$scratch/command-line-tests"
 contract=Sources/StoreService/Contract/openapi.json
 .venv-contract/bin/python -m openapi_spec_validator "$contract"
 .venv-contract/bin/python scripts/contract/validate_exchanges.py --require-coverage "$contract" "$exchanges" | tee "$scratch/contract-output"
-echo "Contract: $(grep ' exchanges, ' "$scratch/contract-output")" >>"$summary"
+note "Contract: $(grep ' exchanges, ' "$scratch/contract-output")"
 
 # Every fuzz target, briefly; a crash fails the run and keeps its input in Fuzz/Regressions.
 fuzz_seconds="${STORERULES_FUZZ_SECONDS:-20}"
 fuzz_output="$scratch/fuzz-output"
 scripts/fuzz.sh "$fuzz_seconds" 2>&1 | tee "$fuzz_output"
-echo "Fuzz targets: $(sed -n 's/^fuzz: no crash in //p' "$fuzz_output" | wc -w), ${fuzz_seconds}s each, no crash" >>"$summary"
+note "Fuzz targets: $(sed -n 's/^fuzz: no crash in //p' "$fuzz_output" | wc -w), ${fuzz_seconds}s each, no crash"
 
 examples=0
 for policy in Examples/*/policy.lua; do
     "$binaries/storerules" test "$(dirname "$policy")"
     examples=$((examples + 1))
 done
-echo "Example policies' tests: $examples folders passed" >>"$summary"
+note "Example policies' tests: $examples folders passed"
 export STORERULES="$binaries/storerules"
 scripts/storefront-screenshot.sh
-echo "Storefront page in headless Chromium: rendered" >>"$summary"
+note "Storefront page in headless Chromium: rendered"
 scripts/experiments-report-screenshot.sh
-echo "Experiment report page in headless Chromium: rendered" >>"$summary"
+note "Experiment report page in headless Chromium: rendered"
 scripts/operator-page-screenshot.sh
-echo "Operator page in headless Chromium: rendered at a desktop's and a phone's width" >>"$summary"
+note "Operator page in headless Chromium: rendered at a desktop's and a phone's width"
 
 # The alert rules load, and their unit tests pass.
 promtool check rules deploy/prometheus/storerules-alerts.yml
 promtool test rules deploy/prometheus/storerules-alerts.test.yml
-echo "Alert rules: $(grep -c '^ *- alert:' deploy/prometheus/storerules-alerts.yml) checked and tested by promtool" >>"$summary"
+note "Alert rules: $(grep -c '^ *- alert:' deploy/prometheus/storerules-alerts.yml) checked and tested by promtool"
 
 echo
 echo "scripts/test.sh: passed"

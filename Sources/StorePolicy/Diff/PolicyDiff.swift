@@ -130,15 +130,16 @@ public struct PolicyDiff: Sendable {
         var total = 0
         for hook in names {
             var change = Change(hook: hook, scenarios: 0, scenariosChanged: 0, examples: [])
-            for (context, arguments) in matrix.scenarios(for: hook) {
+            for scenario in matrix.scenarios(for: hook) {
                 change.scenarios += 1
-                let request = HookRequest(hook: hook, context: context, arguments: arguments)
+                var request = HookRequest(hook: hook, context: scenario.context, arguments: scenario.arguments)
+                request.argumentCache = scenario.cache
                 let before = Self.outcome(request, oldEngine)
                 let after = Self.outcome(request, newEngine)
                 guard !before.sameDecision(as: after) else { continue }
                 change.scenariosChanged += 1
                 if change.examples.count < limit {
-                    change.examples.append(Example(input: context, args: arguments, old: before, new: after))
+                    change.examples.append(Example(input: scenario.context, args: scenario.arguments, old: before, new: after))
                 }
             }
             total += change.scenarios

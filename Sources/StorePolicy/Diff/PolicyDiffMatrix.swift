@@ -52,18 +52,25 @@ struct PolicyDiffMatrix {
         variations = PolicyDiffVariation.all(from: constants, storefronts: storefronts, items: items, defaultLocale: PolicyContext().locale)
     }
 
-    /// Every (context, arguments) pair `hook` is asked with, smallest customer first.
-    func scenarios(for hook: String) -> [(PolicyContext, [LuaValue])] {
-        let argumentLists = arguments(for: hook)
+    /// One scenario: the context, and an argument list with where it is kept once decoded
+    /// (shared by every scenario asked with that list).
+    typealias Scenario = (context: PolicyContext, arguments: [LuaValue], cache: HookArgumentCache)
+
+    /// An argument list and its cache.
+    private typealias ArgumentList = (values: [LuaValue], cache: HookArgumentCache)
+
+    /// Every scenario `hook` is asked in, smallest customer first.
+    func scenarios(for hook: String) -> [Scenario] {
+        let argumentLists = arguments(for: hook).map { ArgumentList($0, HookArgumentCache()) }
         let seeds = dependsOnSeed(hook, argumentLists) ? Array(0...99) : [0]
-        var scenarios: [(PolicyContext, [LuaValue])] = []
+        var scenarios: [Scenario] = []
         for customer in customers {
             for seed in seeds {
                 for storefront in storefronts {
                     var shopper = customer
                     shopper.seed = seed
                     let context = PolicyContext(now: inputs.now, storefront: storefront, customer: shopper)
-                    for arguments in argumentLists { scenarios.append((context, arguments)) }
+                    for arguments in argumentLists { scenarios.append((context, arguments.values, arguments.cache)) }
                 }
             }
         }
@@ -76,14 +83,14 @@ struct PolicyDiffMatrix {
             for customer in variationCustomers {
                 var context = PolicyContext(now: inputs.now, storefront: storefronts[0], customer: customer)
                 variation.apply(to: &context)
-                for arguments in argumentLists { scenarios.append((context, arguments)) }
+                for arguments in argumentLists { scenarios.append((context, arguments.values, arguments.cache)) }
             }
         }
         return scenarios
     }
 
     /// Whether either policy decides `hook` differently for some customer as the seed changes.
-    private func dependsOnSeed(_ hook: String, _ argumentLists: [[LuaValue]]) -> Bool {
+    private func dependsOnSeed(_ hook: String, _ argumentLists: [ArgumentList]) -> Bool {
         for engine in engines {
             for customer in customers {
                 for arguments in argumentLists {
@@ -91,8 +98,9 @@ struct PolicyDiffMatrix {
                     for seed in Self.probeSeeds {
                         var shopper = customer
                         shopper.seed = seed
-                        let request = HookRequest(hook: hook, context: PolicyContext(now: inputs.now, storefront: storefronts[0], customer: shopper),
-                                                  arguments: arguments)
+                        var request = HookRequest(hook: hook, context: PolicyContext(now: inputs.now, storefront: storefronts[0], customer: shopper),
+                                                  arguments: arguments.values)
+                        request.argumentCache = arguments.cache
                         outcomes.append(PolicyDiff.outcome(request, engine))
                     }
                     if outcomes.contains(where: { !$0.sameDecision(as: outcomes[0]) }) { return true }

@@ -27,6 +27,8 @@ struct HookArguments {
     let engine: PolicyEngine
     /// Where the arguments come from.
     let form: Form
+    /// Where JSON arguments shared with other requests are kept once decoded, if anywhere.
+    var cache: HookArgumentCache?
 
     /// A bad request naming the hook and `reason`.
     func refusal(_ reason: String) -> PolicyError {
@@ -62,6 +64,17 @@ struct HookArguments {
 
     /// The argument at `index` read as `type` from its JSON, the way ``PolicyInputError`` reads input.
     func decoded<Value: Decodable>(_ type: Value.Type, at index: Int, _ what: String) throws(PolicyError) -> Value {
+        try kept(type, at: index) { () throws(PolicyError) -> Value in try decodedOnce(type, at: index, what) }
+    }
+
+    /// The argument at `index` as `type` from ``cache`` when it holds it, or as `decode` reads
+    /// it (then kept there).
+    func kept<Value>(_ type: Value.Type, at index: Int, decode: () throws(PolicyError) -> Value) throws(PolicyError) -> Value {
+        guard let cache, case .json = form else { return try decode() }
+        return try cache.value(type, at: index, now: context.now, decode: decode)
+    }
+
+    private func decodedOnce<Value: Decodable>(_ type: Value.Type, at index: Int, _ what: String) throws(PolicyError) -> Value {
         let value = try table(index, what)
         do throws(PolicyInputError) {
             return try PolicyInputError.decode(Value.self, from: value)
@@ -74,11 +87,13 @@ struct HookArguments {
     func transaction(at index: Int) throws(PolicyError) -> JWSTransactionDecodedPayload {
         switch form {
         case .json:
-            let value = try table(index, "a transaction object with Apple's field names")
-            do {
-                return try SignedPayloadJSON.makeDecoder().decode(JWSTransactionDecodedPayload.self, from: JSONEncoder().encode(value))
-            } catch {
-                throw refusal("argument \(index + 1) is not a transaction: \(error)")
+            return try kept(JWSTransactionDecodedPayload.self, at: index) { () throws(PolicyError) -> JWSTransactionDecodedPayload in
+                let value = try table(index, "a transaction object with Apple's field names")
+                do {
+                    return try SignedPayloadJSON.makeDecoder().decode(JWSTransactionDecodedPayload.self, from: JSONEncoder().encode(value))
+                } catch {
+                    throw refusal("argument \(index + 1) is not a transaction: \(error)")
+                }
             }
         case .lua(let stack, let first):
             _ = try table(index, "a transaction table, such as transaction{...} builds")

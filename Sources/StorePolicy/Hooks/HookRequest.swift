@@ -14,6 +14,9 @@ public struct HookRequest: Sendable, Decodable {
     public var context: PolicyContext
     /// The arguments after `ctx`.
     public var arguments: [LuaValue]
+    /// Where the arguments are kept once decoded, for requests that share them (``arguments``
+    /// must then be the same in each).
+    var argumentCache: HookArgumentCache?
 
     /// Creates a request.
     public init(hook: String, context: PolicyContext = PolicyContext(customer: CustomerContext()), arguments: [LuaValue] = []) {
@@ -89,6 +92,7 @@ public struct HookRequest: Sendable, Decodable {
         guard let known = HookRegistry.hook(named: hook) else {
             return try engine.call(hook, context: context, arguments: arguments.map(PolicyArgument.value), traced: true).map(HookResult.value)
         }
-        return try known.run(HookArguments(hook: hook, values: arguments, context: context, engine: engine, form: form))
+        return try known.run(HookArguments(hook: hook, values: arguments, context: context, engine: engine, form: form,
+                                           cache: argumentCache))
     }
 }

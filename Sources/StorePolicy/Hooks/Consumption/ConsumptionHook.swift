@@ -47,11 +47,13 @@ extension HookArguments {
     /// given, a request with no reason made at `ctx.now`.
     func refundRequest(at index: Int) throws(PolicyError) -> RefundRequest {
         guard isGiven(index) else { return RefundRequest.withoutReason(madeAt: context.now) }
-        let value = try table(index, "the refund request: { reason, notification_uuid, requested_at, deadline }")
-        do throws(PolicyInputError) {
-            return try RefundRequest.decode(value, madeAt: context.now)
-        } catch {
-            throw refusal("argument \(index + 1) is not a refund request: \(error.description)")
+        return try kept(RefundRequest.self, at: index) { () throws(PolicyError) -> RefundRequest in
+            let value = try table(index, "the refund request: { reason, notification_uuid, requested_at, deadline }")
+            do throws(PolicyInputError) {
+                return try RefundRequest.decode(value, madeAt: context.now)
+            } catch {
+                throw refusal("argument \(index + 1) is not a refund request: \(error.description)")
+            }
         }
     }
 }
