@@ -11,17 +11,21 @@ public enum LedgerBench {
     /// inserts with several writers. A failure on PostgreSQL is recorded in the figures, beside
     /// the others.
     ///
+    /// The SQLite figures take `scale`'s rounds and ingests.
+    ///
     /// - Throws: ``BenchFailure`` or the ledger's error when a SQLite figure cannot be measured.
-    public static func measure(postgresURL: String?) throws -> LedgerBenchFigures {
+    public static func measure(postgresURL: String?, scale: BenchScale = .full) throws -> LedgerBenchFigures {
         let supply = try BenchTransactionSupply(
-            count: max(SQLiteIngestBench.ingestCount, ReadsBesideWritesBench.supplyCount,
+            count: max(scale.ledgerIngests, ReadsBesideWritesBench.supplyCount(scale),
                        postgresURL == nil ? 0 : PostgresIngestBench.supplyCount))
         let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("storerules-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: workspace) }
         var figures = LedgerBenchFigures()
-        try SQLiteIngestBench.measure(supply, workspace: workspace, into: &figures)
-        try ReadsBesideWritesBench.measure(supply, workspace: workspace, into: &figures)
+        figures.sqliteRounds = scale.ledgerRounds
+        figures.sqliteIngestsPerRound = scale.ledgerIngests
+        try SQLiteIngestBench.measure(supply, scale: scale, workspace: workspace, into: &figures)
+        try ReadsBesideWritesBench.measure(supply, scale: scale, workspace: workspace, into: &figures)
         if let postgresURL {
             do {
                 figures.postgres = try PostgresIngestBench.measure(supply, serverURL: postgresURL)

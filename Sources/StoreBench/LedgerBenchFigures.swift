@@ -1,6 +1,10 @@
 /// The ledger section of `storerules bench`, each figure against a reference measured in the
 /// same run.
 public struct LedgerBenchFigures: Sendable, Encodable {
+    /// Rounds of the SQLite ingests, the best of which each rate is.
+    public var sqliteRounds = 0
+    /// Transactions ingested, and reference rows inserted, each round.
+    public var sqliteIngestsPerRound = 0
     /// Durable ingests per second into a SQLite ledger: store, ask, grant.
     public var ingestsPerSecond = 0.0
     /// Reference rows inserted per second into SQLite at the ledger's durability.
@@ -31,6 +35,7 @@ public struct LedgerBenchFigures: Sendable, Encodable {
     public static let ingestToSQLiteInsertGoal = 0.8
 
     enum CodingKeys: String, CodingKey {
+        case sqliteRounds = "sqlite_rounds", sqliteIngestsPerRound = "sqlite_ingests_per_round"
         case ingestsPerSecond = "ledger_ingests_per_second"
         case sqliteInsertsPerSecond = "sqlite_inserts_per_second"
         case ingestToSQLiteInsertRatio = "ledger_ingest_to_sqlite_insert_ratio"
@@ -47,6 +52,8 @@ public struct LedgerBenchFigures: Sendable, Encodable {
     /// Encodes the figures, and PostgreSQL's beside them under their own names.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sqliteRounds, forKey: .sqliteRounds)
+        try container.encode(sqliteIngestsPerRound, forKey: .sqliteIngestsPerRound)
         try container.encode(ingestsPerSecond, forKey: .ingestsPerSecond)
         try container.encode(sqliteInsertsPerSecond, forKey: .sqliteInsertsPerSecond)
         try container.encode(ingestToSQLiteInsertRatio, forKey: .ingestToSQLiteInsertRatio)

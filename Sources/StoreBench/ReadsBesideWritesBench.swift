@@ -12,20 +12,19 @@ public enum ReadsBesideWritesBench {
     /// Transactions in the ledger before the reads begin: four for each customer.
     static let ledgerTransactionCount = 4 * BenchTransactionSupply.customerCount
 
-    /// Transactions the writing thread ingests per round, beside the readers.
-    static let ingestsBesideReads = 300
-
     /// How long the readers read per round when nothing else runs.
     static let quietReadSeconds = 0.25
 
-    /// The supply's size these reads need.
-    static var supplyCount: Int { ledgerTransactionCount + BenchRounds.count * ingestsBesideReads }
+    /// The supply's size these reads need at `scale`.
+    static func supplyCount(_ scale: BenchScale) -> Int { ledgerTransactionCount + scale.ledgerRounds * scale.ingestsBesideReads }
 
-    /// Measures, in interleaved rounds on one SQLite ledger in `workspace`, customer-state
+    /// Measures, in `scale`'s rounds on one SQLite ledger in `workspace`, customer-state
     /// reads per second on ``readerThreads`` threads with nothing else running, and the same
     /// reads while one more thread ingests new transactions for the same customers, and records
-    /// the best of each in `figures`.
-    static func measure(_ supply: BenchTransactionSupply, workspace: URL, into figures: inout LedgerBenchFigures) throws {
+    /// the best of each in `figures`. The ingesting thread takes `scale`'s
+    /// ``BenchScale/ingestsBesideReads`` transactions a round.
+    static func measure(_ supply: BenchTransactionSupply, scale: BenchScale, workspace: URL,
+                        into figures: inout LedgerBenchFigures) throws {
         let ledger = try Ledger(path: workspace.appendingPathComponent("reads.sqlite").path)
         for item in supply.slice(from: 0, count: ledgerTransactionCount) {
             try BenchTransactionSupply.ingest(item, into: ledger)
@@ -38,9 +37,9 @@ public enum ReadsBesideWritesBench {
         var alone = 0.0
         var beside = 0.0
         var ingests = 0.0
-        for round in 0..<BenchRounds.count {
+        for round in 0..<scale.ledgerRounds {
             alone = max(alone, try readsPerSecondAlone(ledger))
-            let fresh = supply.slice(from: ledgerTransactionCount + round * ingestsBesideReads, count: ingestsBesideReads)
+            let fresh = supply.slice(from: ledgerTransactionCount + round * scale.ingestsBesideReads, count: scale.ingestsBesideReads)
             let window = ReadWindow(seconds: nil)
             let elapsed = try BenchThreads.run(count: readerThreads + 1, prepare: { $0 }) { thread in
                 if thread < readerThreads {

@@ -5,25 +5,24 @@ import SQLiteLedger
 /// Durable ingests per second into a SQLite ledger against raw inserts of the same rows at the
 /// same durability.
 public enum SQLiteIngestBench {
-    /// Transactions ingested, and reference rows inserted, per round.
-    public static let ingestCount = 400
-
     /// Ingests and inserts taken in turn within a round, so both meet the disk in the same state.
     static let chunkSize = 20
 
-    /// Measures, in rounds on new files in `workspace`, durable ingests per second into a SQLite
+    /// Measures, in `scale`'s rounds on new files in `workspace`, durable ingests per second into a SQLite
     /// ledger against inserts per second of the same transactions as reference rows through
     /// `Database` at the same durability (write-ahead log, `synchronous=FULL`), one
     /// `BEGIN IMMEDIATE … COMMIT` each. Within a round, chunks of ingests and of inserts
     /// alternate, since a disk's sync time drifts; the figures are each side's best round, and
-    /// the ratio the median of the rounds' own ratios.
-    static func measure(_ supply: BenchTransactionSupply, workspace: URL, into figures: inout LedgerBenchFigures) throws {
-        let items = Array(supply.slice(from: 0, count: ingestCount))
+    /// the ratio the median of the rounds' own ratios. Each round ingests `scale`'s ledger
+    /// ingests and inserts as many reference rows.
+    static func measure(_ supply: BenchTransactionSupply, scale: BenchScale, workspace: URL,
+                        into figures: inout LedgerBenchFigures) throws {
+        let items = Array(supply.slice(from: 0, count: scale.ledgerIngests))
         let clock = ContinuousClock()
         var ingests = 0.0
         var inserts = 0.0
         var ratios: [Double] = []
-        for round in 0..<BenchRounds.count {
+        for round in 0..<scale.ledgerRounds {
             let ledger = try Ledger(path: workspace.appendingPathComponent("ingest-\(round).sqlite").path)
             let reference = try Database(path: workspace.appendingPathComponent("reference-\(round).sqlite").path)
             try reference.write {

@@ -11,7 +11,7 @@ import TestPrerequisites
           .enabled(if: TestPrerequisite.runs(wrkInstalled), "needs wrk (apt install wrk)"))
     func httpSectionReportsItsFigures() throws {
         let result = try CommandRunner.run(
-            ["bench", "--json", "--sections", "ledger,http", "--http-seconds", "1"],
+            ["bench", "--json", "--quick", "--sections", "ledger,http", "--http-seconds", "1"],
             environment: ["STORERULES_BENCH_POSTGRES_URL": ""])
         #expect(result.status == 0, "\(result.standardError)")
         let line = try #require(result.standardOutput.split(separator: "\n").last)

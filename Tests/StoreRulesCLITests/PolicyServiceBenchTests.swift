@@ -25,6 +25,7 @@ import TestPrerequisites
         #expect(report["customers"] as? Int == 1_000 && report["transactions"] as? Int == 10_000, "the quick size: \(report)")
         let ingests = try #require((figures["outgoing_event_ingests"] as? [[String: Any]])?.first, "\(figures.keys.sorted())")
         #expect(ingests["notifications"] as? Int == 20 * 12, "\(ingests)")
+        #expect(figures["sqlite_rounds"] as? Int == 1 && figures["sqlite_ingests_per_round"] as? Int == 40, "the ledger's quick size")
         #expect(figures["outgoing_events_failed"] == nil && figures["experiment_report_failed"] == nil)
     }
 

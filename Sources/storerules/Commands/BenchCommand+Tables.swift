@@ -108,8 +108,8 @@ extension BenchCommand {
         func ratio(_ value: Double) -> String { String(format: "%8.2f×", value) }
         let readerThreads = ReadsBesideWritesBench.readerThreads
         let table = """
-        The ledger on SQLite (write-ahead log, synchronous=FULL; best of \(BenchRounds.count) rounds of ingests and inserts in turn, the ratio their median)
-          durable ingests                  \(rate(figures.ingestsPerSecond)) (\(SQLiteIngestBench.ingestCount) transactions)
+        The ledger on SQLite (write-ahead log, synchronous=FULL; best of \(figures.sqliteRounds) round\(figures.sqliteRounds == 1 ? "" : "s") of ingests and inserts in turn, the ratio their median)
+          durable ingests                  \(rate(figures.ingestsPerSecond)) (\(figures.sqliteIngestsPerRound) transactions)
           raw inserts of the same rows     \(rate(figures.sqliteInsertsPerSecond)) (one transaction each)
           ingest / raw insert              \(ratio(figures.ingestToSQLiteInsertRatio)) (goal ≥ \
         \(String(format: "%.1f", LedgerBenchFigures.ingestToSQLiteInsertGoal))×)

@@ -68,9 +68,9 @@ enum BenchCommand: Command {
       swift build -c release && .build/release/storerules bench
 
     On a debug build the first line says so (on stderr with --json): its figures are not
-    representative. --quick fills \(BenchScale.quick.filledCustomers) customers for the report and the metrics and
-    ingests \(BenchScale.quick.eventCustomers) customers' notifications a round: a check in seconds that every section
-    runs, whose figures are not to compare either.
+    representative. --quick fills \(BenchScale.quick.filledCustomers) customers for the report and the metrics,
+    ingests \(BenchScale.quick.eventCustomers) customers' notifications a round and the ledger's \(BenchScale.quick.ledgerIngests) transactions in \(BenchScale.quick.ledgerRounds) round: a
+    check in seconds that every section runs, whose figures are not to compare either.
 
     Options:
     \(HelpText.options(syntax.options))
@@ -132,7 +132,7 @@ enum BenchCommand: Command {
         if sections.contains(.policy) { report.policy = try PolicyBench.measure(folder: serviceFolder) }
         if sections.contains(.signedData) { report.signedData = try SignedDataBench.measure() }
         if sections.contains(.appStoreAPI) { report.appStoreAPI = try await AppStoreAPIBench.measure(folder: serviceFolder) }
-        if sections.contains(.ledger) { report.ledger = try LedgerBench.measure(postgresURL: postgresURL) }
+        if sections.contains(.ledger) { report.ledger = try LedgerBench.measure(postgresURL: postgresURL, scale: scale) }
         if sections.contains(.service) {
             report.service = try ServiceLoadTestSection.measure(folder: serviceFolder, requests: serviceRequests)
         }
