@@ -8,9 +8,9 @@ public enum SQLiteIngestBench {
     /// Ingests and inserts taken in turn within a round, so both meet the disk in the same state.
     static let chunkSize = 20
 
-    /// Measures, in `scale`'s rounds on new files in `workspace`, durable ingests per second into a SQLite
-    /// ledger against inserts per second of the same transactions as reference rows through
-    /// `Database` at the same durability (write-ahead log, `synchronous=FULL`), one
+    /// Measures, in `scale`'s rounds on new files in `workspace`, durable ingests per second
+    /// into a SQLite ledger against inserts per second of the same transactions as reference
+    /// rows through `Database` at the same durability (write-ahead log, `synchronous=FULL`), one
     /// `BEGIN IMMEDIATE … COMMIT` each. Within a round, chunks of ingests and of inserts
     /// alternate, since a disk's sync time drifts; the figures are each side's best round, and
     /// the ratio the median of the rounds' own ratios. Each round ingests `scale`'s ledger

@@ -41,7 +41,8 @@ final class DatabaseCheckpointer: @unchecked Sendable {
         var isScheduled = false
         /// Checkpoints run on the checkpointer's queue.
         var inBackground = 0
-        /// Checkpoints the writer ran in its commit to copy what was written beside one run on the queue.
+        /// Checkpoints the writer ran in its commit to copy what was written while one ran on
+        /// the queue.
         var finishing = 0
         /// Checkpoints the writer ran in its commit because the log reached ``inlinePages``.
         var inline = 0
