@@ -61,8 +61,8 @@ import Testing
         ]))
         let cache = HookArgumentCache()
         for _ in 0..<2 {
-            var shared = HookRequest(hook: "grant", arguments: [transaction])
-            shared.argumentCache = cache
+            let shared = HookRequest(hook: "grant", context: PolicyContext(customer: CustomerContext()), arguments: [transaction],
+                                     argumentCache: cache)
             let alone = HookRequest(hook: "grant", arguments: [transaction])
             #expect(try shared.evaluate(with: engine).result == alone.evaluate(with: engine).result)
         }

@@ -132,8 +132,8 @@ public struct PolicyDiff: Sendable {
             var change = Change(hook: hook, scenarios: 0, scenariosChanged: 0, examples: [])
             for scenario in matrix.scenarios(for: hook) {
                 change.scenarios += 1
-                var request = HookRequest(hook: hook, context: scenario.context, arguments: scenario.arguments)
-                request.argumentCache = scenario.cache
+                let request = HookRequest(hook: hook, context: scenario.context, arguments: scenario.arguments,
+                                          argumentCache: scenario.cache)
                 let before = Self.outcome(request, oldEngine)
                 let after = Self.outcome(request, newEngine)
                 guard !before.sameDecision(as: after) else { continue }

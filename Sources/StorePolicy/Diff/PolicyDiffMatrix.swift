@@ -98,9 +98,8 @@ struct PolicyDiffMatrix {
                     for seed in Self.probeSeeds {
                         var shopper = customer
                         shopper.seed = seed
-                        var request = HookRequest(hook: hook, context: PolicyContext(now: inputs.now, storefront: storefronts[0], customer: shopper),
-                                                  arguments: arguments.values)
-                        request.argumentCache = arguments.cache
+                        let request = HookRequest(hook: hook, context: PolicyContext(now: inputs.now, storefront: storefronts[0], customer: shopper),
+                                                  arguments: arguments.values, argumentCache: arguments.cache)
                         outcomes.append(PolicyDiff.outcome(request, engine))
                     }
                     if outcomes.contains(where: { !$0.sameDecision(as: outcomes[0]) }) { return true }

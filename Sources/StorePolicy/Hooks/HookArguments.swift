@@ -64,7 +64,7 @@ struct HookArguments {
 
     /// The argument at `index` read as `type` from its JSON, the way ``PolicyInputError`` reads input.
     func decoded<Value: Decodable>(_ type: Value.Type, at index: Int, _ what: String) throws(PolicyError) -> Value {
-        try kept(type, at: index) { () throws(PolicyError) -> Value in try decodedOnce(type, at: index, what) }
+        try kept(type, at: index) { () throws(PolicyError) -> Value in try freshlyDecoded(type, at: index, what) }
     }
 
     /// The argument at `index` as `type` from ``cache`` when it holds it, or as `decode` reads
@@ -74,7 +74,8 @@ struct HookArguments {
         return try cache.value(type, at: index, now: context.now, decode: decode)
     }
 
-    private func decodedOnce<Value: Decodable>(_ type: Value.Type, at index: Int, _ what: String) throws(PolicyError) -> Value {
+    /// The argument at `index` read as `type` from its JSON, without the cache.
+    private func freshlyDecoded<Value: Decodable>(_ type: Value.Type, at index: Int, _ what: String) throws(PolicyError) -> Value {
         let value = try table(index, what)
         do throws(PolicyInputError) {
             return try PolicyInputError.decode(Value.self, from: value)

@@ -29,6 +29,13 @@ public struct HookRequest: Sendable, Decodable {
         case hook, context = "ctx", arguments = "args"
     }
 
+    /// A request whose arguments are kept in `argumentCache` once decoded, with every other
+    /// request given the same cache and the same arguments.
+    init(hook: String, context: PolicyContext, arguments: [LuaValue], argumentCache: HookArgumentCache) {
+        self.init(hook: hook, context: context, arguments: arguments)
+        self.argumentCache = argumentCache
+    }
+
     /// Reads a request from JSON bytes (one line of `storerules eval --jsonl`), whatever the
     /// bytes are (see ``init(from:)``).
     ///
