@@ -63,7 +63,10 @@ run_swift_tests() {
 # bridge's host functions, in the transport or in the OpenSSL, SQLite and libpq callers fails
 # the run, in the test process and in the storerules processes the command line's tests start.
 # Leak checks are off: LeakSanitizer reports Swift's live globals at exit.
-build=(--sanitize=address --scratch-path .build/asan)
+# Unoptimized, as a debug build is, but each module compiled as a whole (SwiftPM's release
+# layout), which from clean takes about a tenth less time than compiling it file by file.
+build=(-c release --sanitize=address --enable-index-store --scratch-path .build/asan
+       -Xswiftc -Onone -Xswiftc -enable-testing -Xswiftc -DDEBUG)
 swift build --build-tests "${build[@]}"
 note "Build with AddressSanitizer: done"
 binaries="$(swift build "${build[@]}" --show-bin-path)"

@@ -8,36 +8,11 @@ import Testing
 /// The indexes an experiment's report reads through: a ledger made before they were by
 /// customer gets them when it is next opened, on both backends.
 @Suite struct LedgerExperimentReportIndexTests {
-    /// An index as a database describes it: whether it is unique, and its columns.
-    struct IndexShape: Equatable, CustomStringConvertible {
-        var isUnique: Bool
-        var columns: String
-
-        var description: String { (isUnique ? "unique " : "") + "(\(columns))" }
-    }
-
     static let names = ["experiment_exposure_by_phase", "experiment_exposure_by_variant", "store_transaction_for_experiments"]
 
     /// The report's indexes the database at `location` holds, by name.
-    static func reportIndexes(at location: LedgerLocation) throws -> [String: IndexShape] {
-        let definitions: [String]
-        switch location {
-        case .sqlite(let path):
-            definitions = try Database(path: path).read { connection in
-                try connection.fetchAll("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
-                    .map { try $0.decode(String.self, at: 0) }
-            }
-        case .postgres(let url):
-            definitions = try PostgresConnection(url: url).execute("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema()")
-                .map { try $0.decode(String.self, at: 0) }
-        }
-        var indexes: [String: IndexShape] = [:]
-        for definition in definitions {
-            guard let match = definition.firstMatch(of: /^CREATE (UNIQUE )?INDEX (\w+) ON [^(]*\((.*)\)$/),
-                  names.contains(String(match.output.2)) else { continue }
-            indexes[String(match.output.2)] = IndexShape(isUnique: match.output.1 != nil, columns: String(match.output.3))
-        }
-        return indexes
+    static func reportIndexes(at location: LedgerLocation) throws -> [String: LedgerIndexShape] {
+        try location.indexShapes(named: names)
     }
 
     @Test("a ledger whose report indexes were by purchase time and by variant gets them by customer when next opened",
@@ -47,8 +22,8 @@ import Testing
         _ = try location.open()
         let current = try Self.reportIndexes(at: location)
         #expect(current == [
-            "experiment_exposure_by_phase": IndexShape(isUnique: true, columns: "experiment, phase, customer_id"),
-            "store_transaction_for_experiments": IndexShape(
+            "experiment_exposure_by_phase": LedgerIndexShape(isUnique: true, columns: "experiment, phase, customer_id"),
+            "store_transaction_for_experiments": LedgerIndexShape(
                 isUnique: false,
                 columns: "customer_id, original_transaction_id, currency, purchase_date, price, offer_type, offer_discount_type, revocation_date"),
         ])
@@ -60,8 +35,8 @@ import Testing
             "CREATE INDEX store_transaction_for_experiments ON store_transaction (\(earlierTransactionColumns))",
         ])
         #expect(try Self.reportIndexes(at: location) == [
-            "experiment_exposure_by_variant": IndexShape(isUnique: false, columns: "experiment, phase, variant, exposed_date"),
-            "store_transaction_for_experiments": IndexShape(isUnique: false, columns: earlierTransactionColumns),
+            "experiment_exposure_by_variant": LedgerIndexShape(isUnique: false, columns: "experiment, phase, variant, exposed_date"),
+            "store_transaction_for_experiments": LedgerIndexShape(isUnique: false, columns: earlierTransactionColumns),
         ])
 
         let ledger = try location.open()

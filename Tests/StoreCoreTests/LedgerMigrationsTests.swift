@@ -5,7 +5,7 @@ import Testing
 /// servers already record: SQLite counts the steps, so each keeps its position; PostgreSQL
 /// names them, so each keeps its name and order.
 @Suite struct LedgerMigrationsTests {
-    @Test("SQLite's history is the twenty steps its files count, in their order")
+    @Test("SQLite's history is the twenty-one steps its files count, in their order")
     func sqliteHistory() {
         #expect(LedgerMigrator.ledger(.sqlite).migrations.map(\.name) == [
             "create ledger tables",
@@ -28,10 +28,11 @@ import Testing
             "index transactions for subscription metrics by storefront",
             "create outgoing event tables",
             "index transactions and exposures for experiment reports by customer",
+            "index pending outgoing events by due time and creation",
         ])
     }
 
-    @Test("PostgreSQL's history is the eighteen steps its servers name, in their order")
+    @Test("PostgreSQL's history is the nineteen steps its servers name, in their order")
     func postgresHistory() {
         #expect(LedgerMigrator.ledger(.postgres).migrations.map(\.name) == [
             "create ledger tables",
@@ -52,6 +53,7 @@ import Testing
             "index transactions for subscription metrics by storefront",
             "create outgoing event tables",
             "index transactions and exposures for experiment reports by customer",
+            "index pending outgoing events by due time and creation",
         ])
     }
 }

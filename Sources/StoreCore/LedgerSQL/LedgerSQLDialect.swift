@@ -1,6 +1,6 @@
 /// What differs between the SQL of the ledger's two databases, and only that: how a parameter
-/// is written, how text is ordered byte by byte, how a row is held for a write, and how rows
-/// are gathered into JSON. Everything else a ``LedgerSQL`` statement says is the same text on
+/// is written, how text is ordered byte by byte, how a row is held for a write, how rows
+/// are gathered into JSON, and how a read names the index it walks. Everything else a ``LedgerSQL`` statement says is the same text on
 /// both.
 public enum LedgerSQLDialect: Sendable, Hashable {
     /// SQLite: `?1`, `?2`, …; text orders byte by byte already (`BINARY`); one writer at a time,
@@ -27,6 +27,7 @@ public enum LedgerSQLDialect: Sendable, Hashable {
         case .jsonArray(let columns):
             let pairs = columns.map { "'\($0)', \($0)" }.joined(separator: ", ")
             return self == .postgres ? "json_agg(json_build_object(\(pairs)))" : "json_group_array(json_object(\(pairs)))"
+        case .indexedBy(let index): return self == .sqlite ? " INDEXED BY \(index)" : ""
         }
     }
 }
@@ -43,4 +44,8 @@ public enum LedgerSQLFragment: Sendable, Hashable {
     /// An aggregate gathering these columns of each row into one JSON array of objects (NULL
     /// over no rows), read back through ``JSONRecordRow``.
     case jsonArray(columns: [String])
+    /// After a table in a `FROM` clause: SQLite reads it through this index, and fails the
+    /// statement if it cannot, where its planner would pick another without the table's
+    /// statistics; PostgreSQL's planner chooses alone.
+    case indexedBy(String)
 }

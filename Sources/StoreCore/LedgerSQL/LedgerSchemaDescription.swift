@@ -308,9 +308,15 @@ public enum LedgerSchemaDescription {
         ],
         constraints: ["UNIQUE (customer_id, sequence)"],
         indexes: [
-            LedgerIndex("outgoing_event_due", on: "next_attempt_date", where: "state = 'pending'"),
+            outgoingEventDue,
             LedgerIndex("outgoing_event_by_state", on: "state, created_date"),
         ])
+
+    /// The outbox's pending events in the order delivery takes them, by when each is due and
+    /// then when it was written: a delivery reads from the first and stops once it has taken
+    /// its batch, however many events wait behind them.
+    public static let outgoingEventDue = LedgerIndex(
+        "outgoing_event_due", on: "next_attempt_date, created_date", where: "state = 'pending'")
 
     /// Beside the outbox, each customer's last event number and the state last reported
     /// (``ReportedCustomerState`` as JSON), with when the clock next changes it.

@@ -116,7 +116,7 @@ extension SQLLedgerTransaction {
             """
             UPDATE outgoing_event SET lease_until = \(heldUntil)
             WHERE event_id IN (
-                SELECT due.event_id FROM outgoing_event AS due
+                SELECT due.event_id FROM outgoing_event AS due\(.indexedBy(LedgerSchemaDescription.outgoingEventDue.name))
                 WHERE due.state = 'pending' AND due.next_attempt_date <= \(now) AND due.lease_until <= \(now)
                   AND NOT EXISTS (
                       SELECT 1 FROM outgoing_event AS earlier
