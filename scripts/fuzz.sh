@@ -29,8 +29,11 @@ if ! [[ "$jobs_at_once" =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 scripts/bootstrap.sh
-swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
-fuzzer="$(swift build --package-path Fuzz --show-bin-path -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)/storerules-fuzz"
+# Unoptimized, each module compiled as a whole (SwiftPM's release layout): a tenth quicker from
+# clean than file by file.
+fuzz_build=(--package-path Fuzz -c release -Xswiftc -Onone -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
+swift build "${fuzz_build[@]}"
+fuzzer="$(swift build "${fuzz_build[@]}" --show-bin-path)/storerules-fuzz"
 
 work="$(mktemp -d /tmp/storerules-fuzz-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
