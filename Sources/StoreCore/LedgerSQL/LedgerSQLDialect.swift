@@ -1,7 +1,7 @@
 /// What differs between the SQL of the ledger's two databases, and only that: how a parameter
-/// is written, how text is ordered byte by byte, how a row is held for a write, how rows
-/// are gathered into JSON, and how a read names the index it walks. Everything else a ``LedgerSQL`` statement says is the same text on
-/// both.
+/// is written, how text is ordered byte by byte, how a row is held for a write, how rows are
+/// gathered into JSON, and how a read names the index it walks. Everything else a
+/// ``LedgerSQL`` statement says is the same text on both.
 public enum LedgerSQLDialect: Sendable, Hashable {
     /// SQLite: `?1`, `?2`, …; text orders byte by byte already (`BINARY`); one writer at a time,
     /// so a row needs no lock; `json_group_array(json_object(…))`.
