@@ -13,10 +13,11 @@ import Synchronization
 ///   last checkpoint found, asks for a passive checkpoint on the checkpointer's queue, which
 ///   runs beside later writes and reads (a passive checkpoint takes no lock a writer or reader
 ///   waits for);
-/// - the first commit after a checkpoint that copied all it found copies the few pages written
-///   meanwhile itself, so the whole log is in the file and the next write starts it over (a log
-///   is only started over once all of it is copied, which a checkpoint beside steady writes
-///   never sees);
+/// - the first commit after that checkpoint copies the rest of the log itself, when fewer than
+///   ``backgroundPages`` pages are left, so the whole log is in the file and the next write
+///   starts it over (a log is only started over once all of it is copied, which a checkpoint
+///   beside steady writes never sees: it may even stop short of the last commit, whose writer
+///   can still hold the pages before it);
 /// - should the log still reach ``inlinePages`` (readers holding old pages, or writes
 ///   outrunning the disk), the commit checkpoints itself, as SQLite would have, so the log stays
 ///   bounded.
@@ -48,55 +49,6 @@ final class DatabaseCheckpointer: @unchecked Sendable {
         var inline = 0
         /// Times a commit found the log started over, all of it having been copied.
         var logsStartedOver = 0
-    }
-
-    /// Where the copying of the current log stands, with the counts.
-    private struct Progress {
-        var counts = Counts()
-        /// Pages in the log at the last commit; fewer at the next means the log started over.
-        var logPages: Int32 = 0
-        /// Pages the log held when the last checkpoint of it ran; 0 before one.
-        var checkpointedLog: Int32 = 0
-        /// Pages of the log that checkpoint copied into the file: fewer than it held when a
-        /// reader still needed the others.
-        var copiedPages: Int32 = 0
-        /// Whether the writer copied the rest of the log since the last checkpoint on the queue.
-        var isFinished = false
-
-        /// Records a checkpoint that found `log` pages and copied `copied` of them, unless the
-        /// log has started over since.
-        mutating func checkpointed(log: Int32, copied: Int32) {
-            let isCurrentLog = log <= logPages
-            checkpointedLog = isCurrentLog ? log : 0
-            copiedPages = isCurrentLog ? copied : 0
-        }
-
-        /// What a commit that left `pages` pages of log leads to.
-        mutating func step(afterCommitWith pages: Int32) -> Step {
-            if pages < logPages {
-                counts.logsStartedOver += 1
-                checkpointedLog = 0
-                copiedPages = 0
-                isFinished = false
-            }
-            logPages = pages
-            guard !counts.isScheduled else { return .none }
-            if pages >= DatabaseCheckpointer.inlinePages { return .inline }
-            guard pages >= DatabaseCheckpointer.backgroundPages else { return .none }
-            if pages - checkpointedLog >= DatabaseCheckpointer.backgroundPages {
-                counts.isScheduled = true
-                return .background
-            }
-            // The last checkpoint copied all it found; the writer copies what came after.
-            guard checkpointedLog > 0, copiedPages == checkpointedLog, !isFinished else { return .none }
-            isFinished = true
-            return .finish
-        }
-    }
-
-    /// What a commit leads to.
-    private enum Step {
-        case none, background, finish, inline
     }
 
     /// A checkpointer for the database file at `path`.
@@ -131,29 +83,26 @@ final class DatabaseCheckpointer: @unchecked Sendable {
         switch step {
         case .none:
             return
-        case .background:
-            queue.async { self.checkpoint() }
+        case .background(let log):
+            queue.async { self.checkpoint(of: log) }
         case .finish, .inline:
             var log: Int32 = 0, copied: Int32 = 0
             guard sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) == SQLITE_OK else { return }
             progress.withLock { progress in
-                progress.checkpointed(log: log, copied: copied)
+                progress.checkpointed(log: log, copied: copied, of: progress.counts.logsStartedOver)
                 if step == .inline { progress.counts.inline += 1 } else { progress.counts.finishing += 1 }
             }
         }
     }
 
-    /// A passive checkpoint on the checkpointer's connection. A failure (the file could not be
-    /// opened, a reader still holds every page) leaves the log to the next one.
-    private func checkpoint() {
+    /// A passive checkpoint on the checkpointer's connection, asked for by a commit to the
+    /// log numbered `generation`. A failure (the file could not be opened, a reader still
+    /// holds every page) leaves the log to the next one.
+    private func checkpoint(of generation: Int) {
         var log: Int32 = 0, copied: Int32 = 0
         let result = connectionOpened().map { sqlite3_wal_checkpoint_v2($0, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) }
         progress.withLock { progress in
-            progress.counts.isScheduled = false
-            guard result == SQLITE_OK else { return }
-            progress.counts.inBackground += 1
-            progress.checkpointed(log: log, copied: copied)
-            progress.isFinished = false
+            progress.checkpointedInBackground(log: log, copied: copied, of: generation, succeeded: result == SQLITE_OK)
         }
     }
 
