@@ -44,13 +44,11 @@ import TestPrerequisites
         let (directory, database) = try blobDatabase()
         try writeBlobs(80, to: database)
         _ = counts(of: database) { $0.inBackground > 0 && !$0.isScheduled }
-        // A checkpoint that began among the writes copied the log up to its start, and the next
-        // write copies the rest itself; one that began after them copied all of it, and the
-        // next write starts the log over.
-        try writeBlobs(1, to: database)
-        let afterOneWrite = database.checkpointCounts
-        #expect(afterOneWrite.finishing + afterOneWrite.logsStartedOver == 1, "\(afterOneWrite)")
-        try writeBlobs(80, to: database)
+        // A checkpoint that began among the writes copied the log up to where it found it, and a
+        // write after it copies the rest itself; one that began after them copied all of it.
+        // Either way a write then starts the log over. (Which thread ran first decides which;
+        // DatabaseCheckpointProgressTests take each order in turn.)
+        try writeBlobs(81, to: database)
         #expect(database.checkpointCounts.logsStartedOver > 0)
         let logPages = (try FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int ?? 0) / 4096
         // 161 rows make about 2,700 pages of log; once checkpointed, the log starts over.
