@@ -112,19 +112,24 @@ extension SQLLedgerTransaction {
     }
 
     public func claimOutgoingEvents(at now: Int64, heldUntil: Int64, limit: Int) throws -> [OutgoingEvent] {
-        try connection.rows(
-            """
-            UPDATE outgoing_event SET lease_until = \(heldUntil)
-            WHERE event_id IN (
-                SELECT due.event_id FROM outgoing_event AS due\(.indexedBy(LedgerSchemaDescription.outgoingEventDue.name))
-                WHERE due.state = 'pending' AND due.next_attempt_date <= \(now) AND due.lease_until <= \(now)
-                  AND NOT EXISTS (
-                      SELECT 1 FROM outgoing_event AS earlier
-                      WHERE earlier.customer_id = due.customer_id AND earlier.sequence < due.sequence AND earlier.state = 'pending')
-                ORDER BY due.next_attempt_date, due.created_date LIMIT \(max(limit, 0))\(.rowLockSkippingLocked))
-            RETURNING \(sql: LedgerRecords.outgoingEventColumns)
-            """
-        ).map(LedgerRecords.outgoingEvent(from:))
+        try connection.rows(Self.outgoingEventClaim(at: now, heldUntil: heldUntil, limit: limit)).map(LedgerRecords.outgoingEvent(from:))
+    }
+
+    /// The statement that claims a batch of due events: the earliest due first, each
+    /// customer's in sequence, read through ``LedgerSchemaDescription/outgoingEventDue`` in its
+    /// order so that a batch stops once it is taken, whatever waits behind it.
+    static func outgoingEventClaim(at now: Int64, heldUntil: Int64, limit: Int) -> LedgerSQL {
+        """
+        UPDATE outgoing_event SET lease_until = \(heldUntil)
+        WHERE event_id IN (
+            SELECT due.event_id FROM outgoing_event AS due\(.indexedBy(LedgerSchemaDescription.outgoingEventDue.name))
+            WHERE due.state = 'pending' AND due.next_attempt_date <= \(now) AND due.lease_until <= \(now)
+              AND NOT EXISTS (
+                  SELECT 1 FROM outgoing_event AS earlier
+                  WHERE earlier.customer_id = due.customer_id AND earlier.sequence < due.sequence AND earlier.state = 'pending')
+            ORDER BY due.next_attempt_date, due.created_date LIMIT \(max(limit, 0))\(.rowLockSkippingLocked))
+        RETURNING \(sql: LedgerRecords.outgoingEventColumns)
+        """
     }
 
     public func recordOutgoingEventAttempt(id: String, heldUntil: Int64, _ attempt: OutgoingEventAttempt) throws {
