@@ -28,8 +28,7 @@ enum ExperimentReportIndex {
     /// exposures' index by variant by the one by customer (which a ledger made since has
     /// already).
     static func recreate(_ database: LedgerMigrationContext) throws {
-        try database.execute(LedgerSQL(stringLiteral: "DROP INDEX IF EXISTS \(transactions.name)"))
-        try database.execute(LedgerSQL(stringLiteral: transactions.createStatement(on: "store_transaction")))
+        try database.recreate(transactions, on: "store_transaction")
         try database.execute("DROP INDEX IF EXISTS experiment_exposure_by_variant")
         try database.execute(LedgerSQL(stringLiteral: exposures.createStatement(on: "experiment_exposure", ifNotExists: true)))
     }

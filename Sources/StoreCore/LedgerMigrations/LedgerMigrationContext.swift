@@ -28,6 +28,12 @@ public struct LedgerMigrationContext {
         }
     }
 
+    /// Replaces whatever index on `table` has `index`'s name by `index` as it is described now.
+    public func recreate(_ index: LedgerIndex, on table: String) throws {
+        try execute(LedgerSQL(stringLiteral: "DROP INDEX IF EXISTS \(index.name)"))
+        try execute(LedgerSQL(stringLiteral: index.createStatement(on: table)))
+    }
+
     /// The names of `table`'s columns.
     public func columnNames(of table: String) throws -> [String] {
         let query: LedgerSQL = switch dialect {

@@ -63,14 +63,10 @@ public enum LedgerMigrations {
         LedgerMigration("index transactions and exposures for experiment reports by customer", apply: ExperimentReportIndex.recreate),
         // Delivery takes pending events by when they are due and then when they were written,
         // from an index in that order, instead of sorting every pending event for each batch.
-        LedgerMigration("index pending outgoing events by due time and creation", apply: recreateOutgoingEventDueIndex),
+        LedgerMigration("index pending outgoing events by due time and creation") { database in
+            try database.recreate(LedgerSchemaDescription.outgoingEventDue, on: LedgerSchemaDescription.outgoingEvent.name)
+        },
     ]
-
-    private static func recreateOutgoingEventDueIndex(_ database: LedgerMigrationContext) throws {
-        let index = LedgerSchemaDescription.outgoingEventDue
-        try database.execute(LedgerSQL(stringLiteral: "DROP INDEX IF EXISTS \(index.name)"))
-        try database.execute(LedgerSQL(stringLiteral: index.createStatement(on: LedgerSchemaDescription.outgoingEvent.name)))
-    }
 
     private static func keyVersionsByDigest(_ database: LedgerMigrationContext) throws {
         try database.create([LedgerSchemaDescription.transactionVersion], named: "transaction_version_by_digest")

@@ -18,7 +18,6 @@ enum SubscriptionMetricsIndex {
 
     /// Replaces the index by its form with the storefront.
     static func recreate(_ database: LedgerMigrationContext) throws {
-        try database.execute(LedgerSQL(stringLiteral: "DROP INDEX IF EXISTS \(index.name)"))
-        try database.execute(LedgerSQL(stringLiteral: index.createStatement(on: "store_transaction")))
+        try database.recreate(index, on: "store_transaction")
     }
 }
